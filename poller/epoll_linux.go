@@ -1,0 +1,137 @@
+package poller
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+var _ backend = (*Poller)(nil)
+
+// queueState is the epoll backend's state.
+type queueState struct {
+	epfd   int                        // the epoll descriptor
+	events [maxEvents]unix.EpollEvent // epoll_wait's output; loop goroutine only
+}
+
+// Registration errors, boxed once.
+var (
+	errBadFd    = os.NewSyscallError("epoll_ctl", unix.EBADF)
+	errOwnFd    = os.NewSyscallError("epoll_ctl", unix.EINVAL)
+	errAdded    = os.NewSyscallError("epoll_ctl", unix.EEXIST)
+	errNotAdded = os.NewSyscallError("epoll_ctl", unix.ENOENT)
+)
+
+func (p *Poller) open() error {
+	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return os.NewSyscallError("epoll_create1", err)
+	}
+	p.q.epfd = epfd
+	if err := p.openWake(); err != nil {
+		unix.Close(epfd)
+		return err
+	}
+	return nil
+}
+
+// ctl calls epoll_ctl with fd in the low half of epoll_data and tag in the high half.
+// EPOLLRDHUP is always asked for: it is how Hangup reports a peer's half-close.
+func (p *Poller) ctl(op, fd int, ev Events, tag uint32) error {
+	e := unix.EpollEvent{Events: unix.EPOLLRDHUP, Fd: int32(fd), Pad: int32(tag)}
+	if ev&Readable != 0 {
+		e.Events |= unix.EPOLLIN
+	}
+	if ev&Writable != 0 {
+		e.Events |= unix.EPOLLOUT
+	}
+	if err := unix.EpollCtl(p.q.epfd, op, fd, &e); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// An fd with no interest is kept out of the epoll set: epoll reports EPOLLHUP and EPOLLERR
+// without being asked, so a hung-up fd with no interest would end every Wait at once.
+
+func (p *Poller) register(fd int, ev Events, tag uint32) error {
+	// Add even with no interest, so that an fd epoll cannot watch fails here as it would
+	// with interest (EBADF, EPERM for a regular file).
+	if err := p.ctl(unix.EPOLL_CTL_ADD, fd, ev, tag); err != nil {
+		return err
+	}
+	if ev == 0 {
+		return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
+	}
+	return nil
+}
+
+func (p *Poller) update(fd int, ev Events, tag uint32) error {
+	switch old := p.fds[fd].interest; {
+	case old == 0 && ev == 0:
+		return nil // only the tag changed, and the kernel does not hold it
+	case old == 0:
+		return p.ctl(unix.EPOLL_CTL_ADD, fd, ev, tag)
+	case ev == 0:
+		return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
+	default:
+		return p.ctl(unix.EPOLL_CTL_MOD, fd, ev, tag)
+	}
+}
+
+func (p *Poller) unregister(fd int) error {
+	if p.fds[fd].interest == 0 {
+		return nil
+	}
+	return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
+}
+
+func (p *Poller) wait(msec int) (int, bool, error) {
+	n, err := unix.EpollWait(p.q.epfd, p.q.events[:], msec)
+	if err != nil {
+		if err == unix.EINTR {
+			return 0, false, ErrInterrupted
+		}
+		return 0, false, os.NewSyscallError("epoll_wait", err)
+	}
+	k, woke := 0, false
+	for i := range n {
+		e := &p.q.events[i]
+		fd := int(e.Fd)
+		if p.wakeOwns(fd) {
+			p.consumeWake()
+			woke = true
+			continue
+		}
+		var ev Events
+		if e.Events&unix.EPOLLIN != 0 {
+			ev |= Readable
+		}
+		if e.Events&unix.EPOLLOUT != 0 {
+			ev |= Writable
+		}
+		if e.Events&(unix.EPOLLRDHUP|unix.EPOLLHUP) != 0 {
+			ev |= Hangup
+		}
+		if e.Events&unix.EPOLLERR != 0 {
+			ev |= Error
+		}
+		if e.Events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 && fd < len(p.fds) {
+			ev |= p.fds[fd].interest // let the callback read the EOF or write into the error
+		}
+		p.out[k] = Event{Fd: e.Fd, Tag: uint32(e.Pad), Events: ev}
+		k++
+	}
+	return k, woke, nil
+}
+
+func (p *Poller) owns(fd int) bool { return fd == p.q.epfd || p.wakeOwns(fd) }
+
+func (p *Poller) release() error {
+	err := p.closeWake()
+	if e := unix.Close(p.q.epfd); e != nil && err == nil {
+		err = os.NewSyscallError("close", e)
+	}
+	p.q.epfd = -1
+	return err
+}

@@ -1,0 +1,395 @@
+// Package poller is uvgo's OS readiness layer: it reports which file descriptors are
+// readable or writable, and it lets any goroutine wake the goroutine that waits. It knows
+// file descriptors, one portable event mask and a wake-up, nothing else.
+//
+// # Backend contract
+//
+// Every backend defines these methods on *Poller (the backend interface) and asserts that
+// it does with var _ backend = (*Poller)(nil):
+//
+//	open() error                                  create the kernel queue and the wake-up (New)
+//	register(fd int, ev Events, tag uint32) error  start watching fd (Add); p.fds[fd] is not set yet
+//	update(fd int, ev Events, tag uint32) error    replace interest and tag (Modify); p.fds[fd] holds the old ones
+//	unregister(fd int) error                       stop watching fd (Remove); p.fds[fd] holds the old state
+//	wait(msec int) (n int, woke bool, err error)   one kernel wait (-1 blocks, 0 polls): fill p.out[:n],
+//	                                               call p.consumeWake if the wake-up fired; EINTR is ErrInterrupted
+//	owns(fd int) bool                              fd is one of the poller's own descriptors
+//	release() error                                close the kernel queue and the wake-up (Close)
+//
+// and the wake-up file it is built with defines these (the wakeBackend interface):
+//
+//	openWake() error       create the wake-up and register it with the kernel queue (from open)
+//	wakeup() error         make the wake-up fire; any goroutine, possibly two at once, never
+//	                       after release began (Wake and Close guarantee it with wakeMu)
+//	drainWake()            consume a fired wake-up so that the next wakeup fires again
+//	closeWake() error      release the wake-up (from release)
+//	wakeOwns(fd int) bool  fd belongs to the wake-up
+//
+// The backends are epoll_linux.go with wake_eventfd.go (Linux); kqueue_bsd.go with
+// wake_evfiltuser.go (darwin, freebsd) or wake_pipe.go (netbsd, openbsd); and
+// poller_other.go, whose New returns ErrUnsupported everywhere else. EPOLL* and EVFILT_*
+// values never leave their backend: the rest of uvgo sees only [Events].
+//
+// # Semantics common to all backends
+//
+// Readiness is level-triggered: a descriptor that stays readable is reported by every Wait.
+// A Wait reports each descriptor at most once, with all of its bits in one [Event]. Tag is the
+// tag of the registration that was current when the kernel produced the event, returned
+// verbatim; the loop stores a generation there to drop events that a callback made stale.
+// Neither epoll_data nor kevent udata ever holds a Go pointer.
+//
+// Hangup and Error need no interest bit, but they are only reported while the interest set
+// is not empty: a descriptor modified to interest 0 is silent on every system (epoll would
+// otherwise report EPOLLHUP on every Wait, forever). When Hangup or Error is reported for a
+// descriptor, the interest bits that the kernel condition concerns are set too, so a callback
+// that looks only at Readable and Writable still reads the EOF or gets the error. The bits
+// differ by system; treat Hangup|Error as "do the I/O and look at its result":
+//
+//   - Linux (epoll): Hangup is EPOLLRDHUP (the peer shut down its writing side) or EPOLLHUP
+//     (both directions are shut: a socket peer closed, a pipe's last writer closed); Error is
+//     EPOLLERR (a pending socket error, or a pipe's write end whose last reader closed). On
+//     EPOLLHUP or EPOLLERR the fd's interest bits are added (Readable on a pipe's read end
+//     whose writer closed, Writable on a write end whose reader closed).
+//   - BSD and macOS (kqueue): each filter that fires sets its own bit (EVFILT_READ Readable,
+//     EVFILT_WRITE Writable); EV_EOF on either adds Hangup (so a pipe's write end whose reader
+//     closed is Writable|Hangup, not Error), and EV_EOF with a non-zero fflags (the socket
+//     error) or EV_ERROR adds Error. kqueue polls regular files (always readable) where
+//     epoll refuses them with EPERM.
+package poller
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Events is a portable readiness bit set. Readable and Writable are interest and readiness;
+// Hangup and Error are readiness only (see the package documentation for their meaning on each
+// system).
+type Events uint32
+
+const (
+	// Readable: a read will not block (data, EOF or an error is waiting).
+	Readable Events = 1 << iota
+	// Writable: a write will not block.
+	Writable
+	// Hangup: the peer hung up or shut down its writing side (EPOLLHUP, EPOLLRDHUP; EV_EOF).
+	Hangup
+	// Error: an error condition is pending (EPOLLERR; EV_ERROR, or EV_EOF with an error in fflags).
+	Error
+)
+
+var eventNames = [...]string{"Readable", "Writable", "Hangup", "Error"}
+
+// String returns the set bits joined by "|", such as "Readable|Hangup", with unknown bits as
+// one hexadecimal number; it returns "0" for the empty set.
+func (e Events) String() string {
+	if e == 0 {
+		return "0"
+	}
+	var b []byte
+	for i, name := range eventNames {
+		if e&(1<<i) != 0 {
+			if len(b) > 0 {
+				b = append(b, '|')
+			}
+			b = append(b, name...)
+		}
+	}
+	if rest := e &^ (1<<len(eventNames) - 1); rest != 0 {
+		if len(b) > 0 {
+			b = append(b, '|')
+		}
+		b = append(b, "0x"...)
+		b = strconv.AppendUint(b, uint64(rest), 16)
+	}
+	return string(b)
+}
+
+// Event is one readiness report: the descriptor, the tag of its registration and what it is
+// ready for. Wait returns them in a slice that is valid only until the next Wait.
+type Event struct {
+	Fd     int32
+	Tag    uint32 // the tag given to Add or Modify, returned verbatim
+	Events Events
+}
+
+var (
+	// ErrClosed is returned by every method of a closed Poller (and of a zero Poller),
+	// including a second Close.
+	ErrClosed = errors.New("poller: closed")
+	// ErrInterrupted is returned by Wait, at once, when a signal interrupted the kernel wait;
+	// the caller recomputes its timeout and waits again. errors.Is(ErrInterrupted,
+	// syscall.EINTR) is true. It is one preallocated value.
+	ErrInterrupted = fmt.Errorf("poller: wait interrupted: %w", syscall.EINTR)
+	// ErrUnsupported is returned by New on systems with neither epoll nor kqueue.
+	// errors.Is(ErrUnsupported, errors.ErrUnsupported) is true.
+	ErrUnsupported = fmt.Errorf("poller: no epoll or kqueue on %s: %w", runtime.GOOS, errors.ErrUnsupported)
+)
+
+// backend is the contract every OS backend satisfies; see the package documentation.
+type backend interface {
+	open() error
+	register(fd int, ev Events, tag uint32) error
+	update(fd int, ev Events, tag uint32) error
+	unregister(fd int) error
+	wait(msec int) (n int, woke bool, err error)
+	owns(fd int) bool
+	release() error
+}
+
+// wakeBackend is the contract of a wake-up mechanism; see the package documentation.
+type wakeBackend interface {
+	openWake() error
+	wakeup() error
+	drainWake()
+	closeWake() error
+	wakeOwns(fd int) bool
+}
+
+const (
+	// maxEvents is the capacity of the event arrays: one Wait reports at most this many
+	// descriptors (the rest are reported by the next one, readiness being level-triggered).
+	maxEvents = 1024
+	// maxWaitMsec bounds one kernel wait; a longer timeout waits again for the rest.
+	maxWaitMsec = 1<<31 - 1
+)
+
+// The states of Poller.wake.
+const (
+	wakeOpen    = 1 << iota // New succeeded and Close has not begun
+	wakePending             // Wake fired the wake-up and no Wait has consumed it yet
+)
+
+// fdState is what the poller knows of one registered descriptor.
+type fdState struct {
+	added    bool   // between Add and Remove
+	interest Events // Readable|Writable subset, 0 allowed
+	tag      uint32
+	seen     uint32 // kqueue only: the value of queueState.waits when a Wait last reported fd
+	slot     int32  // kqueue only: where in out that Wait reported fd
+}
+
+// Poller watches file descriptors for readiness, with a level-triggered epoll (Linux) or
+// kqueue (BSD, macOS), and owns a wake-up that other goroutines fire with Wake.
+//
+// Concurrency: a Poller belongs to the goroutine that waits on it (the loop goroutine). Every
+// method except Wake must be called by that goroutine only; Wake is safe from any goroutine,
+// also concurrently with Close. Use New; a zero Poller acts as a closed one.
+type Poller struct {
+	wake   atomic.Uint32    // wakeOpen|wakePending; atomic, any goroutine
+	wakeMu sync.RWMutex     // read-held by Wake while it fires the wake-up, write-held by Close while it releases it
+	fds    []fdState        // indexed by fd; loop goroutine only
+	out    [maxEvents]Event // what Wait returns; loop goroutine only, valid until the next Wait
+	q      queueState       // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
+	w      wakeState        // the wake-up mechanism's descriptors
+}
+
+// New creates a Poller: a kernel queue (epoll or kqueue) with its wake-up registered. It
+// returns ErrUnsupported on systems with neither. Release it with Close.
+func New() (*Poller, error) {
+	p := new(Poller)
+	if err := p.open(); err != nil {
+		return nil, err
+	}
+	p.wake.Store(wakeOpen)
+	return p, nil
+}
+
+func (p *Poller) closed() bool { return p.wake.Load()&wakeOpen == 0 }
+
+// Add registers fd with the interest set ev (Readable and/or Writable; 0 registers it with
+// no interest) and a tag that every Event for fd carries until Modify changes it. Hangup and
+// Error need not be asked for: they are reported whenever the interest set is not empty, and
+// such bits in ev are ignored. Adding an fd twice fails with an error wrapping EEXIST; an fd
+// that is not open fails with one wrapping EBADF. Loop goroutine only.
+func (p *Poller) Add(fd int, ev Events, tag uint32) error {
+	switch {
+	case p.closed():
+		return ErrClosed
+	case fd < 0:
+		return errBadFd
+	case p.owns(fd):
+		return errOwnFd
+	case fd < len(p.fds) && p.fds[fd].added:
+		return errAdded
+	}
+	ev &= Readable | Writable
+	if err := p.register(fd, ev, tag); err != nil {
+		return err
+	}
+	if fd >= len(p.fds) {
+		p.grow(fd)
+	}
+	p.fds[fd] = fdState{added: true, interest: ev, tag: tag}
+	return nil
+}
+
+// grow makes p.fds long enough to index fd.
+func (p *Poller) grow(fd int) {
+	n := max(2*len(p.fds), fd+1, 64)
+	fds := make([]fdState, n)
+	copy(fds, p.fds)
+	p.fds = fds
+}
+
+// Modify replaces the interest set and the tag of a registered fd. ev == 0 is allowed: fd stays
+// registered and nothing is reported for it (not even Hangup or Error) until Modify gives it
+// interest again. A call that changes nothing makes no system call. An fd that was not added
+// fails with an error wrapping ENOENT. Loop goroutine only.
+func (p *Poller) Modify(fd int, ev Events, tag uint32) error {
+	if p.closed() {
+		return ErrClosed
+	}
+	if fd < 0 || fd >= len(p.fds) || !p.fds[fd].added {
+		return errNotAdded
+	}
+	ev &= Readable | Writable
+	st := &p.fds[fd]
+	if st.interest == ev && st.tag == tag {
+		return nil
+	}
+	if err := p.update(fd, ev, tag); err != nil {
+		return err
+	}
+	st.interest, st.tag = ev, tag
+	return nil
+}
+
+// Remove drops fd; call it before closing fd. Events for fd that an earlier Wait returned are
+// not recalled: the loop drops them by their tag. An fd that was not added fails with an error
+// wrapping ENOENT. fd is forgotten even when the kernel reports an error (for instance EBADF
+// because fd was closed first). Loop goroutine only.
+func (p *Poller) Remove(fd int) error {
+	if p.closed() {
+		return ErrClosed
+	}
+	if fd < 0 || fd >= len(p.fds) || !p.fds[fd].added {
+		return errNotAdded
+	}
+	err := p.unregister(fd)
+	p.fds[fd] = fdState{}
+	return err
+}
+
+// Wait waits until a registered fd is ready, Wake is called, the timeout elapses or a signal
+// arrives. timeout < 0 blocks; 0 polls without blocking; > 0 waits at least timeout, its
+// sub-millisecond part rounded up to a whole millisecond, measured on the monotonic clock: if
+// the kernel comes back early with nothing to report, Wait waits again for the rest.
+//
+// woke reports that Wake was called since the last Wait that reported woke; the wake-up has
+// then been drained and re-armed, so a Wake after Wait returned produces a new wake-up. The
+// wake-up itself never appears in events. When the kernel wait is interrupted by a signal, Wait
+// returns (nil, false, ErrInterrupted) at once, so that the caller recomputes its timeout.
+//
+// The returned slice aliases an array inside the Poller: it is valid only until the next Wait
+// (or Close), and Wait allocates nothing. At most 1024 descriptors are reported at once; the
+// others stay ready for the next Wait. Loop goroutine only.
+func (p *Poller) Wait(timeout time.Duration) (events []Event, woke bool, err error) {
+	if p.closed() {
+		return nil, false, ErrClosed
+	}
+	if timeout <= 0 {
+		msec := 0
+		if timeout < 0 {
+			msec = -1
+		}
+		for {
+			n, woke, err := p.wait(msec)
+			if err != nil {
+				return nil, false, err
+			}
+			// A blocking wait that comes back empty (a spurious wake-up) waits again.
+			if n > 0 || woke || timeout == 0 {
+				return p.out[:n], woke, nil
+			}
+		}
+	}
+	timeout = roundUpMsec(timeout)
+	deadline := time.Now().Add(timeout)
+	for {
+		n, woke, err := p.wait(msecOf(timeout))
+		if err != nil {
+			return nil, false, err
+		}
+		if n > 0 || woke {
+			return p.out[:n], woke, nil
+		}
+		if timeout = time.Until(deadline); timeout <= 0 {
+			return p.out[:0], false, nil
+		}
+		timeout = roundUpMsec(timeout)
+	}
+}
+
+// roundUpMsec rounds d > 0 up to a whole number of milliseconds.
+func roundUpMsec(d time.Duration) time.Duration {
+	if r := d % time.Millisecond; r != 0 {
+		if d > 1<<63-1-time.Millisecond {
+			return d - r
+		}
+		d += time.Millisecond - r
+	}
+	return d
+}
+
+// msecOf converts a whole-millisecond d > 0 to the argument of one kernel wait.
+func msecOf(d time.Duration) int {
+	return int(min(d/time.Millisecond, maxWaitMsec))
+}
+
+// Wake makes the current Wait, or the next one if none is in progress, return with woke=true.
+// It is safe from any goroutine, also concurrently with Close, after which it returns ErrClosed
+// (it never writes to a closed or reused descriptor). Calls coalesce: while a wake-up is
+// pending, Wake makes no system call and costs one failed compare-and-swap and one load.
+// Wake allocates nothing.
+func (p *Poller) Wake() error {
+	if !p.wake.CompareAndSwap(wakeOpen, wakeOpen|wakePending) {
+		if p.closed() {
+			return ErrClosed
+		}
+		return nil // a wake-up is pending already
+	}
+	p.wakeMu.RLock()
+	err := ErrClosed
+	if !p.closed() {
+		if err = p.wakeup(); err != nil {
+			p.wake.And(^uint32(wakePending)) // let a later Wake try again
+		}
+	}
+	p.wakeMu.RUnlock()
+	return err
+}
+
+// consumeWake is called by a backend's wait when the wake-up fired: it drains the wake-up,
+// then clears the pending state, so that the next Wake fires it again.
+func (p *Poller) consumeWake() {
+	p.drainWake()
+	p.wake.And(^uint32(wakePending))
+}
+
+// Close releases the kernel queue and the wake-up's descriptors. It does not close the
+// registered descriptors. A second Close returns ErrClosed, as do all other methods
+// afterwards. Loop goroutine only; a concurrent Wake is safe and returns ErrClosed.
+func (p *Poller) Close() error {
+	for {
+		s := p.wake.Load()
+		if s&wakeOpen == 0 {
+			return ErrClosed
+		}
+		if p.wake.CompareAndSwap(s, s&^wakeOpen) {
+			break
+		}
+	}
+	// Wait for a Wake that is firing the wake-up; later ones see the poller closed.
+	p.wakeMu.Lock()
+	err := p.release()
+	p.wakeMu.Unlock()
+	p.fds = nil
+	return err
+}
