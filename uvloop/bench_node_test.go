@@ -1,0 +1,132 @@
+package uvloop_test
+
+// Benchmarks of the Node-style API. Each mirrors a script in bench/node (same shape, same N
+// where N is fixed), so the runner can put them beside Node's numbers.
+
+import (
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// BenchmarkImmediateChain: each immediate queues the next (ns/op = per immediate, one loop
+// iteration each). bench/node/immediate-chain.js.
+func BenchmarkImmediateChain(b *testing.B) {
+	l := newLoop(b)
+	n := 0
+	var next func()
+	next = func() {
+		if n++; n < b.N {
+			l.SetImmediate(next)
+		}
+	}
+	l.SetImmediate(next)
+	b.ReportAllocs()
+	b.ResetTimer()
+	runBench(b, l)
+	b.StopTimer()
+	closeLoop(b, l)
+}
+
+// BenchmarkImmediateBatch: b.N immediates queued at once, run in one check phase.
+// bench/node/immediate-batch.js.
+func BenchmarkImmediateBatch(b *testing.B) {
+	l := newLoop(b)
+	n := 0
+	cb := func() { n++ }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		l.SetImmediate(cb)
+	}
+	runBench(b, l)
+	b.StopTimer()
+	if n != b.N {
+		b.Fatalf("ran %d", n)
+	}
+	closeLoop(b, l)
+}
+
+// BenchmarkNextTickChain: each nextTick callback queues the next. bench/node/nexttick-chain.js.
+func BenchmarkNextTickChain(b *testing.B) {
+	l := newLoop(b)
+	n := 0
+	var next func()
+	next = func() {
+		if n++; n < b.N {
+			l.NextTick(next)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	l.NextTick(next)
+	runBench(b, l)
+	b.StopTimer()
+	closeLoop(b, l)
+}
+
+// BenchmarkMicrotaskBatch: b.N microtasks queued at once, then drained.
+// bench/node/microtask-batch.js.
+func BenchmarkMicrotaskBatch(b *testing.B) {
+	l := newLoop(b)
+	n := 0
+	cb := func() { n++ }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		l.QueueMicrotask(cb)
+	}
+	runBench(b, l)
+	b.StopTimer()
+	if n != b.N {
+		b.Fatalf("ran %d", n)
+	}
+	closeLoop(b, l)
+}
+
+// benchNodeTimers sets n timeouts with delay(i), clears every other one if asked, and runs
+// the loop until the rest fired (ns/timer over set, clear and fire).
+func benchNodeTimers(b *testing.B, n int, delay func(i int) time.Duration, clearOdd bool) {
+	ts := make([]*uvloop.Timeout, n)
+	for range b.N {
+		b.StopTimer()
+		l := newLoop(b)
+		fired := 0
+		cb := func() { fired++ }
+		b.StartTimer()
+		for i := range ts {
+			ts[i] = l.SetTimeout(cb, delay(i))
+		}
+		if clearOdd {
+			for i := 1; i < n; i += 2 {
+				l.ClearTimeout(ts[i])
+			}
+		}
+		runBench(b, l)
+		b.StopTimer()
+		want := n
+		if clearOdd {
+			want = (n + 1) / 2
+		}
+		if fired != want {
+			b.Fatalf("fired %d, want %d", fired, want)
+		}
+		closeLoop(b, l)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/timer")
+}
+
+func spreadDelay(i int) time.Duration { return time.Duration(i%1000+1) * time.Millisecond }
+
+// BenchmarkNodeTimersZero: 1M SetTimeout(cb, 0). bench/node/timers-zero.js.
+func BenchmarkNodeTimersZero(b *testing.B) {
+	benchNodeTimers(b, 1_000_000, func(int) time.Duration { return 0 }, false)
+}
+
+// BenchmarkNodeTimersSpread: 1M timeouts over 1..1000ms. bench/node/timers-spread.js.
+func BenchmarkNodeTimersSpread(b *testing.B) { benchNodeTimers(b, 1_000_000, spreadDelay, false) }
+
+// BenchmarkNodeTimersCancel: 1M timeouts over 1..1000ms, every other one cleared.
+// bench/node/timers-cancel.js.
+func BenchmarkNodeTimersCancel(b *testing.B) { benchNodeTimers(b, 1_000_000, spreadDelay, true) }

@@ -1,0 +1,54 @@
+// Package uvloop is a single-threaded event loop with libuv's phases and Node.js's
+// scheduling rules.
+//
+// One goroutine owns a Loop: the one that calls Run. Every callback runs on it, one at a time,
+// in this order (libuv >= 1.46, the libuv inside Node 20):
+//
+//	Run(mode):
+//	  RunDefault, alive, not stopped: update time; run due timers      (prologue)
+//	  while alive and not stopped:
+//	    pending   callbacks deferred from the last iteration
+//	    idle      Idle handles, most recently started first
+//	    prepare   Prepare handles
+//	    poll      wait for I/O (the timeout below), run I/O callbacks, Async
+//	              callbacks and posted functions; then pending again (<= 8 times)
+//	    check     Check handles, then the immediates queued before this phase
+//	    close     close callbacks of handles closed before this phase, last closed first
+//	    update time; run due timers
+//	    RunOnce, RunNoWait: return here
+//
+// Poll does not block if the loop was stopped, nothing ref'd is active, callbacks are
+// pending, an Idle handle is active, a ref'd immediate is queued or a handle is closing;
+// otherwise it blocks until the next timer is due (never returning early for it), or until
+// I/O or a wake-up arrives. The loop is alive while a ref'd handle is active, a request is in
+// flight, a callback is pending, a handle is closing, a ref'd immediate is queued or a posted
+// function waits.
+//
+// After every callback the loop calls — each timer, immediate, I/O, Async, close and posted
+// callback — it drains Node's queues: all nextTick callbacks (including those they queue),
+// then all microtasks (including those they queue), and again while ticks remain. Work
+// queued before Run (Node's "main script") drains first.
+//
+// Two timer APIs share the timers phase. Timer is libuv's uv_timer_t: timers due together run
+// by (deadline, start order). SetTimeout/SetInterval are Node's: one list per duration, lists
+// by (expiry, creation), and every due timeout of a list before the next list.
+//
+// # Goroutines
+//
+// Only Post and Async.Send may be called from other goroutines. Everything else — starting
+// and stopping handles, SetTimeout, NextTick, Stop, Close — belongs to the loop goroutine
+// (or, before Run and between runs, to whoever calls Run next).
+//
+// # Errors and panics
+//
+// Misuse returns errors that wrap the sentinels of this package (ErrClosed, ErrBusy,
+// ErrRunning, ErrNilCallback, ErrNegativeDuration, ...) and leaves the loop and the handle as
+// they were. System call failures wrap the errno, so errors.Is(err, syscall.EBADF) works.
+//
+// A panic in a callback does not escape Run: Run recovers it and returns a *PanicError with
+// the value and the stack, much as an uncaught exception ends Node's event loop. The loop
+// stays consistent: the callback that panicked counts as having run (a repeating timer has
+// already been re-armed), and everything else stays queued — due timers, immediates, ticks,
+// pending callbacks, posted functions. Call Run again to go on, or close the handles, run the
+// loop once more for their close callbacks, and Close it.
+package uvloop

@@ -1,0 +1,378 @@
+package uvloop
+
+import (
+	"errors"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uvgo/uvgo/immediate"
+	"github.com/uvgo/uvgo/nexttick"
+	"github.com/uvgo/uvgo/poller"
+	"github.com/uvgo/uvgo/timers"
+)
+
+// RunMode selects how long Run runs, as uv_run_mode does.
+type RunMode int
+
+const (
+	// RunDefault runs until nothing keeps the loop alive or Stop is called.
+	RunDefault RunMode = iota
+	// RunOnce runs one iteration, blocking in poll for I/O if there is nothing else to do.
+	RunOnce
+	// RunNoWait runs one iteration without blocking.
+	RunNoWait
+)
+
+// Loop is a single-threaded event loop. The goroutine that calls Run owns it: every callback
+// runs there, one at a time, and every method is for that goroutine only — except Post,
+// Async.Send and Alive-free helpers that say otherwise. Between runs, the goroutine that
+// created the loop may use it (start handles, queue work) before calling Run.
+type Loop struct {
+	poller *poller.Poller
+	timers *timers.Heap
+	epoch  time.Time // the monotonic origin of Now
+	now    int64     // cached loop time, ns since epoch; loop goroutine only
+
+	running  atomic.Bool // inside Run
+	stopFlag bool
+	closed   bool
+	fatal    error // a poller failure: Run returns it
+
+	handles    handleList
+	activeRefs int     // active and ref'd handles
+	activeReqs int     // requests in flight (work, writes, connects)
+	closing    *handle // handles waiting for the close phase, last closed first
+
+	idle, prepare, check watcherList
+
+	pending nexttick.Ring // callbacks deferred to the pending phase
+
+	io ioTable // fd watchers
+
+	asyncs   []*Async // all open Async handles, scanned on a wake-up
+	asyncPos int      // the scan position while runAsyncs runs, else -1
+	posted   postQueue
+	postRun  []func() // the batch of posted functions being run; loop goroutine only
+
+	ticks      nexttick.Queues // Node's nextTick and microtask queues
+	immediates immediate.Queue // Node's setImmediate queue, run in the check phase
+	node       nodeTimers      // Node's setTimeout lists
+
+	metrics Metrics
+}
+
+// postQueue is the cross-goroutine queue behind Post.
+type postQueue struct {
+	mu      sync.Mutex
+	fns     []func()
+	closed  bool
+	pending atomic.Int64 // posted and not yet run
+}
+
+// Option configures a Loop.
+type Option func(*options)
+
+type options struct {
+	eventCapacity int
+}
+
+func defaultOptions() options { return options{} }
+
+// New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close.
+func New(opts ...Option) (*Loop, error) {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	p, err := poller.New()
+	if err != nil {
+		return nil, err
+	}
+	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1}
+	l.node.init(l)
+	return l, nil
+}
+
+// Now returns the cached loop time: the monotonic time since the loop was created, as of the
+// start of the current iteration (or the last UpdateTime). Callbacks of one phase see the same
+// value, as with uv_now.
+func (l *Loop) Now() time.Duration { return time.Duration(l.now) }
+
+// UpdateTime refreshes the cached loop time from the monotonic clock.
+func (l *Loop) UpdateTime() { l.now = int64(time.Since(l.epoch)) }
+
+// Stop makes Run return after the current iteration (or before the next one starts, if
+// called between runs). Loop goroutine only: from another goroutine, Post(l.Stop).
+func (l *Loop) Stop() { l.stopFlag = true }
+
+// Alive reports whether the loop has work: an active ref'd handle, a request in flight, a
+// pending callback, a closing handle, a ref'd immediate or a posted function not yet run.
+func (l *Loop) Alive() bool {
+	return l.activeRefs > 0 || l.activeReqs > 0 || l.pending.Len() > 0 || l.closing != nil ||
+		l.immediates.RefCount() > 0 || l.posted.pending.Load() > 0
+}
+
+// Run runs the loop in the given mode and reports whether it is still alive. It returns an
+// error wrapping ErrRunning if the loop is already running (a re-entrant call from a callback,
+// or a call from another goroutine), ErrClosed after Close, ErrInvalidMode, a *PanicError if
+// a callback panicked, or the poller's error if waiting for I/O failed.
+//
+// One iteration, in libuv's order:
+//
+//	pending -> idle -> prepare -> poll -> check (+ immediates) -> close -> timers
+//
+// RunDefault also runs due timers once before the first iteration.
+func (l *Loop) Run(mode RunMode) (alive bool, err error) {
+	if mode < RunDefault || mode > RunNoWait {
+		return false, errorf(ErrInvalidMode, "%d", mode)
+	}
+	if l.closed {
+		return false, ErrClosed
+	}
+	if !l.running.CompareAndSwap(false, true) {
+		return false, ErrRunning
+	}
+	defer l.leave(&alive, &err)
+
+	l.afterCallback() // the "main script": work queued before Run drains first
+	r := l.Alive()
+	if !r {
+		l.UpdateTime()
+	}
+	if mode == RunDefault && r && !l.stopFlag {
+		l.UpdateTime()
+		l.runTimers()
+	}
+	for r && !l.stopFlag && l.fatal == nil {
+		canSleep := l.pending.Len() == 0 && l.idle.empty()
+
+		l.runPending()
+		l.idle.run()
+		l.prepare.run()
+
+		var timeout time.Duration
+		if mode == RunOnce && canSleep || mode == RunDefault {
+			timeout = l.backendTimeout()
+		}
+		l.metrics.LoopCount++
+		l.poll(timeout)
+		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
+			l.runPending()
+		}
+
+		l.check.run()
+		l.runImmediates()
+		l.runClosing()
+
+		l.UpdateTime()
+		l.runTimers()
+
+		r = l.Alive()
+		if mode != RunDefault {
+			break
+		}
+	}
+	l.stopFlag = false
+	if l.fatal != nil {
+		err, l.fatal = l.fatal, nil
+		return r, err
+	}
+	return r, nil
+}
+
+// leave ends a Run: it turns a panic from a callback into a *PanicError.
+func (l *Loop) leave(alive *bool, err *error) {
+	if v := recover(); v != nil {
+		*err = &PanicError{Value: v, Stack: debug.Stack()}
+		*alive = l.Alive()
+		l.stopFlag = false
+	}
+	l.running.Store(false)
+}
+
+// backendTimeout is how long poll may block (uv__backend_timeout): not at all if the loop was
+// stopped, nothing ref'd is active, callbacks are pending, idle handles run, ref'd immediates
+// are queued or handles are closing; otherwise until the next timer; otherwise forever (-1).
+// Unref'd immediates do not shorten the wait: as in Node, they run when something else wakes
+// the loop.
+func (l *Loop) backendTimeout() time.Duration {
+	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 || l.pending.Len() > 0 ||
+		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
+		return 0
+	}
+	deadline, ok := l.timers.Next()
+	if !ok {
+		return -1
+	}
+	if d := deadline - l.now; d > 0 {
+		return time.Duration(d)
+	}
+	return 0
+}
+
+// afterCallback runs the nextTick/microtask drain that follows every callback the loop calls.
+func (l *Loop) afterCallback() {
+	if l.ticks.Pending() {
+		l.ticks.Drain()
+	}
+}
+
+// runPending runs the callbacks deferred to the pending phase before it began; those they
+// defer wait for the next pending phase.
+func (l *Loop) runPending() {
+	for n := l.pending.Len(); n > 0; n-- {
+		fn, _ := l.pending.Pop()
+		fn()
+		l.afterCallback()
+	}
+}
+
+// defer runs fn in the next pending phase (uv__io_feed): write completions, connect errors.
+func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
+
+// runImmediates runs Node's immediates queued before the check phase began. If an immediate
+// panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
+// outstanding queue does.
+func (l *Loop) runImmediates() {
+	for l.immediates.Len() > 0 {
+		leftover := l.immediates.Outstanding() > 0
+		l.immediates.Run(l.afterCallback)
+		if !leftover {
+			return
+		}
+	}
+}
+
+// runClosing runs the close callbacks of the handles closed before this phase began, last
+// closed first. Handles closed by these callbacks wait for the next close phase.
+func (l *Loop) runClosing() {
+	h := l.closing
+	l.closing = nil
+	defer func() { // a panicking callback leaves the rest for the next close phase
+		if h != nil {
+			tail := h
+			for tail.nextClose != nil {
+				tail = tail.nextClose
+			}
+			tail.nextClose, l.closing = l.closing, h
+		}
+	}()
+	for h != nil {
+		next := h.nextClose
+		h.nextClose = nil
+		cur := h
+		h = next
+		cur.finishClose()
+	}
+}
+
+// runTimers runs the due timers (uv__run_timers).
+func (l *Loop) runTimers() { l.timers.RunExpired(l.now) }
+
+// Walk calls fn for every open handle (including closing ones whose close callback has not
+// run yet), in creation order. Handles created by fn are not visited.
+func (l *Loop) Walk(fn func(Handle)) {
+	last := l.handles.tail
+	for h := l.handles.head; h != nil; h = h.next {
+		if h.flags&flagInternal == 0 {
+			fn(h.self)
+		}
+		if h == last {
+			break
+		}
+	}
+}
+
+// Close releases the loop's poller and wake-up. It fails with an error wrapping ErrBusy while
+// a handle is open (close them and run the loop until their close callbacks have run) or a
+// request is in flight, with ErrRunning from inside Run, and with ErrClosed the second time.
+// Functions posted and not yet run are discarded.
+func (l *Loop) Close() error {
+	if l.closed {
+		return ErrClosed
+	}
+	if l.running.Load() {
+		return errorf(ErrRunning, "Close called from inside Run")
+	}
+	open := 0
+	for h := l.handles.head; h != nil; h = h.next {
+		if h.flags&flagInternal == 0 {
+			open++
+		}
+	}
+	if open > 0 || l.activeReqs > 0 {
+		return errorf(ErrBusy, "%d handles open, %d requests in flight", open, l.activeReqs)
+	}
+	l.node.close()
+	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles
+		h.stop()
+		h.flags |= flagClosed
+	}
+	l.handles = handleList{}
+	l.posted.mu.Lock()
+	l.posted.closed = true
+	l.posted.fns = nil
+	l.posted.mu.Unlock()
+	l.closed = true
+	return l.poller.Close()
+}
+
+// Post queues fn to run on the loop goroutine in the poll phase of the current or next
+// iteration, and wakes the loop. It is safe from any goroutine. Posted functions run in the
+// order they were posted, each followed by the nextTick/microtask drain; a posted function
+// not yet run keeps the loop alive. After Close, Post returns ErrClosed.
+func (l *Loop) Post(fn func()) error {
+	if fn == nil {
+		return ErrNilCallback
+	}
+	q := &l.posted
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return ErrClosed
+	}
+	q.fns = append(q.fns, fn)
+	q.pending.Add(1)
+	q.mu.Unlock()
+	return l.wake()
+}
+
+// wake interrupts the poll phase from any goroutine.
+func (l *Loop) wake() error {
+	if err := l.poller.Wake(); err != nil {
+		if errors.Is(err, poller.ErrClosed) {
+			return ErrClosed
+		}
+		return err
+	}
+	return nil
+}
+
+// runPosted runs the functions posted before it began.
+func (l *Loop) runPosted() {
+	q := &l.posted
+	q.mu.Lock()
+	l.postRun, q.fns = q.fns, l.postRun[:0]
+	q.mu.Unlock()
+	i := 0
+	defer func() {
+		if i < len(l.postRun) { // a posted function panicked: the rest goes back in front
+			q.mu.Lock()
+			q.fns = append(l.postRun[i:len(l.postRun):len(l.postRun)], q.fns...)
+			q.mu.Unlock()
+			l.postRun = nil
+			l.poller.Wake()
+			return
+		}
+		clear(l.postRun)
+	}()
+	for i < len(l.postRun) {
+		fn := l.postRun[i]
+		i++
+		q.pending.Add(-1)
+		fn()
+		l.afterCallback()
+	}
+}

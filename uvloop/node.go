@@ -1,0 +1,444 @@
+package uvloop
+
+import (
+	"time"
+
+	"github.com/uvgo/uvgo/immediate"
+)
+
+// This file is the Node.js-style API: setTimeout/setInterval with Node's timer lists,
+// setImmediate, process.nextTick and queueMicrotask. All of it is for the loop goroutine only.
+
+// maxTimeout is Node's TIMEOUT_MAX: 2^31-1 ms.
+const maxTimeout = (1<<31 - 1) * time.Millisecond
+
+// Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods
+// are for the loop goroutine only; they do nothing on a nil *Timeout.
+type Timeout struct {
+	loop       *Loop
+	cb         func()
+	after      time.Duration // the coerced delay; -1 once cleared (Node's _idleTimeout)
+	repeat     bool
+	idleStart  int64 // loop time when last inserted
+	list       *timerList
+	prev, next *Timeout
+	refed      bool
+	destroyed  bool // fired (one-shot) or cleared
+}
+
+// timerList holds the timeouts of one duration in insertion order; lists wait in a heap by
+// (expiry, id) — Node's TimersList and timerListQueue.
+type timerList struct {
+	msecs      int64 // the duration, truncated to whole milliseconds, in ns
+	expiry     int64
+	id         uint64
+	head, tail *Timeout
+	pos        int // index in nodeTimers.queue
+}
+
+// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle.
+type nodeTimers struct {
+	loop       *Loop
+	handle     *Timer
+	lists      map[int64]*timerList
+	queue      []*timerList // binary min-heap by (expiry, id)
+	nextID     uint64
+	nextExpiry int64 // expiry the handle is armed for; maxInt64 while processing or idle
+	refCount   int   // ref'd timeouts not yet destroyed
+	free       []*timerList
+}
+
+const never = int64(^uint64(0) >> 1)
+
+func (n *nodeTimers) init(l *Loop) {
+	n.loop = l
+	n.lists = make(map[int64]*timerList)
+	n.nextExpiry = never
+	n.handle = l.NewTimer(n.run)
+	n.handle.flags |= flagInternal
+	n.handle.Unref()
+}
+
+func (n *nodeTimers) close() { n.handle.stopTimer() }
+
+// freshNow is Node's getLibuvNow: it updates the cached loop time and returns it.
+func (l *Loop) freshNow() int64 {
+	l.UpdateTime()
+	return l.now
+}
+
+// coerceDelay applies Node's rule: a delay below 1ms or above 2^31-1 ms becomes 1ms.
+func coerceDelay(d time.Duration) time.Duration {
+	if d < time.Millisecond || d > maxTimeout {
+		return time.Millisecond
+	}
+	return d
+}
+
+// SetTimeout runs cb once, d from now (Node's setTimeout). A delay below 1ms or above
+// 2^31-1 ms becomes 1ms; sub-millisecond parts are dropped. Timeouts of one duration run in
+// the order they were set; across durations by expiry. A timeout set from a timeout callback
+// never runs in the same timers phase. A nil cb, or a closed loop, schedules nothing and
+// returns nil.
+func (l *Loop) SetTimeout(cb func(), d time.Duration) *Timeout {
+	return l.newTimeout(cb, d, false)
+}
+
+// SetInterval runs cb every d (Node's setInterval), with SetTimeout's rules for d. The next
+// run is measured from just before the callback started, so a slow callback does not push
+// the schedule back by its own duration.
+func (l *Loop) SetInterval(cb func(), d time.Duration) *Timeout {
+	return l.newTimeout(cb, d, true)
+}
+
+func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
+	if cb == nil || l.closed {
+		return nil
+	}
+	t := &Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
+	l.node.incRef()
+	l.node.insert(t, l.freshNow())
+	return t
+}
+
+// ClearTimeout cancels t: its callback will not run again, also if it is due in the timers
+// phase that is running now. Clearing nil or a cleared timeout does nothing.
+func (l *Loop) ClearTimeout(t *Timeout) {
+	if t == nil || t.loop != l || t.cb == nil {
+		return
+	}
+	t.cb = nil
+	l.node.unenroll(t)
+}
+
+// ClearInterval is ClearTimeout.
+func (l *Loop) ClearInterval(t *Timeout) { l.ClearTimeout(t) }
+
+// Ref makes t keep the loop alive (the default). It returns t.
+func (t *Timeout) Ref() *Timeout {
+	if t != nil && !t.refed {
+		t.refed = true
+		if !t.destroyed {
+			t.loop.node.incRef()
+		}
+	}
+	return t
+}
+
+// Unref lets the loop end while t is pending. It returns t.
+func (t *Timeout) Unref() *Timeout {
+	if t != nil && t.refed {
+		t.refed = false
+		if !t.destroyed {
+			t.loop.node.decRef()
+		}
+	}
+	return t
+}
+
+// HasRef reports whether t keeps the loop alive.
+func (t *Timeout) HasRef() bool { return t != nil && t.refed }
+
+// Refresh restarts t's countdown from now with its original delay, keeping its callback; a
+// timeout that has already fired is scheduled again, a cleared one is not. It returns t.
+func (t *Timeout) Refresh() *Timeout {
+	if t == nil || t.after < 0 || t.loop.closed {
+		return t
+	}
+	n := &t.loop.node
+	n.insert(t, t.loop.freshNow())
+	if t.destroyed {
+		t.destroyed = false
+		if t.refed {
+			n.incRef()
+		}
+	}
+	return t
+}
+
+func (n *nodeTimers) incRef() {
+	if n.refCount++; n.refCount == 1 {
+		n.handle.Ref()
+	}
+}
+
+func (n *nodeTimers) decRef() {
+	if n.refCount--; n.refCount == 0 {
+		n.handle.Unref()
+	}
+}
+
+// insert appends t to the list of its duration, starting at start, creating the list (and
+// arming the handle earlier) if needed.
+func (n *nodeTimers) insert(t *Timeout, start int64) {
+	if t.list != nil {
+		t.list.remove(t)
+	}
+	msecs := int64(t.after.Truncate(time.Millisecond))
+	t.idleStart = start
+	list := n.lists[msecs]
+	if list == nil {
+		list = n.newList(msecs, start+msecs)
+		if list.expiry < n.nextExpiry {
+			n.arm(list.expiry)
+		}
+	}
+	list.append(t)
+}
+
+func (n *nodeTimers) newList(msecs, expiry int64) *timerList {
+	var list *timerList
+	if k := len(n.free); k > 0 {
+		list, n.free = n.free[k-1], n.free[:k-1]
+	} else {
+		list = new(timerList)
+	}
+	*list = timerList{msecs: msecs, expiry: expiry, id: n.nextID}
+	n.nextID++
+	n.lists[msecs] = list
+	n.push(list)
+	return list
+}
+
+func (n *nodeTimers) dropList(list *timerList) {
+	delete(n.lists, list.msecs)
+	n.removeAt(list.pos)
+	n.free = append(n.free, list)
+}
+
+// unenroll takes t out of its list for good (Node's unenroll).
+func (n *nodeTimers) unenroll(t *Timeout) {
+	if !t.destroyed {
+		t.destroyed = true
+		if t.refed {
+			n.decRef()
+		}
+	}
+	if list := t.list; list != nil {
+		list.remove(t)
+		if list.head == nil && n.lists[list.msecs] == list {
+			n.dropList(list)
+		}
+	}
+	t.after = -1
+}
+
+// arm (re)starts the internal handle for an absolute expiry (Node's scheduleTimer).
+func (n *nodeTimers) arm(expiry int64) {
+	n.nextExpiry = expiry
+	d := time.Duration(expiry - n.loop.now)
+	if d <= 0 {
+		d = time.Millisecond
+	}
+	n.handle.Start(d, 0)
+}
+
+// run is the internal handle's callback (Node's processTimers): every due list in (expiry,
+// id) order, every due timeout of a list in insertion order. Whatever happens, even a panic
+// in a callback, the handle is re-armed for the earliest list that remains.
+func (n *nodeTimers) run(*Timer) {
+	n.nextExpiry = never
+	defer n.rearm()
+	now := n.loop.freshNow()
+	for len(n.queue) > 0 {
+		list := n.queue[0]
+		if list.expiry > now {
+			return
+		}
+		n.listOnTimeout(list, now)
+	}
+}
+
+func (n *nodeTimers) rearm() {
+	if len(n.queue) > 0 {
+		n.arm(n.queue[0].expiry)
+	} else {
+		n.nextExpiry = never
+	}
+}
+
+func (n *nodeTimers) listOnTimeout(list *timerList, now int64) {
+	for t := list.head; t != nil; t = list.head {
+		if now-t.idleStart < list.msecs {
+			// The rest of the list is not due yet: it waits in the heap for its first timer.
+			list.expiry = max(t.idleStart+list.msecs, now+1)
+			list.id = n.nextID
+			n.nextID++
+			n.down(list.pos)
+			return
+		}
+		list.remove(t)
+		n.fire(t)
+	}
+	if n.lists[list.msecs] == list {
+		n.dropList(list)
+	}
+}
+
+// fire runs one due timeout; an interval goes back in its list, measured from before its
+// callback, even if the callback panics.
+func (n *nodeTimers) fire(t *Timeout) {
+	var start int64
+	if t.repeat {
+		start = n.loop.freshNow()
+	}
+	defer func() {
+		if t.repeat && t.after >= 0 {
+			n.insert(t, start)
+		} else if t.list == nil && !t.destroyed {
+			t.destroyed = true
+			if t.refed {
+				n.decRef()
+			}
+		}
+	}()
+	t.cb()
+	n.loop.afterCallback()
+}
+
+func (q *timerList) append(t *Timeout) {
+	t.list, t.prev, t.next = q, q.tail, nil
+	if q.tail != nil {
+		q.tail.next = t
+	} else {
+		q.head = t
+	}
+	q.tail = t
+}
+
+func (q *timerList) remove(t *Timeout) {
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		q.head = t.next
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	} else {
+		q.tail = t.prev
+	}
+	t.list, t.prev, t.next = nil, nil, nil
+}
+
+// The list heap.
+
+func listLess(a, b *timerList) bool {
+	return a.expiry < b.expiry || a.expiry == b.expiry && a.id < b.id
+}
+
+func (n *nodeTimers) push(list *timerList) {
+	list.pos = len(n.queue)
+	n.queue = append(n.queue, list)
+	n.up(list.pos)
+}
+
+func (n *nodeTimers) removeAt(i int) {
+	last := len(n.queue) - 1
+	if i != last {
+		n.swap(i, last)
+	}
+	n.queue[last] = nil
+	n.queue = n.queue[:last]
+	if i != last {
+		n.down(i)
+		n.up(i)
+	}
+}
+
+func (n *nodeTimers) swap(i, j int) {
+	q := n.queue
+	q[i], q[j] = q[j], q[i]
+	q[i].pos, q[j].pos = i, j
+}
+
+func (n *nodeTimers) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !listLess(n.queue[i], n.queue[parent]) {
+			return
+		}
+		n.swap(i, parent)
+		i = parent
+	}
+}
+
+func (n *nodeTimers) down(i int) {
+	for {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(n.queue) && listLess(n.queue[l], n.queue[least]) {
+			least = l
+		}
+		if r < len(n.queue) && listLess(n.queue[r], n.queue[least]) {
+			least = r
+		}
+		if least == i {
+			return
+		}
+		n.swap(i, least)
+		i = least
+	}
+}
+
+// Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods are
+// for the loop goroutine only and do nothing on nil.
+type Immediate struct {
+	entry immediate.Immediate
+	loop  *Loop
+}
+
+// SetImmediate queues cb for the check phase (Node's setImmediate). Immediates run in the
+// order they were queued; one queued while immediates run waits for the next iteration. A
+// ref'd immediate keeps the loop alive and keeps poll from blocking. A nil cb, or a closed
+// loop, queues nothing and returns nil.
+func (l *Loop) SetImmediate(cb func()) *Immediate {
+	if cb == nil || l.closed {
+		return nil
+	}
+	im := &Immediate{loop: l}
+	im.entry.Fn = cb
+	l.immediates.Push(&im.entry, true)
+	return im
+}
+
+// ClearImmediate drops a queued immediate; it will not run, also if it is later in the batch
+// running now. Clearing nil or an immediate that ran does nothing.
+func (l *Loop) ClearImmediate(im *Immediate) {
+	if im != nil && im.loop == l {
+		l.immediates.Remove(&im.entry)
+	}
+}
+
+// Ref makes the immediate keep the loop alive (the default). It returns im.
+func (im *Immediate) Ref() *Immediate {
+	if im != nil {
+		im.loop.immediates.SetRef(&im.entry, true)
+	}
+	return im
+}
+
+// Unref lets the loop end while the immediate is queued. It returns im.
+func (im *Immediate) Unref() *Immediate {
+	if im != nil {
+		im.loop.immediates.SetRef(&im.entry, false)
+	}
+	return im
+}
+
+// HasRef reports whether the immediate keeps the loop alive.
+func (im *Immediate) HasRef() bool { return im != nil && im.entry.HasRef() }
+
+// NextTick queues cb on Node's nextTick queue: it runs right after the current callback (or,
+// before Run, when Run starts), before any promise reaction or microtask. A nil cb is ignored.
+func (l *Loop) NextTick(cb func()) {
+	if cb != nil {
+		l.ticks.NextTick(cb)
+	}
+}
+
+// QueueMicrotask queues cb on the microtask queue, which runs after the nextTick queue is
+// empty. Promise reactions use the same queue. A nil cb is ignored.
+func (l *Loop) QueueMicrotask(cb func()) {
+	if cb != nil {
+		l.ticks.QueueMicrotask(cb)
+	}
+}

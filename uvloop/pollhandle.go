@@ -1,0 +1,97 @@
+package uvloop
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Poll watches a file descriptor that the caller owns for readability and writability
+// (uv_poll_t). The callback gets the events that are ready; it is level-triggered, so it runs
+// again every iteration while the condition holds. Hangup is reported when the peer hung up
+// (also without asking for it), and err is non-nil when the fd is in an error state (then the
+// handle stops). The caller keeps ownership of the fd: Close the handle before closing the fd.
+// Loop goroutine only.
+type Poll struct {
+	handle
+	io ioWatcher
+	cb func(p *Poll, events Events, err error)
+}
+
+// NewPoll creates a poll handle for fd. It fails with ErrBadFd for a negative fd, ErrFdInUse
+// if another handle of this loop watches fd, ErrNilCallback without a callback and ErrClosed
+// on a closed loop.
+func (l *Loop) NewPoll(fd int, cb func(p *Poll, events Events, err error)) (*Poll, error) {
+	if l.closed {
+		return nil, ErrClosed
+	}
+	if cb == nil {
+		return nil, ErrNilCallback
+	}
+	p := &Poll{cb: cb}
+	if err := l.io.attach(&p.io, fd, p.ready); err != nil {
+		return nil, err
+	}
+	p.handle.init(l, p, KindPoll, p.stopPoll)
+	return p, nil
+}
+
+// Fd returns the watched file descriptor.
+func (p *Poll) Fd() int { return p.io.fd }
+
+// Start sets the events to watch for (Readable, Writable or both), replacing the previous set.
+// Start(0) is the same as Stop.
+func (p *Poll) Start(events Events) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	events &= Readable | Writable
+	if events == 0 {
+		p.stopPoll()
+		return nil
+	}
+	p.loop.io.stop(&p.io, (Readable|Writable)&^events)
+	p.loop.io.start(&p.io, events)
+	p.handle.start()
+	return nil
+}
+
+// Stop stops watching; the fd stays open.
+func (p *Poll) Stop() error {
+	p.stopPoll()
+	return nil
+}
+
+func (p *Poll) stopPoll() {
+	p.loop.io.stop(&p.io, Readable|Writable)
+	p.handle.stop()
+}
+
+// Close stops watching, forgets the fd and schedules cb for the close phase.
+func (p *Poll) Close(cb func()) error {
+	if err := p.handle.Close(cb); err != nil {
+		return err
+	}
+	return p.loop.io.detach(p.loop.poller, &p.io)
+}
+
+func (p *Poll) ready(events Events, err error) {
+	if events&Error != 0 {
+		p.stopPoll()
+		if err == nil {
+			err = p.fdError()
+		}
+		p.cb(p, events, err)
+		return
+	}
+	p.cb(p, events, nil)
+}
+
+// fdError is the pending error of a socket, or EBADF-like EIO for anything else.
+func (p *Poll) fdError() error {
+	if v, err := unix.GetsockoptInt(p.io.fd, unix.SOL_SOCKET, unix.SO_ERROR); err == nil && v != 0 {
+		return os.NewSyscallError("poll", syscall.Errno(v))
+	}
+	return os.NewSyscallError("poll", syscall.EIO)
+}
