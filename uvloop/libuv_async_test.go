@@ -1,0 +1,84 @@
+package uvloop_test
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Port of libuv's test/test-async.c.
+
+// TestAsync ports libuv's "async": a goroutine started from the first prepare callback sends
+// an Async handle over and over until its callback has run three times; the third call closes
+// the Async and the prepare handle, which ends the run. libuv's thread may send to a handle the
+// loop has just closed; uvgo's Send then returns ErrClosed, which the goroutine accepts.
+func TestAsync(t *testing.T) {
+	l := newLoop(t)
+	var (
+		mu         sync.Mutex
+		asyncCalls int // guarded by mu
+		wg         sync.WaitGroup
+		prepare    *uvloop.Prepare
+		async      *uvloop.Async
+	)
+	prepareCalls, closes := 0, 0
+
+	sender := func() {
+		defer wg.Done()
+		for {
+			mu.Lock()
+			n := asyncCalls
+			mu.Unlock()
+			if n == 3 {
+				return
+			}
+			if err := async.Send(); err != nil && !errors.Is(err, uvloop.ErrClosed) {
+				t.Errorf("Send: %v", err)
+				return
+			}
+			runtime.Gosched()
+		}
+	}
+	async = l.NewAsync(func(h *uvloop.Async) {
+		if h != async {
+			t.Error("async callback got another handle")
+		}
+		mu.Lock()
+		asyncCalls++
+		n := asyncCalls
+		mu.Unlock()
+		if n == 3 {
+			closeHandle(t, async, &closes)
+			closeHandle(t, prepare, &closes)
+		}
+	})
+	prepare = l.NewPrepare(func(h *uvloop.Prepare) {
+		if h != prepare {
+			t.Error("prepare callback got another handle")
+		}
+		if prepareCalls++; prepareCalls == 1 {
+			wg.Add(1)
+			go sender()
+		}
+	})
+	mustOK(t, prepare.Start())
+	if !async.IsActive() {
+		t.Error("a new Async is not active")
+	}
+
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive after both handles were closed")
+	}
+	wg.Wait()
+	if prepareCalls == 0 || asyncCalls != 3 || closes != 2 {
+		t.Errorf("prepare %d calls, async %d calls, %d close callbacks; want > 0, 3, 2",
+			prepareCalls, asyncCalls, closes)
+	}
+	if err := async.Send(); !errors.Is(err, uvloop.ErrClosed) {
+		t.Errorf("Send on a closed Async: %v, want ErrClosed", err)
+	}
+	closeLoop(t, l)
+}
