@@ -61,6 +61,8 @@ type Loop struct {
 	node       nodeTimers      // Node's setTimeout lists
 
 	metrics Metrics
+
+	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
 }
 
 // postQueue is the cross-goroutine queue behind Post.
@@ -185,7 +187,11 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 // leave ends a Run: it turns a panic from a callback into a *PanicError.
 func (l *Loop) leave(alive *bool, err *error) {
 	if v := recover(); v != nil {
-		*err = &PanicError{Value: v, Stack: debug.Stack()}
+		if f, ok := v.(failure); ok { // Fail
+			*err = f.err
+		} else {
+			*err = &PanicError{Value: v, Stack: debug.Stack()}
+		}
 		*alive = l.Alive()
 		l.stopFlag = false
 	}
@@ -214,7 +220,8 @@ func (l *Loop) backendTimeout() time.Duration {
 
 // afterCallback runs the nextTick/microtask drain that follows every callback the loop calls.
 func (l *Loop) afterCallback() {
-	if l.ticks.Pending() {
+	if l.ticks.Pending() || l.promise.checkpointDue {
+		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
 }
@@ -305,6 +312,7 @@ func (l *Loop) Close() error {
 	if open > 0 || l.activeReqs > 0 {
 		return errorf(ErrBusy, "%d handles open, %d requests in flight", open, l.activeReqs)
 	}
+	l.runCloseHooks()
 	l.node.close()
 	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles
 		h.stop()

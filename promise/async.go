@@ -1,0 +1,168 @@
+package promise
+
+import "iter"
+
+// unwinding is the panic value with which Await unwinds a suspended body when its scheduler
+// closes; Async recovers it. Deferred functions of the body run, and an Await in them panics
+// with it again.
+var unwinding any = &unwindSignal{}
+
+type unwindSignal struct{}
+
+func (*unwindSignal) String() string { return "promise: async body unwound: the scheduler closed" }
+
+// coro is one async body running on a coroutine (iter.Pull): the loop goroutine switches to
+// it to run the body up to its next Await, and the body switches back there.
+type coro struct {
+	rt        *Runtime
+	next      func() (struct{}, bool)
+	stop      func()
+	yield     func(struct{}) bool
+	inJob     bool // resumed by its resume job, which returns to the drain as soon as it yields
+	unwound   bool // its scheduler closed: Await panics with unwinding
+	lprev     *coro
+	lnext     *coro
+	resumeJob resumeJob
+}
+
+type resumeJob struct{ co *coro }
+
+func (j *resumeJob) run() {
+	co := j.co
+	co.inJob = true
+	co.resume()
+}
+
+// resume switches to the body until its next Await or its end.
+func (co *coro) resume() {
+	rt := co.rt
+	prev := rt.current
+	rt.current = co
+	_, ok := co.next()
+	rt.current = prev
+	if !ok && co.lnext != nil {
+		co.unlink()
+	}
+}
+
+func (co *coro) link() {
+	s := &co.rt.coros
+	co.lprev, co.lnext = s.lprev, s
+	s.lprev.lnext = co
+	s.lprev = co
+}
+
+func (co *coro) unlink() {
+	co.lprev.lnext = co.lnext
+	co.lnext.lprev = co.lprev
+	co.lprev, co.lnext = nil, nil
+}
+
+// unwind stops a suspended body: its Await panics with unwinding, its deferred functions run.
+func (co *coro) unwind() {
+	co.unwound = true
+	co.stop()
+}
+
+// Async runs body as a JavaScript async function does: synchronously, up to its first Await
+// (which suspends it until the awaited promise has settled and one more microtask has run),
+// and returns a promise for its result. An error from body rejects the promise, and so does a
+// panic. Only one body runs at a time; it runs on a coroutine while the loop goroutine waits.
+//
+// A body suspended when its scheduler closes (a Closer) is unwound: Await panics with an
+// unexported value, its deferred functions run, Async recovers it, and the promise stays
+// pending. Do not recover that value in the body and carry on.
+func Async[T any](s Scheduler, body func() (T, error)) *Promise[T] {
+	a := &asyncBody[T]{body: body}
+	return a.start(RuntimeOf(s))
+}
+
+// AsyncPromise is Async whose body returns a thenable for its result, which the promise
+// adopts: for a native promise that is two microtasks later than a body returning the value,
+// as in V8.
+func AsyncPromise[T any](s Scheduler, body func() (Thenable[T], error)) *Promise[T] {
+	a := &asyncBody[T]{bodyT: body}
+	return a.start(RuntimeOf(s))
+}
+
+type asyncBody[T any] struct {
+	co    coro
+	body  func() (T, error)
+	bodyT func() (Thenable[T], error)
+	p     Promise[T]
+}
+
+func (a *asyncBody[T]) start(rt *Runtime) *Promise[T] {
+	a.p.rt = rt
+	co := &a.co
+	co.rt = rt
+	co.resumeJob.co = co
+	if rt.closed {
+		a.p.reject(ErrClosed)
+		return &a.p
+	}
+	co.next, co.stop = iter.Pull(a.seq)
+	co.link()
+	co.resume()
+	return &a.p
+}
+
+func (a *asyncBody[T]) seq(yield func(struct{}) bool) {
+	a.co.yield = yield
+	defer a.end()
+	if a.body != nil {
+		v, err := a.body()
+		if err != nil {
+			a.p.reject(err)
+		} else {
+			a.p.fulfill(v)
+		}
+		return
+	}
+	t, err := a.bodyT()
+	if err != nil {
+		a.p.reject(err)
+	} else {
+		a.p.adopt(t)
+	}
+}
+
+func (a *asyncBody[T]) end() {
+	if v := recover(); v != nil && v != unwinding {
+		a.p.reject(Reason(v))
+	}
+}
+
+// Await suspends the Async body that calls it until p has settled, and returns p's value or
+// reason, as JavaScript's await does: the body resumes in a microtask, so an Await of a
+// settled promise costs exactly one microtask turn. It marks p handled. Outside an Async body
+// of p's scheduler it returns ErrNotInAsync at once.
+//
+// To await a foreign thenable, await From(s, t): two turns, as in V8.
+func Await[T any](p *Promise[T]) (T, error) {
+	rt := p.rt
+	co := rt.current
+	if co == nil {
+		var zero T
+		return zero, ErrNotInAsync
+	}
+	if co.unwound {
+		panic(unwinding)
+	}
+	if p.state != Pending && co.inJob && rt.jobs.n == 0 && rt.inspect != nil && !rt.inspect.JobsPending() {
+		// The resumption would be the very next job of this drain: continue without the two
+		// coroutine switches. Nothing can tell the difference.
+		if p.state == Rejected && p.flags&flagHandled == 0 {
+			rt.handledLate(&p.base)
+		}
+		p.flags |= flagHandled
+		return p.value, p.err
+	}
+	p.addReaction(&co.resumeJob)
+	co.inJob = false
+	if !co.yield(struct{}{}) {
+		co.unwound = true
+		panic(unwinding)
+	}
+	return p.value, p.err
+}

@@ -1,0 +1,360 @@
+package promise
+
+import (
+	"errors"
+	"fmt"
+)
+
+// State is the state of a promise.
+type State uint8
+
+const (
+	Pending   State = iota // neither fulfilled nor rejected yet
+	Fulfilled              // settled with a value
+	Rejected               // settled with an error
+)
+
+func (s State) String() string {
+	switch s {
+	case Pending:
+		return "pending"
+	case Fulfilled:
+		return "fulfilled"
+	case Rejected:
+		return "rejected"
+	}
+	return fmt.Sprintf("State(%d)", uint8(s))
+}
+
+// Sentinel errors.
+var (
+	// ErrCycle rejects a promise resolved with itself (Promises/A+ 2.3.1; V8's "Chaining
+	// cycle detected for promise").
+	ErrCycle = errors.New("promise: chaining cycle detected: a promise was resolved with itself")
+	// ErrNilThenable rejects a promise resolved with a nil Thenable.
+	ErrNilThenable = errors.New("promise: resolved with a nil thenable")
+	// ErrNotInAsync is returned by Await outside an Async body of the promise's scheduler.
+	ErrNotInAsync = errors.New("promise: Await outside an async body")
+	// ErrTypeMismatch rejects the promise of Then with a nil onFulfilled when the value of
+	// type T cannot pass through as a U.
+	ErrTypeMismatch = errors.New("promise: value cannot pass through to a different type")
+	// ErrClosed is returned when the scheduler is closed (a Remote settles too late, say).
+	ErrClosed = errors.New("promise: scheduler closed")
+	// ErrNoPoster is returned by the cross-goroutine helpers when the scheduler cannot Post.
+	ErrNoPoster = errors.New("promise: scheduler cannot Post from other goroutines")
+)
+
+// ValueError is the reason of a rejection with something that is not an error: a panic with
+// a non-error value, or Reject(nil). Nothing is lost: Value is what was given.
+type ValueError struct {
+	Value any
+}
+
+func (e *ValueError) Error() string {
+	if e.Value == nil {
+		return "promise: rejected with nil"
+	}
+	return fmt.Sprintf("promise: rejected with %T: %v", e.Value, e.Value)
+}
+
+// Reason turns any value into a rejection reason: an error as it is, anything else (nil
+// included) wrapped in a *ValueError.
+func Reason(v any) error {
+	if err, ok := v.(error); ok && err != nil {
+		return err
+	}
+	return &ValueError{Value: v}
+}
+
+// AnyPromise is a *Promise[T] of any T, for code that only cares about the outcome: the
+// rejection hook, Finally's wait. It is implemented by *Promise[T] only.
+type AnyPromise interface {
+	State() State
+	Err() error
+	core() *base
+}
+
+// Thenable is anything a promise can adopt (Promises/A+ 2.3.3): a *Promise[T] or a foreign
+// implementation. Then is called at most once per adoption, in a microtask of its own, with
+// fresh resolving functions: of their calls only the first counts, and a panic in Then after
+// one of them was called is ignored; before, it rejects.
+type Thenable[T any] interface {
+	Then(r *Resolvers[T])
+}
+
+// flags of a promise
+const (
+	flagHandled uint8 = 1 << iota // has or had a reaction (V8's has_handler)
+	flagLocked                    // its own resolving functions were used (alreadyResolved)
+	flagTracked                   // in the maybe-unhandled set
+	flagWarned                    // reported as unhandled
+)
+
+// base is the part of a promise that does not depend on T.
+type base struct {
+	rt    *Runtime
+	state State
+	flags uint8
+	err   error
+	first job   // the first reaction; most promises have at most one
+	more  []job // the rest, in registration order
+}
+
+// Promise is a Promises/A+ promise with a value of type T or an error. The zero value is not
+// usable: make promises with New, Resolve, Reject, WithResolvers, Then and the rest. Loop
+// goroutine only (see Wait and Remote for other goroutines).
+type Promise[T any] struct {
+	base
+	value T
+}
+
+func (b *base) core() *base { return b }
+
+// State reports whether p is pending, fulfilled or rejected.
+func (b *base) State() State { return b.state }
+
+// Err returns the reason of a rejected promise, else nil.
+func (b *base) Err() error { return b.err }
+
+// Value returns the value of a fulfilled promise, else the zero value.
+func (p *Promise[T]) Value() T { return p.value }
+
+// Result returns the value and the error: (v, nil) once fulfilled, (zero, reason) once
+// rejected, (zero, nil) while pending.
+func (p *Promise[T]) Result() (T, error) { return p.value, p.err }
+
+func (p *Promise[T]) String() string {
+	switch p.state {
+	case Fulfilled:
+		return fmt.Sprintf("Promise{fulfilled: %v}", p.value)
+	case Rejected:
+		return fmt.Sprintf("Promise{rejected: %v}", p.err)
+	}
+	return "Promise{pending}"
+}
+
+// addReaction registers j to run (as a microtask) once b settles, or queues it now if b has
+// settled; it marks b handled, reporting a rejection handled late.
+func (b *base) addReaction(j job) {
+	switch b.state {
+	case Pending:
+		if b.first == nil && b.more == nil {
+			b.first = j
+		} else {
+			b.more = append(b.more, j)
+		}
+	case Rejected:
+		if b.flags&flagHandled == 0 {
+			b.rt.handledLate(b)
+		}
+		b.rt.enqueue(j)
+	default:
+		b.rt.enqueue(j)
+	}
+	b.flags |= flagHandled
+}
+
+// trigger queues the reactions of a promise that just settled, in registration order.
+func (b *base) trigger() {
+	if j := b.first; j != nil {
+		b.first = nil
+		b.rt.enqueue(j)
+	}
+	if more := b.more; more != nil {
+		b.more = nil
+		for _, j := range more {
+			b.rt.enqueue(j)
+		}
+	}
+}
+
+func (p *Promise[T]) fulfill(v T) {
+	if p.state != Pending {
+		return
+	}
+	p.value = v
+	p.state = Fulfilled
+	p.trigger()
+}
+
+func (p *Promise[T]) reject(err error) { p.base.reject(err, p) }
+
+func (b *base) reject(err error, owner AnyPromise) {
+	if b.state != Pending {
+		return
+	}
+	if err == nil {
+		err = &ValueError{}
+	}
+	b.err = err
+	b.state = Rejected
+	if b.flags&flagHandled == 0 {
+		b.rt.unhandled(b, owner)
+	}
+	b.trigger()
+}
+
+func newPromise[T any](rt *Runtime) *Promise[T] {
+	return &Promise[T]{base: base{rt: rt}}
+}
+
+// New returns a promise and runs executor synchronously with its resolving functions, as
+// JavaScript's new Promise does. Only the first call of resolve or reject counts; a panic in
+// executor rejects the promise, unless it was resolved before.
+func New[T any](s Scheduler, executor func(resolve func(T), reject func(error))) *Promise[T] {
+	p := newPromise[T](RuntimeOf(s))
+	r := &Resolvers[T]{p: p, own: true}
+	defer r.recoverInto()
+	executor(r.Resolve, r.Reject)
+	return p
+}
+
+// Resolve returns a promise fulfilled with v (Promise.resolve of a non-thenable).
+func Resolve[T any](s Scheduler, v T) *Promise[T] {
+	p := newPromise[T](RuntimeOf(s))
+	p.value = v
+	p.state = Fulfilled
+	return p
+}
+
+// Reject returns a promise rejected with err (a nil err becomes a *ValueError). Like
+// JavaScript's Promise.reject, it counts as an unhandled rejection unless a handler is added
+// before the next checkpoint.
+func Reject[T any](s Scheduler, err error) *Promise[T] {
+	p := newPromise[T](RuntimeOf(s))
+	p.reject(err)
+	return p
+}
+
+// From returns a promise for t, as Promise.resolve(t) does: t itself if it is a promise of
+// this scheduler, else a new promise that adopts t (one microtask to call t.Then).
+func From[T any](s Scheduler, t Thenable[T]) *Promise[T] {
+	rt := RuntimeOf(s)
+	if p, ok := t.(*Promise[T]); ok && p != nil && p.rt == rt {
+		return p
+	}
+	p := newPromise[T](rt)
+	(&Resolvers[T]{p: p, own: true}).Adopt(t)
+	return p
+}
+
+// WithResolvers returns a pending promise and its resolving functions (ES2024's
+// Promise.withResolvers).
+func WithResolvers[T any](s Scheduler) (*Promise[T], *Resolvers[T]) {
+	p := newPromise[T](RuntimeOf(s))
+	return p, &Resolvers[T]{p: p, own: true}
+}
+
+// Resolvers are the resolving functions of one promise: of all calls of Resolve, Adopt and
+// Reject on one Resolvers (for the promise's own resolvers: on all of them) only the first
+// counts. Loop goroutine only.
+type Resolvers[T any] struct {
+	p    *Promise[T]
+	own  bool // the promise's own resolving functions: the flag lives in the promise
+	done bool // alreadyResolved, for the functions handed to a thenable
+}
+
+// Promise returns the promise these functions resolve.
+func (r *Resolvers[T]) Promise() *Promise[T] { return r.p }
+
+func (r *Resolvers[T]) lock() bool {
+	if r.own {
+		if r.p.flags&flagLocked != 0 {
+			return false
+		}
+		r.p.flags |= flagLocked
+		return true
+	}
+	if r.done {
+		return false
+	}
+	r.done = true
+	return true
+}
+
+// Resolve fulfills the promise with v.
+func (r *Resolvers[T]) Resolve(v T) {
+	if r.lock() {
+		r.p.fulfill(v)
+	}
+}
+
+// Reject rejects the promise with err (nil becomes a *ValueError).
+func (r *Resolvers[T]) Reject(err error) {
+	if r.lock() {
+		r.p.reject(err)
+	}
+}
+
+// Adopt resolves the promise with a thenable (Promises/A+ 2.3): the promise itself rejects it
+// with ErrCycle, nil with ErrNilThenable; anything else is adopted through a microtask that
+// calls its Then (V8's NewPromiseResolveThenableJob).
+func (r *Resolvers[T]) Adopt(t Thenable[T]) {
+	if !r.lock() {
+		return
+	}
+	r.p.adopt(t)
+}
+
+func (p *Promise[T]) adopt(t Thenable[T]) {
+	if t == nil {
+		p.reject(ErrNilThenable)
+		return
+	}
+	if q, ok := t.(*Promise[T]); ok {
+		if q == p {
+			p.reject(ErrCycle)
+			return
+		}
+		if q == nil {
+			p.reject(ErrNilThenable)
+			return
+		}
+	}
+	p.rt.enqueue(&thenableJob[T]{p: p, t: t})
+}
+
+// thenableJob is V8's NewPromiseResolveThenableJob: it calls t.Then with fresh resolving
+// functions for p.
+type thenableJob[T any] struct {
+	p *Promise[T]
+	t Thenable[T]
+	r Resolvers[T]
+}
+
+func (j *thenableJob[T]) run() {
+	j.r.p = j.p
+	defer j.r.recoverInto()
+	j.t.Then(&j.r)
+}
+
+// recoverInto rejects the promise with a recovered panic unless a resolving function was
+// called already (then the panic is ignored, Promises/A+ 2.3.3.3.4.1). The value that
+// unwinds a suspended async body passes through.
+func (r *Resolvers[T]) recoverInto() {
+	if v := recover(); v != nil {
+		if v == unwinding {
+			panic(v)
+		}
+		r.Reject(Reason(v))
+	}
+}
+
+// Then makes p, a native promise, a Thenable: r settles as p does. Adopting a native promise
+// therefore takes two microtasks, as in V8: the job that calls Then, and the reaction.
+func (p *Promise[T]) Then(r *Resolvers[T]) {
+	p.addReaction(&forwardJob[T]{src: p, r: r})
+}
+
+type forwardJob[T any] struct {
+	src *Promise[T]
+	r   *Resolvers[T]
+}
+
+func (j *forwardJob[T]) run() {
+	if j.src.state == Fulfilled {
+		j.r.Resolve(j.src.value)
+	} else {
+		j.r.Reject(j.src.err)
+	}
+}

@@ -1,0 +1,189 @@
+package promise
+
+import (
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// Scheduler queues microtasks: functions that run one at a time, in the order they were
+// queued, on the goroutine that owns the scheduler (for *uvloop.Loop, in the microtask
+// checkpoint after the current callback). Every reaction of a promise is one microtask.
+type Scheduler interface {
+	QueueMicrotask(fn func())
+}
+
+// Checkpointer is a Scheduler that can run a function after each microtask checkpoint that
+// leaves the nextTick queue empty, where Node processes unhandled rejections.
+// RequestCheckpoint asks for a checkpoint after the current callback even if no microtask is
+// queued. Without it, unhandled rejections are not tracked.
+type Checkpointer interface {
+	AddCheckpoint(fn func() bool)
+	RequestCheckpoint()
+}
+
+// Holder is a Scheduler that can be kept alive until release is called (on the scheduler's
+// goroutine). Remote uses it so that a loop does not end while a promise waits for another
+// goroutine.
+type Holder interface {
+	Hold() (release func())
+}
+
+// Poster is a Scheduler that can run fn on its goroutine when called from any other.
+type Poster interface {
+	Post(fn func()) error
+}
+
+// Closer is a Scheduler that runs fn when it is closed. The package unwinds suspended Async
+// bodies there, so that no coroutine outlives the loop.
+type Closer interface {
+	OnClose(fn func())
+}
+
+// Failer is a Scheduler whose run can be ended with an error; in ModeThrow and ModeStrict an
+// unhandled rejection ends it with an *UnhandledRejectionError, as it ends a Node process.
+// Without it, the error is raised as a panic from the checkpoint.
+type Failer interface {
+	Fail(err error)
+}
+
+// JobInspector is a Scheduler that can tell whether any microtask (or nextTick callback) is
+// queued. With it, an Await of a settled promise from a body that the microtask queue resumed
+// continues without a coroutine switch when its resumption would be the very next job anyway.
+type JobInspector interface {
+	JobsPending() bool
+}
+
+// job is one microtask of this package: a reaction, a resolve-thenable job, a resumption.
+type job interface{ run() }
+
+// Runtime is the per-scheduler state of the package: its job queue, the async bodies that
+// are suspended, and unhandled-rejection tracking. There is one per Scheduler, made on first
+// use; get it with RuntimeOf. Loop goroutine only.
+type Runtime struct {
+	sched    Scheduler
+	inspect  JobInspector // nil if the scheduler cannot tell
+	jobs     jobRing      // paired one to one with runJob microtasks queued on sched
+	runJobFn func()       // rt.runJob, bound once
+
+	current *coro // the async body running now; nil on the loop goroutine
+	coros   coro  // sentinel of the list of bodies started and not finished
+	closed  bool
+	done    chan struct{} // closed by Close
+
+	tracking         bool // the scheduler is a Checkpointer
+	requestCP        func()
+	mode             Mode
+	hook             func(RejectionEvent)
+	warnings         io.Writer
+	failer           Failer
+	nextUID          uint64
+	maybeUnhandled   map[*base]trackedEntry // Node's maybeUnhandledPromises
+	pendingUnhandled []trackedEntry         // rejected with no handler since the last checkpoint
+	asyncHandled     []trackedEntry         // handled after the Unhandled event: Handled is due
+}
+
+var (
+	runtimes sync.Map                // Scheduler -> *Runtime
+	lastRT   atomic.Pointer[Runtime] // the last one looked up
+)
+
+// RuntimeOf returns the Runtime of s, making it on first use. A Runtime made for a Closer is
+// forgotten when the scheduler closes; for other schedulers call Runtime.Close when done.
+func RuntimeOf(s Scheduler) *Runtime {
+	if rt := lastRT.Load(); rt != nil && rt.sched == s {
+		return rt
+	}
+	if v, ok := runtimes.Load(s); ok {
+		rt := v.(*Runtime)
+		lastRT.Store(rt)
+		return rt
+	}
+	if s == nil {
+		panic("promise: nil Scheduler")
+	}
+	rt := &Runtime{sched: s, warnings: os.Stderr, done: make(chan struct{})}
+	rt.runJobFn = rt.runJob
+	rt.coros.lnext, rt.coros.lprev = &rt.coros, &rt.coros
+	rt.inspect, _ = s.(JobInspector)
+	rt.failer, _ = s.(Failer)
+	if cp, ok := s.(Checkpointer); ok {
+		rt.tracking = true
+		rt.requestCP = cp.RequestCheckpoint
+		cp.AddCheckpoint(rt.checkpoint)
+	}
+	if c, ok := s.(Closer); ok {
+		c.OnClose(rt.Close)
+	}
+	if v, loaded := runtimes.LoadOrStore(s, rt); loaded {
+		rt = v.(*Runtime)
+	}
+	lastRT.Store(rt)
+	return rt
+}
+
+// Close unwinds every suspended Async body (Await panics inside it with an unexported value
+// that the body's deferred functions see and that Async recovers), so that no coroutine
+// outlives the scheduler, and forgets the Runtime. Their promises stay pending. The
+// scheduler's Close calls it for a Closer; it is safe to call twice.
+func (rt *Runtime) Close() {
+	if rt.closed {
+		return
+	}
+	rt.closed = true
+	close(rt.done)
+	for rt.coros.lnext != &rt.coros {
+		co := rt.coros.lnext
+		co.unlink()
+		co.unwind()
+	}
+	runtimes.CompareAndDelete(rt.sched, rt)
+	lastRT.CompareAndSwap(rt, nil)
+}
+
+// enqueue queues j as one microtask.
+func (rt *Runtime) enqueue(j job) {
+	rt.jobs.push(j)
+	rt.sched.QueueMicrotask(rt.runJobFn)
+}
+
+func (rt *Runtime) runJob() {
+	if j := rt.jobs.pop(); j != nil {
+		j.run()
+	}
+}
+
+// jobRing is a FIFO of jobs over a power-of-two circular buffer that is reused.
+type jobRing struct {
+	buf     []job
+	head, n int
+}
+
+func (r *jobRing) push(j job) {
+	if r.n == len(r.buf) {
+		nb := make([]job, max(16, 2*len(r.buf)))
+		for i := 0; i < r.n; i++ {
+			nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		}
+		r.buf, r.head = nb, 0
+	}
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = j
+	r.n++
+}
+
+func (r *jobRing) pop() job {
+	if r.n == 0 {
+		return nil
+	}
+	j := r.buf[r.head]
+	r.buf[r.head] = nil
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.n--
+	return j
+}
+
+// funcJob adapts a func to a job (for the rare paths).
+type funcJob func()
+
+func (f funcJob) run() { f() }

@@ -1,0 +1,94 @@
+package uvloop
+
+// This file holds the methods the promise package discovers by type assertion on its
+// scheduler (promise depends on small interfaces, not on uvloop): a checkpoint after the
+// microtask drain for unhandled-rejection tracking, keep-alive while another goroutine will
+// settle a promise, hooks run by Close, and a way to make Run return an error. All of them
+// are for the loop goroutine only.
+
+// promiseHooks is the state behind these methods; loop goroutine only.
+type promiseHooks struct {
+	checkpoints   []func() bool // run after each microtask checkpoint that leaves no ticks
+	checkpointDue bool          // a checkpoint is wanted although no tick or microtask is queued
+	onClose       []func()      // run by Close, in registration order
+}
+
+// failure is the panic value Fail unwinds Run with; leave turns it back into an error.
+type failure struct{ err error }
+
+// AddCheckpoint makes fn run after every microtask checkpoint of the nextTick/microtask drain
+// that leaves the nextTick queue empty, as Node runs processPromiseRejections there. If fn
+// returns true, or queues a tick or a microtask, the drain goes round again.
+func (l *Loop) AddCheckpoint(fn func() bool) {
+	if fn == nil {
+		return
+	}
+	h := &l.promise
+	h.checkpoints = append(h.checkpoints, fn)
+	if l.ticks.Checkpoint == nil {
+		l.ticks.Checkpoint = l.runCheckpoints
+	}
+}
+
+func (l *Loop) runCheckpoints() bool {
+	again := false
+	for _, fn := range l.promise.checkpoints {
+		if fn() {
+			again = true
+		}
+	}
+	return again
+}
+
+// RequestCheckpoint makes the drain that follows the current callback run, and with it the
+// checkpoints, even if no tick or microtask is queued (a promise was rejected with no
+// handler, say).
+func (l *Loop) RequestCheckpoint() { l.promise.checkpointDue = true }
+
+// JobsPending reports whether a nextTick callback or a microtask is queued.
+func (l *Loop) JobsPending() bool { return l.ticks.Pending() }
+
+// Hold keeps the loop alive, as an active ref'd handle does, until release is called (on the
+// loop goroutine, typically from a function given to Post). Calling release again does
+// nothing.
+func (l *Loop) Hold() (release func()) {
+	l.activeRefs++
+	held := true
+	return func() {
+		if held {
+			held = false
+			l.activeRefs--
+		}
+	}
+}
+
+// OnClose registers fn to run when Close succeeds, before the poller is released; the promise
+// package unwinds suspended async bodies there.
+func (l *Loop) OnClose(fn func()) {
+	if fn != nil {
+		l.promise.onClose = append(l.promise.onClose, fn)
+	}
+}
+
+func (l *Loop) runCloseHooks() {
+	fns := l.promise.onClose
+	l.promise.onClose = nil
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// Fail makes Run return err: called from a callback (or a tick, microtask or checkpoint) it
+// ends Run at once, after the current callback, as an uncaught exception ends Node's event
+// loop; everything else stays queued. Called between runs, the next Run returns err before
+// its first iteration. A nil err does nothing.
+func (l *Loop) Fail(err error) {
+	if err == nil {
+		return
+	}
+	if !l.running.Load() {
+		l.fatal = err
+		return
+	}
+	panic(failure{err})
+}
