@@ -220,12 +220,11 @@ func (l *Loop) dispatch(events []poller.Event) {
 		if w == nil || w.tag != ev.Tag {
 			continue
 		}
-		got := ev.Events
-		if got&(Hangup|Error) != 0 {
-			// Let a reader see EOF or the error through its read, as libuv does.
-			got |= w.want & (Readable | Writable)
-		}
-		got &= w.want | Hangup | Error
+		// The poller already adds the interest bits when the kernel reports a hangup of both
+		// directions or an error (EPOLLHUP, EPOLLERR), so a reader sees the EOF or the error
+		// through its read, as libuv does. Hangup alone may be a half-close (EPOLLRDHUP): it
+		// says nothing of writability, so no bit is added for it here.
+		got := ev.Events & (w.want | Hangup | Error)
 		if got == 0 {
 			continue
 		}

@@ -1,0 +1,100 @@
+package uvloop_test
+
+import (
+	"errors"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Ports of the Linux parts of libuv's test/test-poll.c.
+
+// TestPollBadFdtype ports libuv's "poll_bad_fdtype": epoll cannot watch a directory. libuv's
+// uv_poll_init fails at once; uvgo hands interest to the poller just before it waits, so
+// NewPoll and Start succeed and the refusal arrives in the poll phase, as a callback with
+// Error and an error wrapping EPERM, after which the handle is stopped.
+func TestPollBadFdtype(t *testing.T) {
+	l := newLoop(t)
+	fd, err := unix.Open(".", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	mustOK(t, err)
+	defer unix.Close(fd)
+	calls := 0
+	p, err := l.NewPoll(fd, func(p *uvloop.Poll, ev uvloop.Events, err error) {
+		calls++
+		if ev&uvloop.Error == 0 || !errors.Is(err, syscall.EPERM) {
+			t.Errorf("callback with %v, %v; want Error and EPERM", ev, err)
+		}
+		if p.IsActive() {
+			t.Error("the handle is still active after the error")
+		}
+	})
+	mustOK(t, err)
+	mustOK(t, p.Start(uvloop.Readable))
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive after the handle stopped")
+	}
+	if calls != 1 {
+		t.Errorf("%d callbacks, want 1", calls)
+	}
+	closeLoop(t, l)
+}
+
+// TestPollNestedEpoll ports libuv's "poll_nested_epoll": a poll handle can watch another epoll
+// instance; an idle one reports nothing, and RunNoWait says the loop is alive.
+func TestPollNestedEpoll(t *testing.T) {
+	l := newLoop(t)
+	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	mustOK(t, err)
+	defer unix.Close(fd)
+	p, err := l.NewPoll(fd, func(_ *uvloop.Poll, ev uvloop.Events, err error) {
+		t.Errorf("an empty epoll instance reported %v, %v", ev, err)
+	})
+	mustOK(t, err)
+	mustOK(t, p.Start(uvloop.Readable))
+	if !mustRunMode(t, l, uvloop.RunNoWait) {
+		t.Error("RunNoWait reports the loop not alive with an active poll handle")
+	}
+	mustOK(t, p.Close(nil))
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive after the handle was closed")
+	}
+	closeLoop(t, l)
+}
+
+// TestPollHalfCloseNotWritable has no libuv counterpart; it pins a fix. When the peer shuts
+// down its writing side, epoll reports EPOLLRDHUP (Hangup) on this end, but this end's send
+// buffer may still be full: a handle waiting for Writable must get Hangup alone, not a
+// Writable that its write would answer with EAGAIN.
+func TestPollHalfCloseNotWritable(t *testing.T) {
+	l := newLoop(t)
+	a, b := newSocketpair(t)
+	mustOK(t, unix.SetsockoptInt(a, unix.SOL_SOCKET, unix.SO_SNDBUF, 8192))
+	chunk := make([]byte, 1024)
+	for {
+		if _, err := unix.Write(a, chunk); errors.Is(err, unix.EAGAIN) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustOK(t, unix.Shutdown(b, unix.SHUT_WR))
+
+	calls := 0
+	p, err := l.NewPoll(a, func(p *uvloop.Poll, ev uvloop.Events, err error) {
+		calls++
+		if err != nil || ev != uvloop.Hangup {
+			t.Errorf("callback with %v, %v; want Hangup alone (the buffer is full)", ev, err)
+		}
+		mustOK(t, p.Stop())
+	})
+	mustOK(t, err)
+	mustOK(t, p.Start(uvloop.Writable))
+	mustRunMode(t, l, uvloop.RunNoWait)
+	if calls != 1 {
+		t.Errorf("%d callbacks, want 1", calls)
+	}
+	closeLoop(t, l)
+}
