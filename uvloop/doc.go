@@ -49,6 +49,9 @@
 // the value and the stack, much as an uncaught exception ends Node's event loop. The loop
 // stays consistent: the callback that panicked counts as having run (a repeating timer has
 // already been re-armed), and everything else stays queued — due timers, immediates, ticks,
-// pending callbacks, posted functions. Call Run again to go on, or close the handles, run the
+// pending callbacks, posted functions. Call Run again to go on (as a Node process goes on
+// after process.on('uncaughtException')): after the nextTick/microtask drain it first finishes
+// what the panic interrupted in Node's queues — the rest of the batch of immediates, or
+// (RunDefault) the timeouts that were due — as Node does. Or close the handles, run the
 // loop once more for their close callbacks, and Close it.
 package uvloop

@@ -139,6 +139,11 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	defer l.leave(&alive, &err)
 
 	l.afterCallback() // the "main script": work queued before Run drains first
+	if l.immediates.Outstanding() > 0 {
+		// An immediate panicked: the rest of its batch runs before anything else, as Node's
+		// processImmediate runs its outstanding queue right after an uncaught exception.
+		l.immediates.Run(l.afterCallback)
+	}
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()

@@ -238,8 +238,8 @@ func (n *nodeTimers) arm(expiry int64) {
 // in a callback, the handle is re-armed for the earliest list that remains.
 func (n *nodeTimers) run(*Timer) {
 	n.nextExpiry = never
-	defer n.rearm()
 	now := n.loop.freshNow()
+	defer n.rearm(now)
 	for len(n.queue) > 0 {
 		list := n.queue[0]
 		if list.expiry > now {
@@ -249,11 +249,19 @@ func (n *nodeTimers) run(*Timer) {
 	}
 }
 
-func (n *nodeTimers) rearm() {
-	if len(n.queue) > 0 {
-		n.arm(n.queue[0].expiry)
-	} else {
+// rearm arms the handle for the earliest list after run. A list still due at now is only
+// left when a callback panicked: it is armed to be due at once, so that Run, called again,
+// runs the rest of this timers phase before anything else, as Node's processTimers does
+// after an uncaught exception.
+func (n *nodeTimers) rearm(now int64) {
+	switch {
+	case len(n.queue) == 0:
 		n.nextExpiry = never
+	case n.queue[0].expiry <= now:
+		n.nextExpiry = n.queue[0].expiry
+		n.handle.Start(0, 0)
+	default:
+		n.arm(n.queue[0].expiry)
 	}
 }
 

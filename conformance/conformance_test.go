@@ -1,0 +1,125 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// nodeTimeout bounds one node run; it only guards against a hung script.
+const nodeTimeout = 60 * time.Second
+
+// TestScenarios runs, for every folder of testdata, the Go port ("go") and, when node is on
+// $PATH, the scenario's script with node ("node"), and compares each output with
+// expected.txt or expected-alt.txt.
+func TestScenarios(t *testing.T) {
+	entries, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, _ := exec.LookPath("node")
+	seen := make(map[string]bool)
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		seen[name] = true
+		dir := filepath.Join("testdata", name)
+		t.Run(name, func(t *testing.T) {
+			want := expectations(t, dir)
+			t.Run("go", func(t *testing.T) {
+				sc, ok := Scenarios[name]
+				if !ok {
+					t.Fatalf("no entry in Scenarios for %s", name)
+				}
+				if sc.Skip != "" {
+					t.Skip(sc.Skip)
+				}
+				lines, err := sc.Run()
+				if err != nil {
+					t.Fatalf("run: %v\nprinted so far:\n%s", err, strings.Join(lines, "\n"))
+				}
+				check(t, joinLines(lines), want)
+			})
+			t.Run("node", func(t *testing.T) {
+				if node == "" {
+					t.Skip("node not on PATH: oracle check skipped")
+				}
+				check(t, runNode(t, node, dir), want)
+			})
+		})
+	}
+	for name := range Scenarios {
+		if !seen[name] {
+			t.Errorf("Scenarios has %s, which has no testdata folder", name)
+		}
+	}
+}
+
+// expectations returns expected.txt and, if the folder has one, expected-alt.txt.
+func expectations(t *testing.T, dir string) []string {
+	t.Helper()
+	var want []string
+	for _, f := range []string{"expected.txt", "expected-alt.txt"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if os.IsNotExist(err) && f != "expected.txt" {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, string(b))
+	}
+	return want
+}
+
+// joinLines is what console.log would have written for lines.
+func joinLines(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// check fails t unless got equals one of want, exactly.
+func check(t *testing.T, got string, want []string) {
+	t.Helper()
+	for _, w := range want {
+		if got == w {
+			return
+		}
+	}
+	msg := "output differs from expected.txt"
+	if len(want) > 1 {
+		msg += " and from expected-alt.txt"
+	}
+	t.Errorf("%s\n--- got\n%s--- expected.txt\n%s", msg, got, want[0])
+}
+
+// runNode runs the folder's scenario.js with node from the folder, as the corpus recorded
+// it, and returns its stdout; a non-zero exit status fails t.
+func runNode(t *testing.T, node, dir string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "scenario.js")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node scenario.js: %v\nstderr:\n%s", err, stderr.String())
+	}
+	return stdout.String()
+}

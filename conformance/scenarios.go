@@ -1,0 +1,132 @@
+// Package conformance holds Go ports of the Node.js ordering scenarios in testdata/: each
+// folder has the scenario as a Node.js script (scenario.js), the lines Node v20 prints
+// (expected.txt) and, for the timing-dependent ones, the other allowed output
+// (expected-alt.txt). Scenarios maps every folder to its port; the package's test runs each
+// port on a fresh loop and, when node is on $PATH, the script with node, and compares both
+// with the recorded lines.
+//
+// A port is the scenario written with uvloop's Node-style API: the "main script" is
+// Scenario.Main, console.log is the out function it is given, and process.on('exit') is the
+// function Main returns. Ports that need what uvloop does not have yet (promises, fs, TCP)
+// are listed with the reason in Scenario.Skip.
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Scenario is the Go port of one testdata folder.
+type Scenario struct {
+	// Skip, if not empty, says why the scenario has no port yet; Main is then nil.
+	Skip string
+	// Main is the main script: it schedules work on l before the loop runs and prints with
+	// out, one call per console.log. It returns what the script prints on process 'exit'
+	// (run after the loop has ended), or nil.
+	Main func(l *uvloop.Loop, out func(string)) (onExit func())
+}
+
+// The reasons a scenario is not ported yet.
+const (
+	needsPromise = "needs promise/ (issue 4)"
+	needsFS      = "needs fs (work pool)"
+	needsTCP     = "needs TCP (issue 5)"
+)
+
+// Scenarios maps each testdata folder name to its port.
+var Scenarios = map[string]Scenario{
+	"001-seed-script-start-promise-timeout":      {Skip: needsPromise},
+	"002-seed-async1-async2":                     {Skip: needsPromise},
+	"003-seed-await-native-promise":              {Skip: needsPromise},
+	"004-seed-readfile-vs-100ms-timer":           {Skip: needsFS},
+	"005-seed-timer1-timer2-promise3":            {Skip: needsPromise},
+	"006-seed-timeout-vs-immediate-main":         {Main: timeoutVsImmediateMain},
+	"007-seed-readfile-immediate-before-timeout": {Skip: needsFS},
+	"008-seed-nexttick-bar-timeout-immediate":    {Main: nextTickBarTimeoutImmediate},
+	"009-seed-apicall-nexttick-error":            {Main: apiCallNextTickError},
+	"010-seed-sync-callback-bar-undefined":       {Main: syncCallbackBarUndefined},
+	"011-seed-nexttick-callback-bar-1":           {Main: nextTickCallbackBar1},
+	"012-seed-server-listening-event":            {Skip: needsTCP},
+	"013-seed-promises-nextticks-immediates":     {Skip: needsPromise},
+	"014-seed-start-promise-chain-timeout-end":   {Skip: needsPromise},
+	"015-seed-executor-runs-synchronously":       {Skip: needsPromise},
+	"016-seed-executor-two-timeouts":             {Skip: needsPromise},
+	"017-seed-timer1-timer2-microtasks":          {Skip: needsPromise},
+	"018-seed-timeout-immediate-after-sync-code": {Main: timeoutImmediateAfterSyncCode},
+	"019-seed-nexttick-recursion-1000":           {Main: nextTickRecursion},
+	"020-seed-setimmediate-recursion-1000":       {Main: setImmediateRecursion},
+	"021-nexttick-before-promise-then":           {Skip: needsPromise},
+	"022-microtask-fifo-queuemicrotask-then":     {Skip: needsPromise},
+	"023-timeouts-fire-in-delay-order":           {Main: timeoutsFireInDelayOrder},
+	"024-equal-delay-fifo":                       {Main: equalDelayFIFO},
+	"025-setinterval-three-runs":                 {Main: setIntervalThreeRuns},
+	"026-cleartimeout-and-clearimmediate":        {Main: clearTimeoutAndClearImmediate},
+	"027-callback-arguments":                     {Main: callbackArguments},
+	"028-microtasks-between-immediates":          {Skip: needsPromise},
+	"029-promise-then-catch-finally-basic":       {Skip: needsPromise},
+	"030-async-await-sequence":                   {Skip: needsPromise},
+	"031-readfile-callback-then-queues":          {Skip: needsFS + "; " + needsPromise},
+	"032-unref-timer-does-not-keep-alive":        {Main: unrefTimerDoesNotKeepAlive},
+	"033-tcp-connect-send-close":                 {Skip: needsTCP},
+
+	"100-nexttick-from-timeout-before-next-timeout": {Main: nextTickFromTimeoutBeforeNextTimeout},
+	"101-immediate-from-immediate-waits-for-timers": {Main: immediateFromImmediateWaitsForTimers},
+	"102-setinterval-cleared-by-another-timeout":    {Main: setIntervalClearedByAnotherTimeout},
+	"103-unref-then-ref-timeout":                    {Main: unrefThenRefTimeout},
+	"104-refresh-in-own-callback":                   {Main: refreshInOwnCallback},
+}
+
+// Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
+// nothing keeps it alive (RunDefault), then the 'exit' output; then it closes every handle
+// and the loop. It returns the printed lines and the first error: a *uvloop.PanicError if a
+// callback panicked, or an error closing the loop.
+func (s Scenario) Run() (lines []string, err error) {
+	if s.Main == nil {
+		return nil, fmt.Errorf("conformance: no port: %s", s.Skip)
+	}
+	l, err := uvloop.New()
+	if err != nil {
+		return nil, err
+	}
+	out := func(line string) { lines = append(lines, line) }
+	onExit := s.Main(l, out)
+	_, err = l.Run(uvloop.RunDefault)
+	if err == nil && onExit != nil {
+		onExit()
+	}
+	if cerr := closeLoop(l); err == nil {
+		err = cerr
+	}
+	return lines, err
+}
+
+// closeLoop closes the handles still open, runs the loop for their close callbacks and
+// closes it.
+func closeLoop(l *uvloop.Loop) error {
+	l.Walk(func(h uvloop.Handle) {
+		if !h.IsClosing() {
+			h.Close(nil)
+		}
+	})
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+// logLine formats like console.log: the operands' default formats separated by spaces.
+func logLine(args ...any) string {
+	return strings.TrimSuffix(fmt.Sprintln(args...), "\n")
+}
+
+// busyWait spins for d on the wall clock without yielding the loop, like the scenarios'
+// busyWait(ms): it makes timers due before the loop gets to them.
+func busyWait(d time.Duration) {
+	for end := time.Now().Add(d); time.Now().Before(end); {
+	}
+}
+
+const ms = time.Millisecond
