@@ -199,12 +199,31 @@ func (l *Loop) wait(timeout time.Duration) {
 			return
 		}
 		l.metrics.Events += uint64(len(events))
-		l.dispatch(events)
+		if woke && len(events) > 0 {
+			l.dispatchKeepingWakeup(events)
+		} else {
+			l.dispatch(events)
+		}
 		if woke {
 			l.runWakeups()
 		}
 		return
 	}
+}
+
+// dispatchKeepingWakeup is dispatch for a wait that also consumed a wake-up. If an I/O
+// callback panics, it fires the wake-up again: a sent Async stays pending and Send does not
+// wake the loop twice, so without it the Async callbacks and posted functions the wake-up
+// announced would wait, after Run is called again, for some unrelated wake-up.
+func (l *Loop) dispatchKeepingWakeup(events []poller.Event) {
+	done := false
+	defer func() {
+		if !done {
+			l.poller.Wake()
+		}
+	}()
+	l.dispatch(events)
+	done = true
 }
 
 // dispatch runs the I/O callbacks of one batch of events. An event whose fd was closed (or
