@@ -192,4 +192,3 @@ func TestOrder(t *testing.T) {
 		})
 	}
 }
-
