@@ -82,3 +82,37 @@ func TestAsync(t *testing.T) {
 	}
 	closeLoop(t, l)
 }
+
+// TestAsyncNullCb ports libuv's "async_null_cb": an Async without a callback may be sent from
+// another goroutine; the send only wakes the loop, whose check callback then closes both
+// handles.
+func TestAsyncNullCb(t *testing.T) {
+	l := newLoop(t)
+	async := l.NewAsync(nil)
+	checkCalls := 0
+	check := l.NewCheck(func(h *uvloop.Check) {
+		if checkCalls != 0 {
+			t.Error("check ran again after closing")
+		}
+		mustOK(t, async.Close(nil))
+		mustOK(t, h.Close(nil))
+		checkCalls++
+	})
+	mustOK(t, check.Start())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := async.Send(); err != nil {
+			t.Errorf("Send: %v", err)
+		}
+	}()
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive after both handles were closed")
+	}
+	wg.Wait()
+	if checkCalls != 1 {
+		t.Errorf("check called %d times, want 1", checkCalls)
+	}
+	closeLoop(t, l)
+}

@@ -237,3 +237,17 @@ func TestWalkHandles(t *testing.T) {
 	}
 	closeLoop(t, l)
 }
+
+// TestLoopUpdateTime ports libuv's "loop_update_time": Run updates the loop time even when
+// the loop is not alive, so a loop of RunNoWait calls on an empty loop, each returning false,
+// sees Now advance (20ms here; libuv waits for a second).
+func TestLoopUpdateTime(t *testing.T) {
+	l := newLoop(t)
+	start := l.Now()
+	for l.Now()-start < 20*time.Millisecond {
+		if mustRunMode(t, l, uvloop.RunNoWait) {
+			t.Fatal("RunNoWait reports an empty loop alive")
+		}
+	}
+	closeLoop(t, l)
+}

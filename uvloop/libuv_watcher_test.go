@@ -307,3 +307,49 @@ func TestCloseOrder(t *testing.T) {
 	}
 	closeLoop(t, l)
 }
+
+// TestQueueForeachDelete ports libuv's "queue_foreach_delete" for idle, prepare and check
+// handles: of three started handles of a kind, the last started runs first and closes itself
+// and the one that would run next; that one is not called, the first started still is, and
+// RunNoWait reports the loop alive.
+func TestQueueForeachDelete(t *testing.T) {
+	type watcher interface {
+		uvloop.Handle
+		Start() error
+	}
+	kinds := []struct {
+		name string
+		make func(l *uvloop.Loop, cb func()) watcher
+	}{
+		{"idle", func(l *uvloop.Loop, cb func()) watcher { return l.NewIdle(func(*uvloop.Idle) { cb() }) }},
+		{"prepare", func(l *uvloop.Loop, cb func()) watcher { return l.NewPrepare(func(*uvloop.Prepare) { cb() }) }},
+		{"check", func(l *uvloop.Loop, cb func()) watcher { return l.NewCheck(func(*uvloop.Check) { cb() }) }},
+	}
+	l := newLoop(t)
+	calls := make([][3]int, len(kinds))
+	for k, kind := range kinds {
+		var hs [3]watcher
+		hs[0] = kind.make(l, func() { calls[k][0]++ })
+		hs[1] = kind.make(l, func() {
+			calls[k][1]++
+			t.Errorf("%s #1 ran after #2 closed it", kind.name)
+		})
+		hs[2] = kind.make(l, func() {
+			calls[k][2]++
+			mustOK(t, hs[2].Close(nil))
+			mustOK(t, hs[1].Close(nil))
+		})
+		for _, h := range hs {
+			mustOK(t, h.Start())
+		}
+	}
+	if !mustRunMode(t, l, uvloop.RunNoWait) {
+		t.Error("RunNoWait reports the loop not alive with handles #0 active")
+	}
+	for k, kind := range kinds {
+		if calls[k] != [3]int{1, 0, 1} {
+			t.Errorf("%s: calls per handle %v, want [1 0 1]", kind.name, calls[k])
+		}
+	}
+	closeLoop(t, l)
+}
