@@ -116,3 +116,36 @@ func TestAsyncNullCb(t *testing.T) {
 	}
 	closeLoop(t, l)
 }
+
+// TestAsyncCloseDuringScan has no libuv counterpart; it is queue_foreach_delete for Async
+// handles. Four handles are sent; the callbacks close handles behind and ahead of the scan
+// position, and themselves. Closed handles are not called, the others are called once each.
+func TestAsyncCloseDuringScan(t *testing.T) {
+	l := newLoop(t)
+	var hs [4]*uvloop.Async
+	calls := [4]int{}
+	hs[0] = l.NewAsync(func(*uvloop.Async) {
+		calls[0]++
+		mustOK(t, hs[2].Close(nil)) // ahead of the scan
+	})
+	hs[1] = l.NewAsync(func(h *uvloop.Async) {
+		calls[1]++
+		mustOK(t, hs[0].Close(nil)) // behind the scan
+		mustOK(t, h.Close(nil))     // itself
+	})
+	hs[2] = l.NewAsync(func(*uvloop.Async) { calls[2]++ })
+	hs[3] = l.NewAsync(func(h *uvloop.Async) {
+		calls[3]++
+		mustOK(t, h.Close(nil))
+	})
+	for _, h := range hs {
+		mustOK(t, h.Send())
+	}
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive after every Async was closed")
+	}
+	if calls != [4]int{1, 1, 0, 1} {
+		t.Errorf("calls per handle %v, want [1 1 0 1]", calls)
+	}
+	closeLoop(t, l)
+}

@@ -404,3 +404,52 @@ func closedFd(t *testing.T) int {
 	t.Skip("no free fd number between 900 and 999")
 	return -1
 }
+
+// TestPollCloseInBatch has no libuv counterpart: two readable sockets are reported in one
+// poll phase; whichever callback runs first closes the other handle and watches that fd with
+// a new handle. The closed handle is not called, and the new one does not get the event that
+// was collected for the old one: it is called in the next iteration.
+func TestPollCloseInBatch(t *testing.T) {
+	l := newLoop(t)
+	var fds [2]int
+	for i := range fds {
+		a, b := newSocketpair(t)
+		if _, err := unix.Write(b, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		fds[i] = a
+	}
+	var polls [2]*uvloop.Poll
+	first, replacementCalls := -1, 0
+	for i := range polls {
+		var err error
+		polls[i], err = l.NewPoll(fds[i], func(h *uvloop.Poll, _ uvloop.Events, _ error) {
+			if first >= 0 {
+				t.Errorf("handle %d was called after handle %d closed it", i, first)
+				return
+			}
+			first = i
+			other := 1 - i
+			mustOK(t, polls[other].Close(nil))
+			p, err := l.NewPoll(fds[other], func(r *uvloop.Poll, _ uvloop.Events, _ error) {
+				replacementCalls++
+				mustOK(t, r.Close(nil))
+			})
+			mustOK(t, err)
+			mustOK(t, p.Start(uvloop.Readable))
+			mustOK(t, h.Close(nil))
+		})
+		mustOK(t, err)
+		mustOK(t, polls[i].Start(uvloop.Readable))
+	}
+	mustRunMode(t, l, uvloop.RunNoWait)
+	if first < 0 || replacementCalls != 0 {
+		t.Fatalf("after one iteration: first handle %d, replacement called %d times; want one handle, 0",
+			first, replacementCalls)
+	}
+	mustRunMode(t, l, uvloop.RunDefault)
+	if replacementCalls != 1 {
+		t.Errorf("replacement called %d times, want 1", replacementCalls)
+	}
+	closeLoop(t, l)
+}

@@ -483,3 +483,33 @@ func TestTimerFromCheck(t *testing.T) {
 	mustRunMode(t, l, uvloop.RunOnce)
 	closeLoop(t, l)
 }
+
+// TestTimerCloseDue has no libuv counterpart; it is queue_foreach_delete for timers: of three
+// timers due in one timers phase, the first closes the second and stops the third, and neither
+// of those is called.
+func TestTimerCloseDue(t *testing.T) {
+	l := newLoop(t)
+	var t1, t2, t3 *uvloop.Timer
+	var order []string
+	t1 = l.NewTimer(func(h *uvloop.Timer) {
+		order = append(order, "t1")
+		mustOK(t, t2.Close(nil))
+		mustOK(t, t3.Stop())
+		mustOK(t, h.Close(nil))
+	})
+	t2 = l.NewTimer(func(*uvloop.Timer) { order = append(order, "t2") })
+	t3 = l.NewTimer(func(*uvloop.Timer) { order = append(order, "t3") })
+	for _, h := range []*uvloop.Timer{t1, t2, t3} {
+		mustOK(t, h.Start(0, 0))
+	}
+	if mustRunMode(t, l, uvloop.RunDefault) {
+		t.Error("Run reports the loop alive")
+	}
+	if !slices.Equal(order, []string{"t1"}) {
+		t.Errorf("ran %v, want [t1]", order)
+	}
+	if t3.IsActive() {
+		t.Error("a timer stopped while due is active")
+	}
+	closeLoop(t, l)
+}
