@@ -201,8 +201,8 @@ func newPromise[T any](rt *Runtime) *Promise[T] {
 // New returns a promise and runs executor synchronously with its resolving functions, as
 // JavaScript's new Promise does. Only the first call of resolve or reject counts; a panic in
 // executor rejects the promise, unless it was resolved before.
-func New[T any](s Scheduler, executor func(resolve func(T), reject func(error))) *Promise[T] {
-	p := newPromise[T](RuntimeOf(s))
+func New[T any](s Scheduler, executor func(resolve func(T), reject func(error))) (p *Promise[T]) {
+	p = newPromise[T](RuntimeOf(s))
 	r := &Resolvers[T]{p: p, own: true}
 	defer r.recoverInto()
 	executor(r.Resolve, r.Reject)
