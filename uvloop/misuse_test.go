@@ -89,6 +89,8 @@ func noopIdle(*uvloop.Idle)                       {}
 func noopPrepare(*uvloop.Prepare)                 {}
 func noopCheck(*uvloop.Check)                     {}
 func noopPoll(*uvloop.Poll, uvloop.Events, error) {}
+
+// newPollT returns a stopped poll handle on one end of a new socket pair.
 func newPollT(t *testing.T, l *uvloop.Loop) *uvloop.Poll {
 	t.Helper()
 	a, _ := newSocketpair(t)
@@ -97,6 +99,7 @@ func newPollT(t *testing.T, l *uvloop.Loop) *uvloop.Poll {
 	return p
 }
 
+// TestMisuse: each misuse returns an error wrapping its sentinel, and the loop goes on.
 func TestMisuse(t *testing.T) {
 	tests := []struct {
 		name   string
