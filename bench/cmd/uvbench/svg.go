@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// SVG is ratios.svg: for every row with a comparison, uvgo's median time over Node's and over
+// libuv's, as bars from parity (1) on a log2 axis — left of 1 uvgo is faster — with a line at
+// the Node goal (1/3).
+func (rep *Report) SVG() []byte {
+	type bar struct {
+		label string
+		v     float64
+		ok    bool
+	}
+	type row struct {
+		label      string
+		behind     bool
+		node, uvlb bar
+	}
+	var rows []row
+	lo, hi := 1.0/16, 4.0
+	for _, r := range rep.Results {
+		if r.V == nil {
+			continue
+		}
+		vn, vc, okN, okC := r.Ratios()
+		if !okN && !okC {
+			continue
+		}
+		rows = append(rows, row{label: r.Label(), behind: !strings.HasPrefix(r.Verdict(), "met"), node: bar{"node", vn, okN}, uvlb: bar{"libuv", vc, okC}})
+		for _, x := range []bar{{v: vn, ok: okN}, {v: vc, ok: okC}} {
+			if x.ok && x.v > 0 {
+				lo, hi = math.Min(lo, x.v), math.Max(hi, x.v)
+			}
+		}
+	}
+	// The axis spans whole powers of two.
+	pLo, pHi := math.Floor(math.Log2(lo))-1, math.Ceil(math.Log2(hi)) // one spare power left for the labels
+
+	const (
+		left, right, top, bottom = 310.0, 70.0, 70.0, 50.0
+		plotW                    = 600.0
+		barH, rowGap             = 11.0, 12.0
+		colNode, colLibuv        = "#3b75af", "#ef8636"
+	)
+	rowH := 2*barH + rowGap
+	plotH := math.Max(float64(len(rows))*rowH, rowH)
+	w, h := left+plotW+right, top+plotH+bottom
+	x := func(v float64) float64 { return left + (math.Log2(v)-pLo)/(pHi-pLo)*plotW }
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15" font-weight="bold">uvgo's time / the other runtime's time (median; &lt; 1: uvgo faster)</text>`+"\n", 10.0)
+	// Legend.
+	lx := 10.0
+	fmt.Fprintf(&b, `<rect x="%.0f" y="36" width="12" height="12" fill="%s"/><text x="%.0f" y="46">uvgo / node</text>`+"\n", lx, colNode, lx+16)
+	fmt.Fprintf(&b, `<rect x="%.0f" y="36" width="12" height="12" fill="%s"/><text x="%.0f" y="46">uvgo / libuv (C)</text>`+"\n", lx+110, colLibuv, lx+126)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="42" x2="%.0f" y2="42" stroke="#2a2" stroke-width="2" stroke-dasharray="5,3"/><text x="%.0f" y="46">goal vs node (1/3); vs libuv: 1</text>`+"\n", lx+250, lx+275, lx+280)
+
+	// Grid and axis.
+	for p := pLo; p <= pHi; p++ {
+		v := math.Exp2(p)
+		gx := x(v)
+		stroke, sw := "#ddd", 1.0
+		if p == 0 {
+			stroke, sw = "#333", 1.5
+		}
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="%s" stroke-width="%.1f"/>`+"\n", gx, top-6, gx, top+plotH, stroke, sw)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle" fill="#444">%s</text>`+"\n", gx, top+plotH+18, powLabel(p))
+	}
+	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle" fill="#444">ratio (log scale)</text>`+"\n", left+plotW/2, top+plotH+38)
+	gx := x(1.0 / 3)
+	fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#2a2" stroke-width="2" stroke-dasharray="5,3"/>`+"\n", gx, top-6, gx, top+plotH)
+
+	for i, r := range rows {
+		y := top + float64(i)*rowH + rowGap/2
+		label, fill := r.label, "#000"
+		if r.behind {
+			label, fill = label+" — behind goal", "#c00"
+		}
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end" fill="%s">%s</text>`+"\n", left-8, y+barH+4, fill, esc(label))
+		for j, br := range []bar{r.node, r.uvlb} {
+			by := y + float64(j)*barH
+			col := colNode
+			if j == 1 {
+				col = colLibuv
+			}
+			if !br.ok {
+				continue
+			}
+			x0, x1 := x(1), x(br.v)
+			if x1 < x0 {
+				x0, x1 = x1, x0
+			}
+			fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s: uvgo/%s = %s</title></rect>`+"\n",
+				x0, by, math.Max(x1-x0, 1), barH-1, col, esc(r.label), br.label, fmtRatio(br.v))
+			tx, anchor := x(br.v)-4, "end"
+			if br.v > 1 {
+				tx, anchor = x(br.v)+4, "start"
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="%s" font-size="10" stroke="white" stroke-width="3" paint-order="stroke">%s</text>`+"\n", tx, by+barH-2, anchor, fmtRatio(br.v))
+		}
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+// powLabel is 2^p as "1/8", "1", "4".
+func powLabel(p float64) string {
+	if p >= 0 {
+		return fmt.Sprintf("%.0f", math.Exp2(p))
+	}
+	return fmt.Sprintf("1/%.0f", math.Exp2(-p))
+}
+
+func esc(s string) string {
+	var b bytes.Buffer
+	xml.EscapeText(&b, []byte(s))
+	return b.String()
+}

@@ -1,0 +1,171 @@
+package main
+
+// The workloads, each described once: its N and its shape. Every runtime's version does
+// exactly that shape:
+//
+//	uvgo   a benchmark in the root module (uvloop/bench*_test.go unless Variant.GoPkg says
+//	       otherwise), run with -test.benchtime=<N>x (or 1x for benchmarks that do their N per op)
+//	node   a script in bench/node, run as `node <script> <N>`
+//	libuv  a program in bench/libuv/bin, run as `bin/<prog> <N>`
+//
+// The Node scripts and the C programs print one line,
+// `name=<workload> n=<N> ns_per_op=<float> total_ns=<int> [key=value...]`.
+
+// Goal is what uvgo should reach on a workload: at most MaxVsNode times Node's time and at
+// most MaxVsLibuv times libuv's (0: no goal against that runtime).
+type Goal struct {
+	MaxVsNode  float64
+	MaxVsLibuv float64
+	Text       string // the goal as the README states it
+}
+
+// scheduling is the goal of every scheduling workload.
+var scheduling = Goal{MaxVsNode: 1.0 / 3, MaxVsLibuv: 1, Text: "≤ 1/3 of Node's time, ≤ libuv's"}
+
+// Variant is one uvgo benchmark of a workload and the programs of the other runtimes it is
+// compared with. A workload has more than one variant when uvgo offers two APIs for it (the
+// libuv-style Timer against libuv, the Node-style SetTimeout against Node).
+type Variant struct {
+	API    string // what tells the variants of a workload apart; "" for a single variant
+	Go     string // uvgo benchmark, without the "Benchmark" prefix
+	GoPkg  string // the package that holds it, relative to the repository root; "" is ./uvloop/
+	Node   string // script in bench/node; "" if none, then NoNode says why
+	C      string // program in bench/libuv/bin; "" if none, then NoC says why
+	NoNode string
+	NoC    string
+}
+
+// Workload is one row group of the report.
+type Workload struct {
+	Name   string // as the Node scripts and C programs print it in name=
+	Shape  string // what one run does
+	Per    string // what ns/op is per
+	N      int    // operations per run
+	QuickN int    // N under -quick; 0 when N cannot change (GoFixedN)
+	// GoFixedN: the Go benchmark does N operations per benchmark op (the timer benchmarks do
+	// 1M); it runs with -test.benchtime=1x, and its ns/op comes from GoMetric and its
+	// allocs/op is divided by N.
+	GoFixedN bool
+	GoMetric string
+	Extra    []string // result fields shown in the notes (e.g. callbacks), as uvgo metric and C key
+	Variants []Variant
+	Note     string  // what a reader of the numbers must know
+	FloorNs  float64 // the least ns/op any runtime can reach (time spent waiting), if any
+	Goal     Goal
+	NotYet   string // set for workloads not implemented yet: why
+}
+
+const (
+	noNodeLoop   = "Node has no idle/check handles in JS; the setImmediate workloads are its loop-level measure"
+	noNodeAsync  = "plain Node has no cross-thread wake-up of the main loop (it would take worker_threads and a MessagePort, which measures V8 messaging, not the loop)"
+	noNodeTimer  = "setTimeout turns 0 into 1 ms, so a restart chain measures the clock (1 ms per fire), not the loop"
+	noCImmediate = "libuv has no setImmediate queue; check-idle is the libuv equivalent of an immediate-chain iteration"
+	noCTicks     = "libuv has no nextTick or microtask queue"
+	sleepNote    = "the wall time includes the ~1 s that the last timers take to come due, so no runtime can go below ~1,000 ns per timer at N = 1M; the ratios have that floor"
+)
+
+var workloads = []Workload{
+	{
+		Name: "loop-count", Shape: "one idle handle whose callback counts and stops itself after N iterations",
+		Per: "iteration", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "LoopCount", C: "loop_count", NoNode: noNodeLoop}},
+	},
+	{
+		Name: "check-idle", Shape: "an idle handle (poll never blocks) and a check handle that counts and stops both after N iterations",
+		Per: "iteration", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "CheckIdle", C: "check_idle", NoNode: noNodeLoop}},
+	},
+	{
+		Name: "immediate-chain", Shape: "each setImmediate callback queues the next, N in all (one iteration each)",
+		Per: "immediate", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "ImmediateChain", Node: "immediate-chain.js", NoC: noCImmediate}},
+	},
+	{
+		Name: "immediate-batch", Shape: "N setImmediate queued at once, run in one check phase",
+		Per: "immediate", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "ImmediateBatch", Node: "immediate-batch.js", NoC: noCImmediate}},
+	},
+	{
+		Name: "nexttick-chain", Shape: "each nextTick callback queues the next, N in all",
+		Per: "tick", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "NextTickChain", Node: "nexttick-chain.js", NoC: noCTicks}},
+	},
+	{
+		Name: "microtask-batch", Shape: "N queueMicrotask at once, then drained",
+		Per: "microtask", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "MicrotaskBatch", Node: "microtask-batch.js", NoC: noCTicks}},
+	},
+	{
+		Name: "timers-zero", Shape: "N timers with timeout 0, then run until all fired",
+		Per: "timer", N: 1_000_000, GoFixedN: true, GoMetric: "ns/timer", Goal: scheduling,
+		Variants: []Variant{
+			{API: "Timer", Go: "TimersZero", C: "timers_zero", NoNode: "see the SetTimeout row"},
+			{API: "SetTimeout", Go: "NodeTimersZero", Node: "timers-zero.js", NoC: "see the Timer row"},
+		},
+	},
+	{
+		Name: "timers-spread", Shape: "timer i with timeout (i%1000)+1 ms, N in all, then run until all fired (~1 s of waiting)",
+		Per: "timer", N: 1_000_000, GoFixedN: true, GoMetric: "ns/timer", Goal: scheduling,
+		Note: sleepNote, FloorNs: 1000,
+		Variants: []Variant{
+			{API: "Timer", Go: "TimersSpread", C: "timers_spread", NoNode: "see the SetTimeout row"},
+			{API: "SetTimeout", Go: "NodeTimersSpread", Node: "timers-spread.js", NoC: "see the Timer row"},
+		},
+	},
+	{
+		Name: "timers-cancel", Shape: "as timers-spread, then every odd-numbered timer is stopped before the loop runs; ceil(N/2) fire",
+		Per: "timer", N: 1_000_000, GoFixedN: true, GoMetric: "ns/timer", Goal: scheduling,
+		Note: sleepNote, FloorNs: 1000,
+		Variants: []Variant{
+			{API: "Timer", Go: "TimersCancel", C: "timers_cancel", NoNode: "see the SetTimeout row"},
+			{API: "SetTimeout", Go: "NodeTimersCancel", Node: "timers-cancel.js", NoC: "see the Timer row"},
+		},
+	},
+	{
+		Name: "timer-restart", Shape: "one timer with timeout 0 restarted from its own callback, one loop iteration per fire, N fires",
+		Per: "fire", N: 1_000_000, QuickN: 100_000, Goal: scheduling,
+		Variants: []Variant{{Go: "TimerRestart", C: "timer_restart_iter", NoNode: noNodeTimer}},
+	},
+	{
+		Name: "async-send", Shape: "another thread sends N times as fast as it can; sends coalesce; the loop counts callbacks",
+		Per: "send", N: 1_000_000, QuickN: 100_000, Goal: scheduling, Extra: []string{"callbacks"},
+		Variants: []Variant{{Go: "AsyncSend", C: "async_send", NoNode: noNodeAsync}},
+	},
+	{
+		Name: "async-pingpong", Shape: "another thread sends and waits for the callback's answer, N round trips",
+		Per: "round trip", N: 200_000, QuickN: 20_000, Goal: scheduling,
+		Variants: []Variant{{Go: "AsyncPingPong", C: "async_pingpong", NoNode: noNodeAsync}},
+	},
+
+	// Not implemented yet: they need packages that are not written yet.
+	{
+		Name: "promise-chain", Shape: "each promise reaction resolves the next promise, N in all",
+		Per: "reaction", Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
+		NotYet: "promise/ has landed and node/promise-chain.js with it, but its Go twin (promise/bench_test.go) is not committed yet",
+	},
+	{
+		Name: "async-await", Shape: "an async function awaiting a settled promise N times",
+		Per: "await", Goal: scheduling,
+		NotYet: "promise/ (Async, Await) has landed and node/async-await.js with it, but its Go twin (promise/bench_test.go) is not committed yet",
+	},
+	{
+		Name: "queue-work", Shape: "N work items on the worker pool, completions on the loop",
+		Per: "work item", Goal: scheduling,
+		NotYet: "needs the work pool in uvloop",
+	},
+	{
+		Name: "tcp-echo", Shape: "a client and an echo server on 127.0.0.1 exchanging N messages",
+		Per: "round trip", Goal: scheduling,
+		NotYet: "needs TCP handles in uvloop",
+	},
+	{
+		Name: "http-hello", Shape: "an HTTP/1.1 hello server under a keep-alive load generator",
+		Per: "request", Goal: Goal{MaxVsNode: 0.5, Text: "≥ 2× Node's req/s"},
+		NotYet: "needs TCP handles in uvloop and the HTTP/1.1 example server",
+	},
+	{
+		Name: "idle-connections", Shape: "N idle TCP connections held open: memory and iteration cost",
+		Per: "connection", Goal: scheduling,
+		NotYet: "needs TCP handles in uvloop",
+	},
+}
