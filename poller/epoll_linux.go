@@ -36,11 +36,13 @@ func (p *Poller) open() error {
 }
 
 // ctl calls epoll_ctl with fd in the low half of epoll_data and tag in the high half.
-// EPOLLRDHUP is always asked for: it is how Hangup reports a peer's half-close.
+// EPOLLRDHUP (a peer's half-close, reported as Hangup) is asked for with Readable only: it
+// concerns the reading side, and as a level-triggered condition it would otherwise end every
+// Wait at once for an fd that waits to become writable.
 func (p *Poller) ctl(op, fd int, ev Events, tag uint32) error {
-	e := unix.EpollEvent{Events: unix.EPOLLRDHUP, Fd: int32(fd), Pad: int32(tag)}
+	e := unix.EpollEvent{Fd: int32(fd), Pad: int32(tag)}
 	if ev&Readable != 0 {
-		e.Events |= unix.EPOLLIN
+		e.Events |= unix.EPOLLIN | unix.EPOLLRDHUP
 	}
 	if ev&Writable != 0 {
 		e.Events |= unix.EPOLLOUT

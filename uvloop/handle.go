@@ -74,6 +74,10 @@ type handle struct {
 func (h *handle) init(l *Loop, self Handle, kind HandleKind, stop func()) {
 	h.loop, h.self, h.kind, h.stopFn = l, self, kind, stop
 	h.flags = flagRef
+	if l.closed { // a handle of a closed loop is born closed and never joins the list
+		h.flags |= flagClosed
+		return
+	}
 	l.handles.push(h)
 }
 

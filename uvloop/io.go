@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"errors"
+	"runtime"
 	"time"
 
 	"github.com/uvgo/uvgo/poller"
@@ -177,6 +178,12 @@ func (l *Loop) wait(timeout time.Duration) {
 	var deadline int64
 	if timeout > 0 {
 		deadline = l.now + int64(timeout)
+	}
+	if timeout != 0 {
+		// About to sleep in the kernel: first let goroutines this iteration made ready (a
+		// sender answered through a channel, say) run, rather than leave them queued behind
+		// a processor that is blocked in a system call until the runtime takes it back.
+		runtime.Gosched()
 	}
 	for {
 		events, woke, err := l.poller.Wait(timeout)

@@ -209,7 +209,8 @@ func (l *Loop) leave(alive *bool, err *error) {
 // Unref'd immediates do not shorten the wait: as in Node, they run when something else wakes
 // the loop.
 func (l *Loop) backendTimeout() time.Duration {
-	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 || l.pending.Len() > 0 ||
+	// Posted functions need no zero timeout: their Wake ends the wait.
+	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.pending.Load() == 0 || l.pending.Len() > 0 ||
 		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
 		return 0
 	}

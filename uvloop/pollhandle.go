@@ -68,12 +68,14 @@ func (p *Poll) stopPoll() {
 	p.handle.stop()
 }
 
-// Close stops watching, forgets the fd and schedules cb for the close phase.
+// Close stops watching, forgets the fd and schedules cb for the close phase. The handle is
+// closed even if the fd was closed first (the poller then forgets it regardless).
 func (p *Poll) Close(cb func()) error {
 	if err := p.handle.Close(cb); err != nil {
 		return err
 	}
-	return p.loop.io.detach(p.loop.poller, &p.io)
+	p.loop.io.detach(p.loop.poller, &p.io)
+	return nil
 }
 
 func (p *Poll) ready(events Events, err error) {
