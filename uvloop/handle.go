@@ -37,9 +37,10 @@ const (
 	KindCheck
 	KindAsync
 	KindPoll
+	KindUDP
 )
 
-var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll"}
+var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp"}
 
 // String returns the kind's name: "timer", "idle", ...
 func (k HandleKind) String() string {
