@@ -38,9 +38,11 @@ const (
 	KindAsync
 	KindPoll
 	KindUDP
+	KindTCP
+	KindPipe
 )
 
-var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp"}
+var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp", "tcp", "pipe"}
 
 // String returns the kind's name: "timer", "idle", ...
 func (k HandleKind) String() string {
