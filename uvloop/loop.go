@@ -63,6 +63,7 @@ type Loop struct {
 	metrics Metrics
 
 	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
+	streams streamShared // the read buffer, iovecs, write requests and reserve fd of the streams (stream.go); loop goroutine only
 }
 
 // postQueue is the cross-goroutine queue behind Post.

@@ -1,0 +1,895 @@
+package uvloop
+
+import (
+	"io"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Stream is what TCP and Pipe have in common: a connected, full-duplex byte stream, or a
+// listening socket (libuv's uv_stream_t). All its methods are for the loop goroutine only.
+//
+// # Reading
+//
+// ReadStart's callback gets the bytes read in a buffer that belongs to the loop: it is
+// valid only until the callback returns, and the next read of any stream of the loop
+// overwrites it. Copy what you keep. At the end of the stream the callback gets io.EOF (and
+// reading stops); on an error it gets the error (reading stops; close the stream).
+//
+// # Writing
+//
+// Writes are queued in order. Write tries to write at once; what the socket does not take
+// waits for the fd to become writable. Either way, cb runs later — in the pending phase, or
+// in the poll phase when the queue drains there — never from inside Write, as in libuv. The
+// stream does not copy the bytes: the caller must not modify them until cb has run (the
+// stream forgets them as soon as they are written, so after a Write that left
+// WriteQueueSize at 0 they are free again). Closing the stream completes the writes still
+// queued with an error wrapping ECANCELED. A write in flight keeps the loop alive.
+//
+// For backpressure, WriteQueueSize tells how many bytes are queued and not yet written, and
+// OnDrain's callback runs when a queue that a Write left non-empty has drained.
+type Stream interface {
+	Handle
+	// ReadStart starts reading; cb gets loop-owned bytes (valid only until it returns),
+	// io.EOF at the end of the stream, or an error. The handle is active while reading.
+	ReadStart(cb func(data []byte, err error)) error
+	// ReadStop stops reading. Idempotent.
+	ReadStop() error
+	// Write queues data; cb (may be nil) gets nil once all of it is written, or the error.
+	Write(data []byte, cb func(err error)) error
+	// Writev queues bufs as one request (one callback); the slice of slices is copied, the
+	// bytes are not.
+	Writev(bufs [][]byte, cb func(err error)) error
+	// TryWrite writes what the socket takes now, without queueing; it fails with an error
+	// wrapping EAGAIN if nothing could be written or writes are queued.
+	TryWrite(data []byte) (int, error)
+	// Shutdown half-closes the stream (SHUT_WR) once the queued writes are written; cb (may
+	// be nil) runs after.
+	Shutdown(cb func(err error)) error
+	// WriteQueueSize is the number of bytes queued and not yet written.
+	WriteQueueSize() int
+	// OnDrain sets (or with nil clears) the callback that runs when the write queue drains
+	// after a Write left bytes queued.
+	OnDrain(cb func())
+	// IsReadable reports whether the stream can be read (connected, no read error).
+	IsReadable() bool
+	// IsWritable reports whether the stream can be written (connected, not shut down).
+	IsWritable() bool
+	// Fd returns the socket, or -1 if the stream has none (yet, or any more).
+	Fd() int
+}
+
+// The most frequent errno values, boxed once: the EAGAIN path formats nothing.
+var (
+	errWriteAgain  error = os.NewSyscallError("write", syscall.EAGAIN)
+	errAcceptAgain error = os.NewSyscallError("accept", syscall.EAGAIN)
+	errCanceled    error = os.NewSyscallError("write", syscall.ECANCELED)
+	errCanceledCon error = os.NewSyscallError("connect", syscall.ECANCELED)
+	errCanceledShu error = os.NewSyscallError("shutdown", syscall.ECANCELED)
+	errNotConn     error = os.NewSyscallError("shutdown", syscall.ENOTCONN)
+	errWritePipe   error = os.NewSyscallError("write", syscall.EPIPE)
+	errWriteBadFd  error = os.NewSyscallError("write", syscall.EBADF)
+	errReadBadFd   error = os.NewSyscallError("read", syscall.EBADF)
+	errAlready     error = os.NewSyscallError("connect", syscall.EALREADY)
+	errReadAlready error = os.NewSyscallError("read", syscall.EALREADY)
+	errInval       error = os.NewSyscallError("listen", syscall.EINVAL)
+	errBusy        error = os.NewSyscallError("open", syscall.EBUSY)
+)
+
+// sysErr wraps an errno with the system call's name; other errors pass unchanged.
+func sysErr(op string, err error) error {
+	if errno, ok := err.(syscall.Errno); ok {
+		return os.NewSyscallError(op, errno)
+	}
+	return err
+}
+
+const (
+	readBufSize = 64 << 10 // the loop's read buffer
+	maxIovecs   = 1024     // IOV_MAX on Linux and the BSDs
+	ioBurst     = 32       // reads, writes or accepts per readiness event (libuv's count)
+)
+
+// streamShared is the state all streams of one loop share; loop goroutine only.
+type streamShared struct {
+	readBuf   []byte     // handed to read callbacks; allocated on the first read
+	bufs      [][]byte   // writev scratch: the slices of one batched write
+	iov       []unix.Iovec // writev scratch for the raw system call (writev_raw.go)
+	free      *writeReq  // recycled write requests
+	reserveFd int        // the fd held back for the EMFILE trick; valid while reserved
+	reserved  bool
+	hooked    bool // the OnClose hook that releases reserveFd is registered
+}
+
+func (s *streamShared) readBuffer() []byte {
+	if s.readBuf == nil {
+		s.readBuf = make([]byte, readBufSize)
+	}
+	return s.readBuf
+}
+
+// reserve opens the fd that the EMFILE trick closes to accept and shed connections
+// (libuv's loop->emfile_fd).
+func (l *Loop) reserveFd() {
+	s := &l.streams
+	if s.reserved {
+		return
+	}
+	fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if fd, err = unix.Open("/", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
+			return
+		}
+	}
+	s.reserveFd, s.reserved = fd, true
+	if !s.hooked {
+		s.hooked = true
+		l.OnClose(func() {
+			if s.reserved {
+				unix.Close(s.reserveFd)
+				s.reserved = false
+			}
+		})
+	}
+}
+
+// writeReq is one Write or Writev in the queue; recycled through streamShared.free.
+type writeReq struct {
+	next *writeReq
+	bufs [][]byte // what is left to write (a window on one or vec); the bytes stay the caller's
+	one  [1][]byte
+	vec  [][]byte // Writev's copy of the slice headers, kept for reuse
+	size int   // bytes left; counted in the stream's queue size until the callback
+	err  error // the failure, once done
+	cb   func(error)
+}
+
+type reqList struct{ head, tail *writeReq }
+
+func (q *reqList) push(r *writeReq) {
+	r.next = nil
+	if q.tail == nil {
+		q.head = r
+	} else {
+		q.tail.next = r
+	}
+	q.tail = r
+}
+
+func (q *reqList) pop() *writeReq {
+	r := q.head
+	if r != nil {
+		q.head = r.next
+		if q.head == nil {
+			q.tail = nil
+		}
+		r.next = nil
+	}
+	return r
+}
+
+type streamFlags uint16
+
+const (
+	sReadable   streamFlags = 1 << iota // reads may be started
+	sWritable                           // writes accepted (cleared by Shutdown)
+	sReading                            // ReadStart called
+	sEOF                                // the end of the stream was read
+	sListening                          // Listen succeeded
+	sConnecting                         // a connect request is in flight
+	sShutting                           // a shutdown request is in flight
+	sShut                               // shutdown(SHUT_WR) done
+	sFed                                // queued in the pending phase
+	sNeedDrain                          // a Write left bytes queued: OnDrain is due
+	sBound                              // bound (TCP) or accepted
+)
+
+// stream is the part TCP and Pipe share (libuv's uv_stream_t); loop goroutine only.
+type stream struct {
+	handle
+	io         ioWatcher
+	fd         int // -1 when there is none
+	sflags     streamFlags
+	readCb     func([]byte, error)
+	connCb     func(error) // Listen's callback
+	connectCb  func(error)
+	shutdownCb func(error)
+	drainCb    func()
+	delayedErr error // a connect or bind error reported in the pending phase
+	acceptedFd int   // a connection accepted and not yet taken by Accept; -1 if none
+	queue      reqList
+	done       reqList // written or failed, callbacks not yet run
+	queueSize  int
+	feedFn     func()      // s.onFeed, bound once
+	readyFn    func(Events, error) // s.ioReady, bound once
+	onClose    func()      // the kind's own cleanup when Close closes the fd (Pipe: unlink)
+	setupFd    func(fd int) error // the kind's own options for a new fd (TCP: nodelay, keep-alive)
+}
+
+func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
+	s.fd, s.acceptedFd = -1, -1
+	s.feedFn = s.onFeed
+	s.readyFn = s.ioReady
+	s.handle.init(l, self, kind, nil)
+}
+
+// Fd returns the socket, or -1.
+func (s *stream) Fd() int { return s.fd }
+
+// IsReadable reports whether reads may be started.
+func (s *stream) IsReadable() bool { return s.sflags&sReadable != 0 }
+
+// IsWritable reports whether writes are accepted.
+func (s *stream) IsWritable() bool { return s.sflags&sWritable != 0 }
+
+// WriteQueueSize is the number of bytes queued and not yet written (failed writes count
+// until their callback has run, as in libuv).
+func (s *stream) WriteQueueSize() int { return s.queueSize }
+
+// OnDrain sets the callback that runs when the write queue has drained after a Write that
+// left bytes queued (Node's 'drain'). nil clears it.
+func (s *stream) OnDrain(cb func()) { s.drainCb = cb }
+
+// open adopts fd (non-blocking, close-on-exec) as the stream's socket (uv__stream_open).
+func (s *stream) open(fd int, flags streamFlags) error {
+	if s.fd != -1 && s.fd != fd {
+		return errBusy
+	}
+	if s.setupFd != nil {
+		if err := s.setupFd(fd); err != nil {
+			return err
+		}
+	}
+	if s.fd != fd {
+		if err := s.loop.io.attach(&s.io, fd, s.readyFn); err != nil {
+			return err
+		}
+		s.fd = fd
+	}
+	s.sflags |= flags
+	return nil
+}
+
+// feed runs the stream's I/O step in the next pending phase (uv__io_feed).
+func (s *stream) feed() {
+	if s.sflags&sFed == 0 {
+		s.sflags |= sFed
+		s.loop.deferPending(s.feedFn)
+	}
+}
+
+func (s *stream) onFeed() {
+	s.sflags &^= sFed
+	if s.fd < 0 || s.flags&(flagClosing|flagClosed) != 0 {
+		return
+	}
+	if s.sflags&sConnecting != 0 && s.delayedErr == nil {
+		return // the poller tells when the connect completes
+	}
+	s.ioReady(Writable, nil)
+}
+
+// ioReady is the stream's readiness dispatch (uv__stream_io, uv__server_io).
+func (s *stream) ioReady(events Events, err error) {
+	if err != nil { // the poller refused the fd
+		s.fail(err)
+		return
+	}
+	if s.sflags&sListening != 0 {
+		s.serverIO()
+		return
+	}
+	if s.sflags&sConnecting != 0 {
+		s.finishConnect()
+		return
+	}
+	if events&(Readable|Error) != 0 {
+		s.read()
+		if s.fd < 0 {
+			return // a callback closed the stream
+		}
+	}
+	if events&Hangup != 0 && events&Readable == 0 && s.sflags&(sReading|sEOF) == sReading {
+		s.eof()
+		if s.fd < 0 {
+			return
+		}
+	}
+	if events&(Writable|Error|Hangup) != 0 {
+		s.write()
+		s.writeCallbacks()
+		if s.fd >= 0 && s.queue.head == nil {
+			s.drain()
+		}
+	}
+}
+
+// fail reports a poller failure to whoever waits on the stream.
+func (s *stream) fail(err error) {
+	switch {
+	case s.sflags&sListening != 0:
+		s.connCb(err)
+		s.loop.afterCallback()
+	case s.sflags&sConnecting != 0:
+		s.delayedErr = err
+		s.finishConnect()
+	default:
+		if cb := s.readCb; cb != nil {
+			s.stopReading()
+			cb(nil, err)
+			s.loop.afterCallback()
+		}
+		if s.fd >= 0 {
+			s.flushQueue(err)
+			s.writeCallbacks()
+		}
+	}
+}
+
+// ReadStart starts reading (uv_read_start).
+func (s *stream) ReadStart(cb func(data []byte, err error)) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if cb == nil {
+		return ErrNilCallback
+	}
+	if s.fd < 0 || s.sflags&sListening != 0 {
+		return errReadBadFd
+	}
+	if s.sflags&sReading != 0 {
+		return errReadAlready
+	}
+	s.sflags &^= sEOF
+	s.sflags |= sReading
+	s.readCb = cb
+	s.loop.io.start(&s.io, Readable)
+	s.handle.start()
+	return nil
+}
+
+// ReadStop stops reading (uv_read_stop). Idempotent.
+func (s *stream) ReadStop() error {
+	if s.sflags&sReading == 0 {
+		return nil
+	}
+	s.stopReading()
+	return nil
+}
+
+func (s *stream) stopReading() {
+	s.sflags &^= sReading
+	s.readCb = nil
+	if s.fd >= 0 {
+		s.loop.io.stop(&s.io, Readable)
+	}
+	s.handle.stop()
+}
+
+// read reads up to ioBurst times into the loop's buffer (uv__read).
+func (s *stream) read() {
+	l := s.loop
+	for count := ioBurst; s.readCb != nil && count > 0; count-- {
+		buf := l.streams.readBuffer()
+		n, err := unix.Read(s.fd, buf)
+		for err == unix.EINTR {
+			n, err = unix.Read(s.fd, buf)
+		}
+		switch {
+		case err == unix.EAGAIN:
+			return
+		case err != nil:
+			s.sflags &^= sReadable | sWritable
+			cb := s.readCb
+			cb(nil, sysErr("read", err))
+			l.afterCallback()
+			if s.sflags&sReading != 0 && s.fd >= 0 {
+				s.stopReading()
+			}
+			return
+		case n == 0:
+			s.eof()
+			return
+		}
+		s.readCb(buf[:n], nil)
+		l.afterCallback()
+		if n < len(buf) {
+			return // the next read would most likely find nothing
+		}
+	}
+}
+
+// eof ends reading with io.EOF (uv__stream_eof).
+func (s *stream) eof() {
+	s.sflags |= sEOF
+	cb := s.readCb
+	s.stopReading()
+	cb(nil, io.EOF)
+	s.loop.afterCallback()
+}
+
+// Write queues data as one request (uv_write).
+func (s *stream) Write(data []byte, cb func(err error)) error {
+	if err := s.checkWrite(); err != nil {
+		return err
+	}
+	r := s.newReq()
+	r.one[0] = data
+	r.bufs = r.one[:1]
+	r.size = len(data)
+	s.enqueue(r, cb)
+	return nil
+}
+
+// Writev queues bufs as one request (uv_write with several buffers).
+func (s *stream) Writev(bufs [][]byte, cb func(err error)) error {
+	if err := s.checkWrite(); err != nil {
+		return err
+	}
+	r := s.newReq()
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	if len(bufs) == 1 {
+		r.one[0] = bufs[0]
+		r.bufs = r.one[:1]
+	} else {
+		r.vec = append(r.vec[:0], bufs...)
+		r.bufs = r.vec
+	}
+	r.size = n
+	s.enqueue(r, cb)
+	return nil
+}
+
+func (s *stream) checkWrite() error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if s.fd < 0 {
+		return errWriteBadFd
+	}
+	if s.sflags&sWritable == 0 {
+		return errWritePipe
+	}
+	return nil
+}
+
+func (s *stream) newReq() *writeReq {
+	sh := &s.loop.streams
+	r := sh.free
+	if r == nil {
+		return &writeReq{}
+	}
+	sh.free = r.next
+	r.next = nil
+	return r
+}
+
+func (s *stream) freeReq(r *writeReq) {
+	r.one[0] = nil
+	clear(r.vec)
+	r.vec, r.bufs = r.vec[:0], nil
+	r.cb, r.err, r.size = nil, nil, 0
+	sh := &s.loop.streams
+	r.next = sh.free
+	sh.free = r
+}
+
+// enqueue appends r and writes at once if nothing was queued (uv_write2).
+func (s *stream) enqueue(r *writeReq, cb func(error)) {
+	empty := s.queueSize == 0
+	r.cb = cb
+	s.queue.push(r)
+	s.queueSize += r.size
+	s.loop.activeReqs++
+	switch {
+	case s.sflags&sConnecting != 0:
+		// written once connected
+	case empty:
+		s.write()
+	default:
+		s.loop.io.start(&s.io, Writable)
+	}
+	if s.queueSize > 0 {
+		s.sflags |= sNeedDrain
+	}
+}
+
+// write writes the queue, several requests per writev, until it is empty, the socket is
+// full or ioBurst system calls are made (uv__write).
+func (s *stream) write() {
+	l := s.loop
+	sh := &l.streams
+	for count := ioBurst; count > 0 && s.queue.head != nil; count-- {
+		var (
+			n   int
+			err error
+		)
+		total := 0
+		if r := s.queue.head; r.next == nil && len(r.bufs) == 1 {
+			total = len(r.bufs[0])
+			n, err = unix.Write(s.fd, r.bufs[0])
+			for err == unix.EINTR {
+				n, err = unix.Write(s.fd, r.bufs[0])
+			}
+		} else {
+			bufs := sh.bufs[:0]
+			for r := s.queue.head; r != nil && len(bufs) < maxIovecs; r = r.next {
+				for _, b := range r.bufs {
+					if len(bufs) == maxIovecs {
+						break
+					}
+					bufs = append(bufs, b)
+					total += len(b)
+				}
+			}
+			sh.bufs = bufs
+			n, err = writev(s.fd, bufs, sh)
+			for err == unix.EINTR {
+				n, err = writev(s.fd, bufs, sh)
+			}
+			clear(bufs)
+		}
+		if err == unix.EAGAIN || err == unix.ENOBUFS {
+			l.io.start(&s.io, Writable)
+			return
+		}
+		if err != nil {
+			r := s.queue.pop()
+			r.err = sysErr("write", err)
+			s.finishReq(r)
+			l.io.stop(&s.io, Writable)
+			return
+		}
+		s.advance(n)
+		if n < total {
+			l.io.start(&s.io, Writable) // the socket is full
+			return
+		}
+	}
+	if s.queue.head != nil {
+		l.io.start(&s.io, Writable)
+	}
+}
+
+// advance accounts n written bytes to the queue's requests, finishing those it completes.
+func (s *stream) advance(n int) {
+	s.queueSize -= n
+	for r := s.queue.head; r != nil; r = s.queue.head {
+		for n > 0 && len(r.bufs) > 0 {
+			b := r.bufs[0]
+			if n < len(b) {
+				r.bufs[0] = b[n:]
+				r.size -= n
+				return
+			}
+			n -= len(b)
+			r.size -= len(b)
+			r.bufs[0] = nil
+			r.bufs = r.bufs[1:]
+		}
+		for len(r.bufs) > 0 && len(r.bufs[0]) == 0 {
+			r.bufs[0] = nil
+			r.bufs = r.bufs[1:]
+		}
+		if len(r.bufs) > 0 {
+			return
+		}
+		s.finishReq(s.queue.pop())
+	}
+}
+
+// finishReq moves a written or failed request to the done list; its callback runs from the
+// pending phase or right after the write (uv__write_req_finish).
+func (s *stream) finishReq(r *writeReq) {
+	s.done.push(r)
+	s.feed()
+}
+
+// flushQueue fails every queued request with err (uv__stream_flush_write_queue).
+func (s *stream) flushQueue(err error) {
+	for r := s.queue.pop(); r != nil; r = s.queue.pop() {
+		r.err = err
+		s.done.push(r)
+	}
+}
+
+// writeCallbacks runs the callbacks of the finished requests (uv__write_callbacks); those
+// that finish meanwhile wait for the next round.
+func (s *stream) writeCallbacks() {
+	if s.done.head == nil {
+		return
+	}
+	l := s.loop
+	r := s.done.head
+	s.done = reqList{}
+	for r != nil {
+		next := r.next
+		l.activeReqs--
+		if r.err != nil {
+			s.queueSize -= r.size
+		}
+		cb, err := r.cb, r.err
+		s.freeReq(r)
+		r = next
+		if cb != nil {
+			cb(err)
+			l.afterCallback()
+		}
+	}
+	if s.queueSize == 0 && s.sflags&sNeedDrain != 0 && s.queue.head == nil {
+		s.sflags &^= sNeedDrain
+		if s.drainCb != nil && s.flags&(flagClosing|flagClosed) == 0 {
+			s.drainCb()
+			l.afterCallback()
+		}
+	}
+}
+
+// drain runs once the queue is empty: no more interest in writability, and a pending
+// shutdown happens now (uv__drain).
+func (s *stream) drain() {
+	if s.flags&flagClosing == 0 && s.fd >= 0 {
+		s.loop.io.stop(&s.io, Writable)
+	}
+	if s.sflags&sShutting == 0 {
+		return
+	}
+	s.sflags &^= sShutting
+	s.loop.activeReqs--
+	var err error
+	switch {
+	case s.flags&flagClosing != 0:
+		err = errCanceledShu
+	default:
+		if e := unix.Shutdown(s.fd, unix.SHUT_WR); e != nil {
+			err = sysErr("shutdown", e)
+		} else {
+			s.sflags |= sShut
+		}
+	}
+	cb := s.shutdownCb
+	s.shutdownCb = nil
+	if cb != nil {
+		cb(err)
+		s.loop.afterCallback()
+	}
+}
+
+// TryWrite writes what the socket takes now (uv_try_write).
+func (s *stream) TryWrite(data []byte) (int, error) {
+	if s.sflags&sConnecting != 0 || s.queueSize != 0 {
+		return 0, errWriteAgain
+	}
+	if err := s.checkWrite(); err != nil {
+		return 0, err
+	}
+	n, err := unix.Write(s.fd, data)
+	for err == unix.EINTR {
+		n, err = unix.Write(s.fd, data)
+	}
+	switch {
+	case err == unix.EAGAIN || err == unix.ENOBUFS:
+		return 0, errWriteAgain
+	case err != nil:
+		return 0, sysErr("write", err)
+	}
+	return n, nil
+}
+
+// Shutdown half-closes the stream once the queue is written (uv_shutdown). It fails with
+// an error wrapping ENOTCONN if the stream is not writable, already shut down or closing.
+func (s *stream) Shutdown(cb func(err error)) error {
+	if s.sflags&sWritable == 0 || s.sflags&(sShut|sShutting) != 0 || s.flags&(flagClosing|flagClosed) != 0 || s.fd < 0 {
+		return errNotConn
+	}
+	s.shutdownCb = cb
+	s.sflags |= sShutting
+	s.sflags &^= sWritable
+	s.loop.activeReqs++
+	if s.queue.head == nil {
+		s.feed()
+	}
+	return nil
+}
+
+// startConnect registers a connect request whose outcome ioReady reports (the tail of
+// uv__tcp_connect and uv_pipe_connect).
+func (s *stream) startConnect(cb func(error)) {
+	s.connectCb = cb
+	s.sflags |= sConnecting
+	s.loop.activeReqs++
+	if s.fd >= 0 {
+		s.loop.io.start(&s.io, Writable)
+	}
+	if s.delayedErr != nil {
+		s.feed()
+	}
+}
+
+// finishConnect reports the outcome of a connect (uv__stream_connect).
+func (s *stream) finishConnect() {
+	err := s.delayedErr
+	if err != nil {
+		s.delayedErr = nil
+	} else {
+		v, e := unix.GetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_ERROR)
+		switch {
+		case e != nil:
+			err = sysErr("getsockopt", e)
+		case v == int(unix.EINPROGRESS):
+			return
+		case v != 0:
+			err = os.NewSyscallError("connect", syscall.Errno(v))
+		}
+	}
+	s.sflags &^= sConnecting
+	s.loop.activeReqs--
+	if s.fd >= 0 && (err != nil || s.queue.head == nil) {
+		s.loop.io.stop(&s.io, Writable)
+	}
+	cb := s.connectCb
+	s.connectCb = nil
+	if cb != nil {
+		cb(err)
+		s.loop.afterCallback()
+	}
+	if s.fd < 0 {
+		return
+	}
+	if err != nil {
+		s.flushQueue(errCanceled)
+		s.writeCallbacks()
+	}
+}
+
+// listen starts accepting on a socket already in the listening state (uv_listen's tail).
+func (s *stream) listen(cb func(error)) {
+	s.connCb = cb
+	s.sflags |= sListening
+	s.loop.reserveFd()
+	s.loop.io.start(&s.io, Readable)
+	s.handle.start()
+}
+
+// serverIO accepts connections and announces them (uv__server_io). A connection that the
+// callback does not Accept stops accepting until it is taken.
+func (s *stream) serverIO() {
+	l := s.loop
+	for count := ioBurst; count > 0 && s.acceptedFd == -1; count-- {
+		fd, err := accept(s.fd)
+		if err == unix.EMFILE || err == unix.ENFILE {
+			err = s.emfileTrick(err)
+		}
+		switch err {
+		case nil:
+		case unix.EAGAIN, unix.EINTR, unix.ECONNABORTED:
+			return
+		default:
+			if s.connCb != nil {
+				s.connCb(sysErr("accept", err))
+				l.afterCallback()
+			}
+			return
+		}
+		s.acceptedFd = fd
+		s.connCb(nil)
+		l.afterCallback()
+		if s.fd < 0 {
+			return // closed by the callback
+		}
+		if s.acceptedFd != -1 {
+			l.io.stop(&s.io, Readable)
+			return
+		}
+	}
+}
+
+// emfileTrick sheds load when the process is out of fds: it closes the reserved fd,
+// accepts and closes every queued connection (their peers see the connection closed), and
+// reopens the reserve (uv__emfile_trick). It returns the error that ended the accepts.
+func (s *stream) emfileTrick(orig error) error {
+	sh := &s.loop.streams
+	if !sh.reserved {
+		return orig
+	}
+	unix.Close(sh.reserveFd)
+	sh.reserved = false
+	var err error
+	for {
+		var fd int
+		fd, err = accept(s.fd)
+		if err == nil {
+			unix.Close(fd)
+			continue
+		}
+		if err != unix.EINTR {
+			break
+		}
+	}
+	s.loop.reserveFd()
+	return err
+}
+
+// accept takes the queued connection into client (uv_accept).
+func (s *stream) accept(client *stream) error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if err := client.usable(); err != nil {
+		return err
+	}
+	if client.loop != s.loop {
+		return os.NewSyscallError("accept", syscall.EINVAL)
+	}
+	if s.acceptedFd == -1 {
+		return errAcceptAgain
+	}
+	fd := s.acceptedFd
+	s.acceptedFd = -1
+	err := client.open(fd, sReadable|sWritable)
+	if err != nil {
+		unix.Close(fd)
+	} else {
+		client.sflags |= sBound
+	}
+	if s.fd >= 0 && s.sflags&sListening != 0 {
+		s.loop.io.start(&s.io, Readable)
+	}
+	return err
+}
+
+// Close closes the socket now and schedules cb for the close phase; queued writes, a
+// connect in flight and a pending shutdown complete there, before cb, with an error
+// wrapping ECANCELED (uv_close, uv__stream_close, uv__stream_destroy).
+func (s *stream) Close(cb func()) error {
+	if err := s.handle.Close(func() {
+		s.destroy()
+		if cb != nil {
+			cb()
+		}
+	}); err != nil {
+		return err
+	}
+	s.closeFd()
+	return nil
+}
+
+// closeFd is uv__stream_close: the fd leaves the poller and is closed at once.
+func (s *stream) closeFd() {
+	s.readCb = nil
+	s.sflags &^= sReading | sReadable | sWritable
+	if s.fd >= 0 {
+		s.loop.io.detach(s.loop.poller, &s.io)
+		unix.Close(s.fd)
+		s.fd = -1
+	}
+	if s.acceptedFd >= 0 {
+		unix.Close(s.acceptedFd)
+		s.acceptedFd = -1
+	}
+	if s.onClose != nil {
+		s.onClose()
+	}
+}
+
+// destroy completes what is still in flight, before the close callback (uv__stream_destroy).
+func (s *stream) destroy() {
+	if s.sflags&sConnecting != 0 {
+		s.sflags &^= sConnecting
+		s.loop.activeReqs--
+		cb := s.connectCb
+		s.connectCb = nil
+		if cb != nil {
+			cb(errCanceledCon)
+			s.loop.afterCallback()
+		}
+	}
+	s.flushQueue(errCanceled)
+	s.writeCallbacks()
+	s.drain()
+}

@@ -1,0 +1,342 @@
+package uvloop
+
+import (
+	"net/netip"
+	"os"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TCP is a TCP stream or listener (uv_tcp_t), over IPv4 or IPv6. Its socket is created
+// when it is first needed — by Bind, Connect or Listen (then IPv4) — or adopted with Open,
+// or given by a listener's Accept. See Stream for reading, writing and the lifetime of
+// the bytes. Loop goroutine only.
+type TCP struct {
+	stream
+	nodelay   bool
+	keepalive time.Duration // 0: off
+}
+
+// TCPFlags are Bind's options.
+type TCPFlags uint8
+
+const (
+	// TCPIPv6Only binds an IPv6 socket to IPv6 only (IPV6_V6ONLY); otherwise an IPv6
+	// wildcard address takes IPv4 connections too.
+	TCPIPv6Only TCPFlags = 1 << iota
+	// TCPReusePort sets SO_REUSEPORT, so that several sockets (one per loop, say) may bind
+	// the same address and the kernel spreads the connections between them.
+	TCPReusePort
+)
+
+// NewTCP creates a TCP handle without a socket.
+func (l *Loop) NewTCP() (*TCP, error) {
+	if l.closed {
+		return nil, ErrClosed
+	}
+	t := &TCP{}
+	t.stream.init(l, t, KindTCP)
+	t.setupFd = t.applyOptions
+	return t, nil
+}
+
+// ensureSocket creates the socket for family unless the handle has one (maybe_new_socket).
+func (t *TCP) ensureSocket(family int) error {
+	if t.fd >= 0 {
+		return nil
+	}
+	fd, err := newSocket(family, unix.SOCK_STREAM)
+	if err != nil {
+		return sysErr("socket", err)
+	}
+	if err := t.open(fd, 0); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	return nil
+}
+
+// Open adopts fd, a TCP socket (connected or listening), as the handle's socket and takes
+// ownership of it: Close closes it. It is made non-blocking. To adopt a net.Listener's or
+// net.Conn's socket, dup the fd of its File() (and close the File), or hand over the File's
+// fd and never close the File.
+func (t *TCP) Open(fd int) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if fd < 0 {
+		return ErrBadFd
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		return sysErr("fcntl", err)
+	}
+	return t.open(fd, sReadable|sWritable)
+}
+
+// Bind binds the handle to addr (uv_tcp_bind), creating the socket for addr's family.
+// SO_REUSEADDR is always set. As in libuv, EADDRINUSE is reported later, by Listen or
+// through Connect's callback.
+func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	sa, family, err := sockaddrOf(addr)
+	if err != nil {
+		return err
+	}
+	if flags&TCPIPv6Only != 0 && family != unix.AF_INET6 {
+		return os.NewSyscallError("bind", syscall.EINVAL)
+	}
+	if err := t.ensureSocket(family); err != nil {
+		return err
+	}
+	if err := unix.SetsockoptInt(t.fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); err != nil {
+		return sysErr("setsockopt", err)
+	}
+	if flags&TCPReusePort != 0 {
+		if err := unix.SetsockoptInt(t.fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+			return sysErr("setsockopt", err)
+		}
+	}
+	if family == unix.AF_INET6 {
+		on := 0
+		if flags&TCPIPv6Only != 0 {
+			on = 1
+		}
+		if err := unix.SetsockoptInt(t.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, on); err != nil {
+			return sysErr("setsockopt", err)
+		}
+	}
+	err = unix.Bind(t.fd, sa)
+	switch {
+	case err == unix.EADDRINUSE:
+		t.delayedErr = sysErr("bind", err)
+	case err == unix.EAFNOSUPPORT:
+		return os.NewSyscallError("bind", syscall.EINVAL)
+	case err != nil:
+		return sysErr("bind", err)
+	default:
+		t.delayedErr = nil
+	}
+	t.sflags |= sBound
+	return nil
+}
+
+// BindString is Bind with an address such as "127.0.0.1:0" or "[::1]:8080".
+func (t *TCP) BindString(addr string, flags TCPFlags) error {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return err
+	}
+	return t.Bind(ap, flags)
+}
+
+// Listen makes the handle a listener (uv_listen); cb runs in the poll phase for each
+// incoming connection (err nil: call Accept) or for an accept failure other than running
+// out of fds, which is handled as libuv does (see Accept). A bind error delayed by Bind
+// is returned here. The handle is active while listening.
+func (t *TCP) Listen(backlog int, cb func(err error)) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if cb == nil {
+		return ErrNilCallback
+	}
+	if t.delayedErr != nil {
+		return t.delayedErr
+	}
+	if t.sflags&sConnecting != 0 {
+		return errInval
+	}
+	if err := t.ensureSocket(unix.AF_INET); err != nil {
+		return err
+	}
+	if err := unix.Listen(t.fd, backlog); err != nil {
+		return sysErr("listen", err)
+	}
+	t.sflags |= sBound
+	t.listen(cb)
+	return nil
+}
+
+// Accept takes the connection announced to Listen's callback into client, a new TCP
+// handle without a socket. Without a connection waiting it fails with an error wrapping
+// EAGAIN. While a connection waits to be accepted the listener accepts no other.
+//
+// When the process runs out of fds (EMFILE, ENFILE), the listener does as libuv does: it
+// closes an fd it holds in reserve, accepts every queued connection and closes it at once
+// (the clients see the connection closed rather than hang), and reopens the reserve. The
+// callback is not told.
+func (t *TCP) Accept(client *TCP) error {
+	if client == nil {
+		return ErrBadFd
+	}
+	return t.stream.accept(&client.stream)
+}
+
+// Connect connects to addr (uv_tcp_connect). The outcome arrives in cb: nil, or an error
+// such as one wrapping ECONNREFUSED — never from inside Connect; a refusal the kernel
+// reports at once arrives in the pending phase, as in libuv. Writes made before the
+// connection completes are queued. Closing the handle first completes cb with ECANCELED.
+func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if t.sflags&sConnecting != 0 {
+		return errAlready
+	}
+	if t.sflags&sListening != 0 {
+		return os.NewSyscallError("connect", syscall.EISCONN)
+	}
+	if t.delayedErr == nil {
+		sa, family, err := sockaddrOf(addr)
+		if err != nil {
+			return err
+		}
+		if err := t.ensureSocket(family); err != nil {
+			return err
+		}
+		err = unix.Connect(t.fd, sa)
+		for err == unix.EINTR {
+			err = unix.Connect(t.fd, sa)
+		}
+		switch err {
+		case nil, unix.EINPROGRESS:
+		case unix.ECONNREFUSED:
+			t.delayedErr = sysErr("connect", err)
+		default:
+			return sysErr("connect", err)
+		}
+		t.sflags |= sReadable | sWritable
+	}
+	t.startConnect(cb)
+	return nil
+}
+
+// ConnectString is Connect with an address such as "127.0.0.1:8080".
+func (t *TCP) ConnectString(addr string, cb func(err error)) error {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return err
+	}
+	return t.Connect(ap, cb)
+}
+
+// SetNoDelay turns Nagle's algorithm off (TCP_NODELAY) or on. Before the socket exists, the
+// choice is kept and applied when it is created.
+func (t *TCP) SetNoDelay(on bool) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if t.fd >= 0 {
+		if err := unix.SetsockoptInt(t.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, sockoptBool(on)); err != nil {
+			return sysErr("setsockopt", err)
+		}
+	}
+	t.nodelay = on
+	return nil
+}
+
+// SetKeepAlive turns TCP keep-alive on, with delay before the first probe (rounded to
+// seconds, at least 1s), or off. Before the socket exists, the choice is kept and applied
+// when it is created.
+func (t *TCP) SetKeepAlive(on bool, delay time.Duration) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if !on {
+		delay = 0
+	} else if delay < time.Second {
+		delay = time.Second
+	}
+	if t.fd >= 0 {
+		if err := setKeepAlive(t.fd, delay); err != nil {
+			return err
+		}
+	}
+	t.keepalive = delay
+	return nil
+}
+
+// applyOptions gives a new or adopted socket the options set before it existed.
+func (t *TCP) applyOptions(fd int) error {
+	if t.nodelay {
+		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
+			return sysErr("setsockopt", err)
+		}
+	}
+	if t.keepalive > 0 {
+		return setKeepAlive(fd, t.keepalive)
+	}
+	return nil
+}
+
+// setKeepAlive sets SO_KEEPALIVE with libuv's probes: the first after delay (0: off), then
+// every second, ten of them.
+func setKeepAlive(fd int, delay time.Duration) error {
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_KEEPALIVE, sockoptBool(delay > 0)); err != nil {
+		return sysErr("setsockopt", err)
+	}
+	if delay == 0 {
+		return nil
+	}
+	return setKeepAliveIdle(fd, int(delay/time.Second))
+}
+
+func sockoptBool(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// LocalAddr returns the address the socket is bound to (getsockname).
+func (t *TCP) LocalAddr() (netip.AddrPort, error) {
+	if t.delayedErr != nil {
+		return netip.AddrPort{}, t.delayedErr
+	}
+	if t.fd < 0 {
+		return netip.AddrPort{}, os.NewSyscallError("getsockname", syscall.EBADF)
+	}
+	sa, err := unix.Getsockname(t.fd)
+	if err != nil {
+		return netip.AddrPort{}, sysErr("getsockname", err)
+	}
+	return addrPortOf(sa), nil
+}
+
+// RemoteAddr returns the peer's address (getpeername); ENOTCONN if there is none.
+func (t *TCP) RemoteAddr() (netip.AddrPort, error) {
+	if t.delayedErr != nil {
+		return netip.AddrPort{}, t.delayedErr
+	}
+	if t.fd < 0 {
+		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.EBADF)
+	}
+	sa, err := unix.Getpeername(t.fd)
+	if err != nil {
+		return netip.AddrPort{}, sysErr("getpeername", err)
+	}
+	return addrPortOf(sa), nil
+}
+
+// CloseReset closes the connection with a reset (RST) instead of an orderly close, by
+// setting SO_LINGER to zero first (uv_tcp_close_reset). It fails with EINVAL while a
+// Shutdown is pending or done.
+func (t *TCP) CloseReset(cb func()) error {
+	if err := t.usable(); err != nil {
+		return err
+	}
+	if t.sflags&(sShutting|sShut) != 0 {
+		return os.NewSyscallError("close", syscall.EINVAL)
+	}
+	if t.fd >= 0 {
+		l := unix.Linger{Onoff: 1, Linger: 0}
+		if err := unix.SetsockoptLinger(t.fd, unix.SOL_SOCKET, unix.SO_LINGER, &l); err != nil && err != unix.EINVAL {
+			return sysErr("setsockopt", err)
+		}
+	}
+	return t.Close(cb)
+}
