@@ -1,0 +1,828 @@
+package uvloop
+
+import (
+	"net"
+	"net/netip"
+	"os"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// UDPFlags are the options of UDP.Bind.
+type UDPFlags uint
+
+const (
+	// UDPIPv6Only binds an IPv6 socket to IPv6 alone (IPV6_V6ONLY); without it an IPv6
+	// socket bound to [::] also receives IPv4 datagrams, from IPv4-mapped addresses.
+	UDPIPv6Only UDPFlags = 1 << iota
+	// UDPReuseAddr lets several sockets bind the same address and port (SO_REUSEADDR; on the
+	// BSDs and macOS also SO_REUSEPORT, as libuv does), which multicast receivers need.
+	UDPReuseAddr
+	// UDPReusePort sets SO_REUSEPORT: on Linux the kernel spreads datagrams among the sockets
+	// bound to the same address and port.
+	UDPReusePort
+)
+
+const (
+	udpRecvBufSize = 64 << 10 // larger than any UDP payload (65507 bytes over IPv4)
+	udpRecvBatch   = 32       // datagrams read per readiness report, as libuv does
+)
+
+// Pre-boxed errors: the EAGAIN path and the misuse checks format nothing.
+var (
+	errUDPAgain       = os.NewSyscallError("sendto", syscall.EAGAIN)
+	errUDPCanceled    = os.NewSyscallError("sendto", syscall.ECANCELED)
+	errUDPIsConn      = os.NewSyscallError("sendto", syscall.EISCONN)
+	errUDPNoDest      = os.NewSyscallError("sendto", syscall.EDESTADDRREQ)
+	errUDPNotConn     = os.NewSyscallError("disconnect", syscall.ENOTCONN)
+	errUDPAlready     = os.NewSyscallError("recv start", syscall.EALREADY)
+	errUDPNoSocket    = os.NewSyscallError("udp", syscall.EBADF)
+	errUDPAddrInvalid = os.NewSyscallError("udp", syscall.EINVAL)
+	errUDPFamily      = os.NewSyscallError("udp", syscall.EAFNOSUPPORT)
+)
+
+// udpSend is one queued Send (libuv's uv_udp_send_t).
+type udpSend struct {
+	data  []byte
+	to    netip.AddrPort // invalid on a connected socket
+	scope uint32         // the IPv6 scope of to
+	cb    func(error)
+	err   error // the outcome, once written or failed
+}
+
+// UDP is a datagram socket (uv_udp_t): bind, connect, send with a completion callback,
+// receive with the sender's address, broadcast and multicast.
+//
+// The socket is created by Bind, or implicitly by Connect, Send, TrySend, RecvStart or
+// JoinGroup, which bind it to the unspecified address of the family at hand and port 0
+// (RecvStart: IPv4), as libuv does.
+//
+// Sends are queued in order. A send that the kernel takes at once still reports through its
+// callback, in the pending phase of the loop (never from inside Send); one that would block
+// waits for the socket to become writable. Every send in flight counts as a request that
+// keeps the loop alive, even while the handle is unref'd. Close cancels the sends not yet
+// written: their callbacks get an error wrapping ECANCELED in the close phase, before the close
+// callback.
+//
+// The receive callback gets the datagram in a buffer that the loop shares among its UDP
+// handles: it is valid only until the callback returns (copy it to keep it). An IPv6 address
+// with a scope arrives with a numeric zone ("fe80::1%2"). Receiving allocates nothing per
+// datagram on Linux.
+//
+// All methods are for the loop goroutine only. Errors from the system wrap the errno
+// (errors.Is(err, syscall.ECONNREFUSED) works); misuse returns ErrClosed, ErrNilCallback or
+// the errno libuv returns for it (EISCONN, EDESTADDRREQ, ENOTCONN, EALREADY, EINVAL).
+type UDP struct {
+	handle
+	io        ioWatcher
+	fd        int // -1 until the socket exists, and again after Close
+	family    int // unix.AF_INET or unix.AF_INET6 once the socket exists
+	connected bool
+
+	recvCb func(u *UDP, data []byte, from netip.AddrPort, err error) // nil while not receiving
+	rbuf   *[udpRecvBufSize]byte                                     // shared by the loop's UDP handles
+	sa     udpSockaddr                                               // scratch address of recvfrom and sendto
+
+	queue      []udpSend // sends not yet written, oldest at qhead
+	qhead      int
+	queueBytes int       // bytes in queue[qhead:]
+	done       []udpSend // written or failed, callbacks not yet run, oldest at dhead
+	dhead      int
+	completing bool // runCompleted is queued for the pending phase
+	processing bool // runCompleted is running: Send queues without writing inline
+
+	runCompletedFn func() // u.runCompleted, made once
+	closeCb        func() // the caller's close callback
+}
+
+// NewUDP creates a UDP handle. It has no socket until it is bound (explicitly or
+// implicitly, see UDP). It fails with ErrClosed on a closed loop.
+func (l *Loop) NewUDP() (*UDP, error) {
+	if l.closed {
+		return nil, ErrClosed
+	}
+	u := &UDP{fd: -1}
+	u.runCompletedFn = u.runCompleted
+	u.handle.init(l, u, KindUDP, u.stopUDP)
+	return u, nil
+}
+
+// Fd returns the socket's file descriptor, or -1 if there is none yet (or any more).
+func (u *UDP) Fd() int { return u.fd }
+
+// Bind binds the socket to addr (port 0: the system picks one), creating it for addr's
+// family. Binding a handle whose socket exists fails as the system says (EINVAL if it is
+// already bound).
+func (u *UDP) Bind(addr netip.AddrPort, flags UDPFlags) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if !addr.IsValid() {
+		return errUDPAddrInvalid
+	}
+	family := udpFamilyOf(addr.Addr())
+	if flags&UDPIPv6Only != 0 && family != unix.AF_INET6 {
+		return errUDPAddrInvalid
+	}
+	created := u.fd < 0
+	if created {
+		if err := u.openSocket(family); err != nil {
+			return err
+		}
+	} else if family != u.family {
+		return errUDPAddrInvalid
+	}
+	err := u.bind(addr, flags)
+	if err != nil && created {
+		u.closeSocket()
+	}
+	return err
+}
+
+func (u *UDP) bind(addr netip.AddrPort, flags UDPFlags) error {
+	if flags&UDPReuseAddr != 0 {
+		if err := udpReuseAddr(u.fd); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+	}
+	if flags&UDPReusePort != 0 {
+		if err := unix.SetsockoptInt(u.fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+	}
+	if u.family == unix.AF_INET6 {
+		v6only := 0
+		if flags&UDPIPv6Only != 0 {
+			v6only = 1
+		}
+		if err := unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, v6only); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+	}
+	sa, err := u.sockaddr(addr)
+	if err != nil {
+		return err
+	}
+	if err := unix.Bind(u.fd, sa); err != nil {
+		return os.NewSyscallError("bind", err)
+	}
+	return nil
+}
+
+// openSocket creates the socket and registers it with the loop (no interest yet).
+func (u *UDP) openSocket(family int) error {
+	fd, err := udpSocket(family)
+	if err != nil {
+		return os.NewSyscallError("socket", err)
+	}
+	if err := u.loop.io.attach(&u.io, fd, u.ready); err != nil {
+		unix.Close(fd)
+		return err
+	}
+	u.fd, u.family = fd, family
+	return nil
+}
+
+// closeSocket forgets and closes the socket.
+func (u *UDP) closeSocket() {
+	if u.fd < 0 {
+		return
+	}
+	u.loop.io.detach(u.loop.poller, &u.io)
+	unix.Close(u.fd)
+	u.fd = -1
+	u.io.fd = -1
+}
+
+// maybeBind binds a socket-less handle to the unspecified address of family, port 0
+// (uv__udp_maybe_deferred_bind).
+func (u *UDP) maybeBind(family int) error {
+	if u.fd >= 0 {
+		return nil
+	}
+	unspec := netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
+	if family == unix.AF_INET6 {
+		unspec = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
+	}
+	return u.Bind(unspec, 0)
+}
+
+// Connect associates the socket with addr: sends then go there (Send and TrySend take no
+// address) and only datagrams from there are received. It fails with EISCONN if the handle
+// is already connected (Disconnect first).
+func (u *UDP) Connect(addr netip.AddrPort) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if !addr.IsValid() {
+		return errUDPAddrInvalid
+	}
+	if u.connected {
+		return os.NewSyscallError("connect", syscall.EISCONN)
+	}
+	if err := u.maybeBind(udpFamilyOf(addr.Addr())); err != nil {
+		return err
+	}
+	sa, err := u.sockaddr(addr)
+	if err != nil {
+		return err
+	}
+	if err := unix.Connect(u.fd, sa); err != nil {
+		return os.NewSyscallError("connect", err)
+	}
+	u.connected = true
+	return nil
+}
+
+// Disconnect dissolves the association made by Connect. It fails with ENOTCONN if the
+// handle is not connected.
+func (u *UDP) Disconnect() error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if !u.connected {
+		return errUDPNotConn
+	}
+	if e := udpDisconnect(u.fd); e != 0 {
+		return os.NewSyscallError("disconnect", e)
+	}
+	u.connected = false
+	return nil
+}
+
+// Send queues data for to (the zero AddrPort on a connected handle) and calls cb (which may
+// be nil) with the outcome in a later pending phase. data must not change until cb runs.
+// Send itself fails, without queueing, on a closed handle, with EISCONN when given an address
+// on a connected handle, EDESTADDRREQ without one on an unconnected handle, and EAFNOSUPPORT
+// for an address the socket's family cannot reach. A datagram too large for the socket
+// (EMSGSIZE) or a refused one on a connected socket (ECONNREFUSED, after an earlier
+// datagram drew an ICMP port unreachable) reports to cb.
+func (u *UDP) Send(data []byte, to netip.AddrPort, cb func(error)) error {
+	to, scope, err := u.prepareSend(to)
+	if err != nil {
+		return err
+	}
+	if u.qhead > 0 && len(u.queue) == cap(u.queue) { // reuse the consumed front
+		n := copy(u.queue, u.queue[u.qhead:])
+		clear(u.queue[n:])
+		u.queue, u.qhead = u.queue[:n], 0
+	}
+	u.queue = append(u.queue, udpSend{data: data, to: to, scope: scope, cb: cb})
+	u.queueBytes += len(data)
+	u.loop.activeReqs++
+	u.handle.start()
+	if len(u.queue)-u.qhead == 1 && !u.processing {
+		u.flushSends()
+	} else {
+		u.loop.io.start(&u.io, Writable)
+	}
+	return nil
+}
+
+// TrySend sends data to to (the zero AddrPort on a connected handle) at once, or fails: with
+// an error wrapping EAGAIN if the socket's buffer is full or sends are still queued (their
+// callbacks not yet run), and otherwise as Send does, with the system's error (EMSGSIZE,
+// ECONNREFUSED, ...) returned here.
+func (u *UDP) TrySend(data []byte, to netip.AddrPort) error {
+	to, scope, err := u.prepareSend(to)
+	if err != nil {
+		return err
+	}
+	if u.SendQueueCount() > 0 {
+		return errUDPAgain
+	}
+	var e unix.Errno
+	for {
+		if to.IsValid() {
+			u.sa.set(to, scope)
+			e = udpSendto(u.fd, data, &u.sa)
+		} else {
+			e = udpSendto(u.fd, data, nil)
+		}
+		if e != unix.EINTR {
+			break
+		}
+	}
+	switch e {
+	case 0:
+		return nil
+	case unix.EAGAIN:
+		return errUDPAgain
+	}
+	return os.NewSyscallError("sendto", e)
+}
+
+// prepareSend checks a send's destination, binds the socket if need be, and returns the
+// destination in the socket's family.
+func (u *UDP) prepareSend(to netip.AddrPort) (netip.AddrPort, uint32, error) {
+	if err := u.usable(); err != nil {
+		return to, 0, err
+	}
+	if u.connected {
+		if to.IsValid() {
+			return to, 0, errUDPIsConn
+		}
+		return to, 0, nil
+	}
+	if !to.IsValid() {
+		return to, 0, errUDPNoDest
+	}
+	if err := u.maybeBind(udpFamilyOf(to.Addr())); err != nil {
+		return to, 0, err
+	}
+	return u.target(to)
+}
+
+// target converts to to the socket's family: an IPv4 address becomes IPv4-mapped on an IPv6
+// socket, an IPv4-mapped one plain on an IPv4 socket; a zone becomes the scope.
+func (u *UDP) target(to netip.AddrPort) (netip.AddrPort, uint32, error) {
+	a := to.Addr()
+	if u.family == unix.AF_INET {
+		a = a.Unmap()
+		if !a.Is4() {
+			return to, 0, errUDPFamily
+		}
+		return netip.AddrPortFrom(a, to.Port()), 0, nil
+	}
+	if a.Is4() {
+		return netip.AddrPortFrom(netip.AddrFrom16(a.As16()), to.Port()), 0, nil
+	}
+	var scope uint32
+	if z := a.Zone(); z != "" {
+		var err error
+		if scope, err = udpZoneIndex(z); err != nil {
+			return to, 0, err
+		}
+		a = a.WithZone("")
+	}
+	return netip.AddrPortFrom(a, to.Port()), scope, nil
+}
+
+// sockaddr is addr as a unix.Sockaddr of the socket's family.
+func (u *UDP) sockaddr(addr netip.AddrPort) (unix.Sockaddr, error) {
+	addr, scope, err := u.target(addr)
+	if err != nil {
+		return nil, err
+	}
+	if u.family == unix.AF_INET {
+		return &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}, nil
+	}
+	return &unix.SockaddrInet6{Port: int(addr.Port()), ZoneId: scope, Addr: addr.Addr().As16()}, nil
+}
+
+// flushSends writes queued sends until the queue is empty or the socket's buffer is full, and
+// queues the completions for the pending phase (uv__udp_sendmsg).
+func (u *UDP) flushSends() {
+	for u.qhead < len(u.queue) {
+		s := &u.queue[u.qhead]
+		var e unix.Errno
+		if s.to.IsValid() {
+			u.sa.set(s.to, s.scope)
+			e = udpSendto(u.fd, s.data, &u.sa)
+		} else {
+			e = udpSendto(u.fd, s.data, nil)
+		}
+		switch e {
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN, unix.ENOBUFS: // as libuv: wait for writability
+			u.loop.io.start(&u.io, Writable)
+			u.scheduleCompleted()
+			return
+		case 0:
+		default:
+			s.err = os.NewSyscallError("sendto", e)
+		}
+		u.complete(s)
+	}
+	u.queue, u.qhead = u.queue[:0], 0
+	u.loop.io.stop(&u.io, Writable)
+	u.scheduleCompleted()
+}
+
+// complete moves the send at the front of the queue to the completed list.
+func (u *UDP) complete(s *udpSend) {
+	u.queueBytes -= len(s.data)
+	u.done = append(u.done, *s)
+	*s = udpSend{}
+	u.qhead++
+}
+
+func (u *UDP) scheduleCompleted() {
+	if u.dhead < len(u.done) && !u.completing {
+		u.completing = true
+		u.loop.deferPending(u.runCompletedFn)
+	}
+}
+
+// runCompleted runs the callbacks of the finished sends (uv__udp_run_completed). Sends made by
+// these callbacks wait for writability rather than being written inline.
+func (u *UDP) runCompleted() {
+	u.completing = false
+	if u.processing {
+		return
+	}
+	u.processing = true
+	defer u.endCompleted()
+	for u.dhead < len(u.done) {
+		s := u.done[u.dhead]
+		u.done[u.dhead] = udpSend{}
+		u.dhead++
+		u.loop.activeReqs--
+		if s.cb != nil {
+			s.cb(s.err)
+			u.loop.afterCallback()
+		}
+	}
+}
+
+// endCompleted ends runCompleted, also when a callback panicked: what is left runs in the
+// next pending phase.
+func (u *UDP) endCompleted() {
+	u.processing = false
+	if u.dhead == len(u.done) {
+		u.done, u.dhead = u.done[:0], 0
+	} else {
+		u.scheduleCompleted()
+	}
+	u.updateActive()
+}
+
+// updateActive stops the handle when it neither receives nor has sends in flight.
+func (u *UDP) updateActive() {
+	if u.recvCb == nil && u.qhead == len(u.queue) && u.dhead == len(u.done) {
+		u.handle.stop()
+	}
+}
+
+// SendQueueSize returns the number of bytes queued and not yet written.
+func (u *UDP) SendQueueSize() int { return u.queueBytes }
+
+// SendQueueCount returns the number of sends whose callback has not run yet.
+func (u *UDP) SendQueueCount() int { return len(u.queue) - u.qhead + len(u.done) - u.dhead }
+
+// RecvStart starts receiving: cb runs for every datagram with its payload (valid only until
+// cb returns) and its sender, or with a non-nil err (data nil) when a receive fails — for
+// example ECONNREFUSED on a connected socket after a datagram drew an ICMP port unreachable.
+// An empty datagram arrives as an empty data with a valid from. A handle without a socket is
+// bound to 0.0.0.0:0 first. It fails with EALREADY while receiving.
+func (u *UDP) RecvStart(cb func(u *UDP, data []byte, from netip.AddrPort, err error)) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if cb == nil {
+		return ErrNilCallback
+	}
+	if u.recvCb != nil {
+		return errUDPAlready
+	}
+	if err := u.maybeBind(unix.AF_INET); err != nil {
+		return err
+	}
+	if u.rbuf == nil {
+		u.rbuf = u.loop.udpRecvBuffer()
+	}
+	u.recvCb = cb
+	u.loop.io.start(&u.io, Readable)
+	u.handle.start()
+	return nil
+}
+
+// udpRecvBuffer returns the receive buffer the loop's UDP handles share, making it if none
+// of them has it yet. Callbacks run one at a time, so one buffer serves them all.
+func (l *Loop) udpRecvBuffer() *[udpRecvBufSize]byte {
+	for h := l.handles.head; h != nil; h = h.next {
+		if o, ok := h.self.(*UDP); ok && o.rbuf != nil {
+			return o.rbuf
+		}
+	}
+	return new([udpRecvBufSize]byte)
+}
+
+// RecvStop stops receiving. Datagrams that arrive meanwhile wait in the socket's buffer.
+func (u *UDP) RecvStop() error {
+	if u.recvCb == nil {
+		return nil
+	}
+	u.recvCb = nil
+	u.loop.io.stop(&u.io, Readable)
+	u.updateActive()
+	return nil
+}
+
+// stopUDP is the kind's stop, run by Close.
+func (u *UDP) stopUDP() {
+	u.recvCb = nil
+	if u.fd >= 0 {
+		u.loop.io.stop(&u.io, Readable|Writable)
+	}
+}
+
+// Close stops receiving, closes the socket and schedules cb (which may be nil) for the close
+// phase. There, first the sends not yet written report ECANCELED and the finished ones
+// report their outcome, then cb runs.
+func (u *UDP) Close(cb func()) error {
+	if err := u.handle.Close(u.finishClose); err != nil {
+		return err
+	}
+	u.closeCb = cb
+	u.closeSocket()
+	return nil
+}
+
+// finishClose is the close phase's work (uv__udp_finish_close).
+func (u *UDP) finishClose() {
+	for u.qhead < len(u.queue) {
+		s := &u.queue[u.qhead]
+		s.err = errUDPCanceled
+		u.complete(s)
+	}
+	u.queue, u.qhead = nil, 0
+	u.runCompleted()
+	u.rbuf = nil
+	if cb := u.closeCb; cb != nil {
+		u.closeCb = nil
+		cb()
+	}
+}
+
+// ready is the socket's readiness dispatch.
+func (u *UDP) ready(events Events, err error) {
+	if err != nil { // the poller refused the socket: nothing more can arrive or leave
+		u.failAll(err)
+		return
+	}
+	fd := u.fd
+	if events&(Readable|Hangup|Error) != 0 && u.recvCb != nil {
+		u.receive()
+	}
+	if events&(Writable|Error) != 0 && u.fd == fd && u.qhead < len(u.queue) {
+		u.flushSends()
+	}
+}
+
+// receive reads up to udpRecvBatch datagrams, stopping early when the handle stops receiving.
+func (u *UDP) receive() {
+	fd := u.fd
+	for i := 0; i < udpRecvBatch && u.recvCb != nil && u.fd == fd; i++ {
+		buf := u.rbuf[:]
+		n, e := udpRecvfrom(fd, buf, &u.sa)
+		switch e {
+		case 0:
+		case unix.EAGAIN:
+			return
+		case unix.EINTR:
+			continue
+		default:
+			u.recvCb(u, nil, netip.AddrPort{}, os.NewSyscallError("recvfrom", e))
+			u.loop.afterCallback()
+			return
+		}
+		from, scope := u.sa.addrPort()
+		if scope != 0 {
+			from = netip.AddrPortFrom(from.Addr().WithZone(strconv.FormatUint(uint64(scope), 10)), from.Port())
+		}
+		u.recvCb(u, buf[:n:n], from, nil)
+		u.loop.afterCallback()
+	}
+}
+
+// failAll reports a failure of the socket's registration to the receiver and to every
+// queued send.
+func (u *UDP) failAll(err error) {
+	for u.qhead < len(u.queue) {
+		s := &u.queue[u.qhead]
+		s.err = err
+		u.complete(s)
+	}
+	u.queue, u.qhead = u.queue[:0], 0
+	u.scheduleCompleted()
+	if cb := u.recvCb; cb != nil {
+		u.RecvStop()
+		cb(u, nil, netip.AddrPort{}, err)
+	}
+}
+
+// LocalAddr returns the address the socket is bound to.
+func (u *UDP) LocalAddr() (netip.AddrPort, error) {
+	fd, err := u.socket()
+	if err != nil {
+		return netip.AddrPort{}, err
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		return netip.AddrPort{}, os.NewSyscallError("getsockname", err)
+	}
+	return udpAddrPortOf(sa), nil
+}
+
+// RemoteAddr returns the address the handle is connected to; ENOTCONN if it is not.
+func (u *UDP) RemoteAddr() (netip.AddrPort, error) {
+	fd, err := u.socket()
+	if err != nil {
+		return netip.AddrPort{}, err
+	}
+	if !u.connected {
+		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.ENOTCONN)
+	}
+	sa, err := unix.Getpeername(fd)
+	if err != nil {
+		return netip.AddrPort{}, os.NewSyscallError("getpeername", err)
+	}
+	return udpAddrPortOf(sa), nil
+}
+
+// socket returns the fd for an option or an address query: ErrClosed on a closed handle,
+// EBADF before the socket exists.
+func (u *UDP) socket() (int, error) {
+	if err := u.usable(); err != nil {
+		return -1, err
+	}
+	if u.fd < 0 {
+		return -1, errUDPNoSocket
+	}
+	return u.fd, nil
+}
+
+// setInt sets an integer socket option, at level4/opt4 on an IPv4 socket and level6/opt6 on
+// an IPv6 one.
+func (u *UDP) setInt(level4, opt4, level6, opt6, v int) error {
+	fd, err := u.socket()
+	if err != nil {
+		return err
+	}
+	level, opt := level4, opt4
+	if u.family == unix.AF_INET6 {
+		level, opt = level6, opt6
+	}
+	if err := unix.SetsockoptInt(fd, level, opt, v); err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	return nil
+}
+
+func udpBoolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// SetBroadcast allows or forbids sending to broadcast addresses (SO_BROADCAST).
+func (u *UDP) SetBroadcast(on bool) error {
+	return u.setInt(unix.SOL_SOCKET, unix.SO_BROADCAST, unix.SOL_SOCKET, unix.SO_BROADCAST, udpBoolInt(on))
+}
+
+// SetTTL sets the time to live (IPv4) or hop limit (IPv6) of unicast datagrams, 1 to 255.
+func (u *UDP) SetTTL(ttl int) error {
+	if ttl < 1 || ttl > 255 {
+		return errUDPAddrInvalid
+	}
+	return u.setInt(unix.IPPROTO_IP, unix.IP_TTL, unix.IPPROTO_IPV6, unix.IPV6_UNICAST_HOPS, ttl)
+}
+
+// SetMulticastTTL sets the time to live (hop limit) of multicast datagrams, 0 to 255.
+func (u *UDP) SetMulticastTTL(ttl int) error {
+	if ttl < 0 || ttl > 255 {
+		return errUDPAddrInvalid
+	}
+	return u.setInt(unix.IPPROTO_IP, unix.IP_MULTICAST_TTL, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_HOPS, ttl)
+}
+
+// SetMulticastLoop sets whether multicast datagrams sent are looped back to local receivers.
+func (u *UDP) SetMulticastLoop(on bool) error {
+	return u.setInt(unix.IPPROTO_IP, unix.IP_MULTICAST_LOOP, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_LOOP, udpBoolInt(on))
+}
+
+// SetMulticastInterface selects the interface multicast datagrams leave by: on an IPv4 socket
+// the interface with address iface, on an IPv6 socket the interface named by iface's zone
+// ("fe80::1%eth0" or "::%2"). The zero Addr restores the system's choice.
+func (u *UDP) SetMulticastInterface(iface netip.Addr) error {
+	fd, err := u.socket()
+	if err != nil {
+		return err
+	}
+	if u.family == unix.AF_INET {
+		var a [4]byte
+		if iface.IsValid() {
+			if iface = iface.Unmap(); !iface.Is4() {
+				return errUDPAddrInvalid
+			}
+			a = iface.As4()
+		}
+		if err := unix.SetsockoptInet4Addr(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_IF, a); err != nil {
+			return os.NewSyscallError("setsockopt", err)
+		}
+		return nil
+	}
+	idx, err := udpIfaceIndex(iface)
+	if err != nil {
+		return err
+	}
+	if err := unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_IF, int(idx)); err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	return nil
+}
+
+// JoinGroup joins the multicast group on the interface iface (as in SetMulticastInterface;
+// the zero Addr lets the system choose). A handle without a socket is bound to the group's
+// family first.
+func (u *UDP) JoinGroup(group, iface netip.Addr) error { return u.membership(group, iface, true) }
+
+// LeaveGroup leaves a multicast group joined with JoinGroup.
+func (u *UDP) LeaveGroup(group, iface netip.Addr) error { return u.membership(group, iface, false) }
+
+func (u *UDP) membership(group, iface netip.Addr, join bool) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if !group.IsValid() || !group.IsMulticast() {
+		return errUDPAddrInvalid
+	}
+	if err := u.maybeBind(udpFamilyOf(group)); err != nil {
+		return err
+	}
+	var err error
+	if group.Is4() {
+		if u.family != unix.AF_INET {
+			return errUDPFamily
+		}
+		mreq := unix.IPMreq{Multiaddr: group.As4()}
+		if iface.IsValid() {
+			if iface = iface.Unmap(); !iface.Is4() {
+				return errUDPAddrInvalid
+			}
+			mreq.Interface = iface.As4()
+		}
+		opt := unix.IP_ADD_MEMBERSHIP
+		if !join {
+			opt = unix.IP_DROP_MEMBERSHIP
+		}
+		err = unix.SetsockoptIPMreq(u.fd, unix.IPPROTO_IP, opt, &mreq)
+	} else {
+		if u.family != unix.AF_INET6 {
+			return errUDPFamily
+		}
+		idx, ierr := udpIfaceIndex(iface)
+		if ierr != nil {
+			return ierr
+		}
+		mreq := unix.IPv6Mreq{Multiaddr: group.As16(), Interface: idx}
+		opt := unix.IPV6_JOIN_GROUP
+		if !join {
+			opt = unix.IPV6_LEAVE_GROUP
+		}
+		err = unix.SetsockoptIPv6Mreq(u.fd, unix.IPPROTO_IPV6, opt, &mreq)
+	}
+	if err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	return nil
+}
+
+// udpFamilyOf is the socket family for a: IPv4 for IPv4 addresses, IPv6 for all others
+// (IPv4-mapped ones too).
+func udpFamilyOf(a netip.Addr) int {
+	if a.Is4() {
+		return unix.AF_INET
+	}
+	return unix.AF_INET6
+}
+
+// udpIfaceIndex is the interface index named by an IPv6 address's zone, 0 without one.
+func udpIfaceIndex(a netip.Addr) (uint32, error) {
+	if !a.IsValid() || a.Zone() == "" {
+		return 0, nil
+	}
+	return udpZoneIndex(a.Zone())
+}
+
+// udpZoneIndex resolves a zone, numeric or an interface name, to an interface index.
+func udpZoneIndex(z string) (uint32, error) {
+	if n, err := strconv.ParseUint(z, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	ifi, err := net.InterfaceByName(z)
+	if err != nil {
+		return 0, err
+	}
+	return uint32(ifi.Index), nil
+}
+
+// udpAddrPortOf converts an IPv4 or IPv6 socket address.
+func udpAddrPortOf(sa unix.Sockaddr) netip.AddrPort {
+	switch sa := sa.(type) {
+	case *unix.SockaddrInet4:
+		return netip.AddrPortFrom(netip.AddrFrom4(sa.Addr), uint16(sa.Port))
+	case *unix.SockaddrInet6:
+		a := netip.AddrFrom16(sa.Addr)
+		if sa.ZoneId != 0 {
+			a = a.WithZone(strconv.FormatUint(uint64(sa.ZoneId), 10))
+		}
+		return netip.AddrPortFrom(a, uint16(sa.Port))
+	}
+	return netip.AddrPort{}
+}
