@@ -230,8 +230,9 @@ func fullListener(t *testing.T) netip.AddrPort {
 	if runtime.GOOS != "linux" {
 		t.Skip("relies on Linux dropping SYNs to a full accept queue")
 	}
-	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 	mustOK(t, err)
+	unix.CloseOnExec(ln)
 	fds := []int{ln}
 	t.Cleanup(func() {
 		for _, fd := range fds {
@@ -243,9 +244,11 @@ func fullListener(t *testing.T) netip.AddrPort {
 	sa, err := unix.Getsockname(ln)
 	mustOK(t, err)
 	for range 3 { // backlog 0 queues one connection; the rest wait in SYN_SENT
-		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 		mustOK(t, err)
 		fds = append(fds, fd)
+		unix.CloseOnExec(fd)
+		mustOK(t, unix.SetNonblock(fd, true))
 		if err := unix.Connect(fd, sa); err != nil && err != unix.EINPROGRESS {
 			t.Fatal(err)
 		}

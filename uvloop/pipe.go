@@ -1,0 +1,174 @@
+package uvloop
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Pipe is a Unix domain stream socket, connected or listening on a path (uv_pipe_t without
+// IPC). See Stream for reading, writing and the lifetime of the bytes. A Pipe that Bind
+// created removes its path when it is closed, as libuv does. Loop goroutine only.
+type Pipe struct {
+	stream
+	path string // the path Bind created; removed by Close
+}
+
+// NewPipe creates a pipe handle without a socket.
+func (l *Loop) NewPipe() (*Pipe, error) {
+	if l.closed {
+		return nil, ErrClosed
+	}
+	p := &Pipe{}
+	p.stream.init(l, p, KindPipe)
+	p.onClose = p.unlink
+	return p, nil
+}
+
+func (p *Pipe) unlink() {
+	if p.path != "" {
+		unix.Unlink(p.path)
+		p.path = ""
+	}
+}
+
+func unixSockaddr(path string) (*unix.SockaddrUnix, error) {
+	if path == "" || len(path) >= len(unix.RawSockaddrUnix{}.Path) {
+		return nil, os.NewSyscallError("bind", syscall.EINVAL)
+	}
+	return &unix.SockaddrUnix{Name: path}, nil
+}
+
+// Bind creates the socket and binds it to path (uv_pipe_bind). It fails with an error
+// wrapping EADDRINUSE if path exists.
+func (p *Pipe) Bind(path string) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if p.fd >= 0 {
+		return os.NewSyscallError("bind", syscall.EINVAL)
+	}
+	sa, err := unixSockaddr(path)
+	if err != nil {
+		return err
+	}
+	fd, err := newSocket(unix.AF_UNIX, unix.SOCK_STREAM)
+	if err != nil {
+		return sysErr("socket", err)
+	}
+	if err := unix.Bind(fd, sa); err != nil {
+		unix.Close(fd)
+		if err == unix.ENOENT { // libuv: a missing directory is "address not available"
+			err = unix.EACCES
+		}
+		return sysErr("bind", err)
+	}
+	if err := p.open(fd, 0); err != nil {
+		unix.Close(fd)
+		unix.Unlink(path)
+		return err
+	}
+	p.path = path
+	p.sflags |= sBound
+	return nil
+}
+
+// Listen makes the bound handle a listener (uv_listen); cb runs for each incoming
+// connection (call Accept) or accept failure, as with TCP.Listen. The handle must be bound.
+func (p *Pipe) Listen(backlog int, cb func(err error)) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if cb == nil {
+		return ErrNilCallback
+	}
+	if p.fd < 0 || p.sflags&sBound == 0 {
+		return errInval
+	}
+	if err := unix.Listen(p.fd, backlog); err != nil {
+		return sysErr("listen", err)
+	}
+	p.listen(cb)
+	return nil
+}
+
+// Accept takes the connection announced to Listen's callback into client, a new Pipe
+// without a socket; as TCP.Accept.
+func (p *Pipe) Accept(client *Pipe) error {
+	if client == nil {
+		return ErrBadFd
+	}
+	return p.stream.accept(&client.stream)
+}
+
+// Connect connects to the socket at path (uv_pipe_connect). The outcome arrives in cb,
+// never from inside Connect: failures that connect(2) reports at once (ENOENT,
+// ECONNREFUSED, ...) in the pending phase.
+func (p *Pipe) Connect(path string, cb func(err error)) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if p.sflags&sConnecting != 0 {
+		return errAlready
+	}
+	sa, err := unixSockaddr(path)
+	if err != nil {
+		return err
+	}
+	if p.fd < 0 {
+		fd, err := newSocket(unix.AF_UNIX, unix.SOCK_STREAM)
+		if err != nil {
+			return sysErr("socket", err)
+		}
+		if err := p.open(fd, 0); err != nil {
+			unix.Close(fd)
+			return err
+		}
+	}
+	err = unix.Connect(p.fd, sa)
+	for err == unix.EINTR {
+		err = unix.Connect(p.fd, sa)
+	}
+	if err != nil && err != unix.EINPROGRESS {
+		p.delayedErr = sysErr("connect", err)
+	}
+	p.sflags |= sReadable | sWritable
+	p.startConnect(cb)
+	return nil
+}
+
+// Open adopts fd, a Unix stream socket, and takes ownership of it (uv_pipe_open); it is
+// made non-blocking.
+func (p *Pipe) Open(fd int) error {
+	if err := p.usable(); err != nil {
+		return err
+	}
+	if fd < 0 {
+		return ErrBadFd
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		return sysErr("fcntl", err)
+	}
+	return p.open(fd, sReadable|sWritable)
+}
+
+// LocalAddr returns the path the socket is bound to (getsockname); "" if unbound.
+func (p *Pipe) LocalAddr() (string, error) { return p.name(unix.Getsockname, "getsockname") }
+
+// RemoteAddr returns the path of the peer's socket (getpeername).
+func (p *Pipe) RemoteAddr() (string, error) { return p.name(unix.Getpeername, "getpeername") }
+
+func (p *Pipe) name(get func(int) (unix.Sockaddr, error), op string) (string, error) {
+	if p.fd < 0 {
+		return "", os.NewSyscallError(op, syscall.EBADF)
+	}
+	sa, err := get(p.fd)
+	if err != nil {
+		return "", sysErr(op, err)
+	}
+	if u, ok := sa.(*unix.SockaddrUnix); ok {
+		return u.Name, nil
+	}
+	return "", nil
+}
