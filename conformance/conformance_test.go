@@ -18,6 +18,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // nodeTimeout bounds one node run; it only guards against a hung script.
 const nodeTimeout = 60 * time.Second
 
+// nodeAttempts is how many times node runs a scenario before its output counts as a mismatch.
+const nodeAttempts = 3
+
 // TestScenarios runs, for every folder of testdata, the Go port ("go") and, when node is on
 // $PATH, the scenario's script with node ("node"), and compares each output with
 // expected.txt or expected-alt.txt.
@@ -55,7 +58,18 @@ func TestScenarios(t *testing.T) {
 				if node == "" {
 					t.Skip("node not on PATH: oracle check skipped")
 				}
-				check(t, runNode(t, node, dir), want)
+				// A few scenarios race a timer against node's own start-up (027's 50 ms
+				// timeout against an immediate, say), which a heavily loaded machine can
+				// lose; a wrong recording fails every attempt.
+				var got string
+				for attempt := 1; attempt <= nodeAttempts; attempt++ {
+					got = runNode(t, node, dir)
+					if matches(got, want) {
+						return
+					}
+					t.Logf("attempt %d: node printed\n%s", attempt, got)
+				}
+				check(t, got, want)
 			})
 		})
 	}
@@ -93,13 +107,21 @@ func joinLines(lines []string) string {
 	return b.String()
 }
 
+// matches reports whether got equals one of want, exactly.
+func matches(got string, want []string) bool {
+	for _, w := range want {
+		if got == w {
+			return true
+		}
+	}
+	return false
+}
+
 // check fails t unless got equals one of want, exactly.
 func check(t *testing.T, got string, want []string) {
 	t.Helper()
-	for _, w := range want {
-		if got == w {
-			return
-		}
+	if matches(got, want) {
+		return
 	}
 	msg := "output differs from expected.txt"
 	if len(want) > 1 {

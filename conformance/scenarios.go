@@ -7,8 +7,8 @@
 //
 // A port is the scenario written with uvloop's Node-style API: the "main script" is
 // Scenario.Main, console.log is the out function it is given, and process.on('exit') is the
-// function Main returns. Ports that need what uvloop does not have yet (promises, fs, TCP)
-// are listed with the reason in Scenario.Skip.
+// function Main returns; promises and async functions are package promise's. Ports that need
+// what uvgo does not have yet (fs, TCP) are listed with the reason in Scenario.Skip.
 package conformance
 
 import (
@@ -31,18 +31,17 @@ type Scenario struct {
 
 // The reasons a scenario is not ported yet.
 const (
-	needsPromise = "needs promise/ (issue 4)"
-	needsFS      = "needs fs (work pool)"
-	needsTCP     = "needs TCP (issue 5)"
+	needsFS  = "needs fs (work pool)"
+	needsTCP = "needs TCP (issue 5)"
 )
 
 // Scenarios maps each testdata folder name to its port.
 var Scenarios = map[string]Scenario{
-	"001-seed-script-start-promise-timeout":      {Skip: needsPromise},
-	"002-seed-async1-async2":                     {Skip: needsPromise},
-	"003-seed-await-native-promise":              {Skip: needsPromise},
+	"001-seed-script-start-promise-timeout":      {Main: scriptStartPromiseTimeout("script start", "script end")},
+	"002-seed-async1-async2":                     {Main: async1Async2},
+	"003-seed-await-native-promise":              {Main: awaitNativePromise},
 	"004-seed-readfile-vs-100ms-timer":           {Skip: needsFS},
-	"005-seed-timer1-timer2-promise3":            {Skip: needsPromise},
+	"005-seed-timer1-timer2-promise3":            {Main: timer1Timer2Promise3},
 	"006-seed-timeout-vs-immediate-main":         {Main: timeoutVsImmediateMain},
 	"007-seed-readfile-immediate-before-timeout": {Skip: needsFS},
 	"008-seed-nexttick-bar-timeout-immediate":    {Main: nextTickBarTimeoutImmediate},
@@ -50,25 +49,25 @@ var Scenarios = map[string]Scenario{
 	"010-seed-sync-callback-bar-undefined":       {Main: syncCallbackBarUndefined},
 	"011-seed-nexttick-callback-bar-1":           {Main: nextTickCallbackBar1},
 	"012-seed-server-listening-event":            {Skip: needsTCP},
-	"013-seed-promises-nextticks-immediates":     {Skip: needsPromise},
-	"014-seed-start-promise-chain-timeout-end":   {Skip: needsPromise},
-	"015-seed-executor-runs-synchronously":       {Skip: needsPromise},
-	"016-seed-executor-two-timeouts":             {Skip: needsPromise},
-	"017-seed-timer1-timer2-microtasks":          {Skip: needsPromise},
+	"013-seed-promises-nextticks-immediates":     {Main: promisesNextTicksImmediates},
+	"014-seed-start-promise-chain-timeout-end":   {Main: scriptStartPromiseTimeout("start", "end")},
+	"015-seed-executor-runs-synchronously":       {Main: executorRunsSynchronously},
+	"016-seed-executor-two-timeouts":             {Main: executorTwoTimeouts},
+	"017-seed-timer1-timer2-microtasks":          {Main: timer1Timer2Microtasks},
 	"018-seed-timeout-immediate-after-sync-code": {Main: timeoutImmediateAfterSyncCode},
 	"019-seed-nexttick-recursion-1000":           {Main: nextTickRecursion},
 	"020-seed-setimmediate-recursion-1000":       {Main: setImmediateRecursion},
-	"021-nexttick-before-promise-then":           {Skip: needsPromise},
-	"022-microtask-fifo-queuemicrotask-then":     {Skip: needsPromise},
+	"021-nexttick-before-promise-then":           {Main: nextTickBeforePromiseThen},
+	"022-microtask-fifo-queuemicrotask-then":     {Main: microtaskFIFOQueueMicrotaskThen},
 	"023-timeouts-fire-in-delay-order":           {Main: timeoutsFireInDelayOrder},
 	"024-equal-delay-fifo":                       {Main: equalDelayFIFO},
 	"025-setinterval-three-runs":                 {Main: setIntervalThreeRuns},
 	"026-cleartimeout-and-clearimmediate":        {Main: clearTimeoutAndClearImmediate},
 	"027-callback-arguments":                     {Main: callbackArguments},
-	"028-microtasks-between-immediates":          {Skip: needsPromise},
-	"029-promise-then-catch-finally-basic":       {Skip: needsPromise},
-	"030-async-await-sequence":                   {Skip: needsPromise},
-	"031-readfile-callback-then-queues":          {Skip: needsFS + "; " + needsPromise},
+	"028-microtasks-between-immediates":          {Main: microtasksBetweenImmediates},
+	"029-promise-then-catch-finally-basic":       {Main: promiseThenCatchFinally},
+	"030-async-await-sequence":                   {Main: asyncAwaitSequence},
+	"031-readfile-callback-then-queues":          {Skip: needsFS},
 	"032-unref-timer-does-not-keep-alive":        {Main: unrefTimerDoesNotKeepAlive},
 	"033-tcp-connect-send-close":                 {Skip: needsTCP},
 
