@@ -8,7 +8,7 @@
 // A port is the scenario written with uvloop's Node-style API: the "main script" is
 // Scenario.Main, console.log is the out function it is given, and process.on('exit') is the
 // function Main returns; promises and async functions are package promise's. Ports that need
-// what uvgo does not have yet (fs, TCP) are listed with the reason in Scenario.Skip.
+// what uvgo does not have yet (fs) are listed with the reason in Scenario.Skip.
 package conformance
 
 import (
@@ -29,11 +29,8 @@ type Scenario struct {
 	Main func(l *uvloop.Loop, out func(string)) (onExit func())
 }
 
-// The reasons a scenario is not ported yet.
-const (
-	needsFS  = "needs fs (work pool)"
-	needsTCP = "needs TCP (issue 5)"
-)
+// needsFS is why a scenario is not ported yet.
+const needsFS = "needs fs (work pool)"
 
 // Scenarios maps each testdata folder name to its port.
 var Scenarios = map[string]Scenario{
@@ -48,7 +45,7 @@ var Scenarios = map[string]Scenario{
 	"009-seed-apicall-nexttick-error":            {Main: apiCallNextTickError},
 	"010-seed-sync-callback-bar-undefined":       {Main: syncCallbackBarUndefined},
 	"011-seed-nexttick-callback-bar-1":           {Main: nextTickCallbackBar1},
-	"012-seed-server-listening-event":            {Skip: needsTCP},
+	"012-seed-server-listening-event":            {Main: serverListeningEvent},
 	"013-seed-promises-nextticks-immediates":     {Main: promisesNextTicksImmediates},
 	"014-seed-start-promise-chain-timeout-end":   {Main: scriptStartPromiseTimeout("start", "end")},
 	"015-seed-executor-runs-synchronously":       {Main: executorRunsSynchronously},
@@ -69,7 +66,7 @@ var Scenarios = map[string]Scenario{
 	"030-async-await-sequence":                   {Main: asyncAwaitSequence},
 	"031-readfile-callback-then-queues":          {Skip: needsFS},
 	"032-unref-timer-does-not-keep-alive":        {Main: unrefTimerDoesNotKeepAlive},
-	"033-tcp-connect-send-close":                 {Skip: needsTCP},
+	"033-tcp-connect-send-close":                 {Main: tcpConnectSendClose},
 
 	"100-nexttick-from-timeout-before-next-timeout": {Main: nextTickFromTimeoutBeforeNextTimeout},
 	"101-immediate-from-immediate-waits-for-timers": {Main: immediateFromImmediateWaitsForTimers},
