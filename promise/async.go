@@ -156,7 +156,7 @@ func Await[T any](p *Promise[T]) (T, error) {
 			rt.handledLate(&p.base)
 		}
 		p.flags |= flagHandled
-		return p.value, p.err
+		return p.Result()
 	}
 	p.addReaction(&co.resumeJob)
 	co.inJob = false
@@ -164,5 +164,5 @@ func Await[T any](p *Promise[T]) (T, error) {
 		co.unwound = true
 		panic(unwinding)
 	}
-	return p.value, p.err
+	return p.Result()
 }

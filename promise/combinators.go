@@ -5,21 +5,45 @@ import (
 	"strings"
 )
 
+// The combinators react to every input as Promise.all and the others do, one microtask per
+// input, with one shortcut that nothing can observe: the reactions to the inputs that have
+// already settled (of the same scheduler) would be queued back to back while the combinator
+// runs, with nothing between them, and run before any reaction to a pending input. They are
+// one job here, queued where the last of them would be, which does what they would have
+// done in order: one microtask for a thousand settled inputs instead of a thousand.
+
 // All returns a promise for the values of ps, in order, once all of them are fulfilled, or
 // for the first rejection (Promise.all). It settles in the microtask of the reaction to the
 // input that decides it; with no input it is fulfilled at once with an empty slice.
 func All[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]T] {
+	rt := RuntimeOf(s)
 	st := &allState[T]{remaining: len(ps)}
-	st.p.rt = RuntimeOf(s)
+	st.p.rt = rt
 	st.values = make([]T, len(ps))
 	if len(ps) == 0 {
 		st.p.fulfill(st.values)
 		return &st.p
 	}
-	elems := make([]allElem[T], len(ps))
+	var elems []allElem[T]
 	for i, q := range ps {
-		elems[i] = allElem[T]{st: st, src: q, i: i}
-		q.addReaction(&elems[i])
+		if q.state == Pending || q.rt != rt {
+			if elems == nil {
+				elems = make([]allElem[T], 0, len(ps)-i)
+			}
+			elems = append(elems, allElem[T]{st: st, src: q, i: i})
+			q.addReaction(&elems[len(elems)-1])
+			continue
+		}
+		q.markHandled()
+		st.settled++
+		if q.state == Fulfilled {
+			st.values[i] = q.value
+		} else if st.reason == nil {
+			st.reason = q.x.(error)
+		}
+	}
+	if st.settled > 0 {
+		rt.enqueue(st)
 	}
 	return &st.p
 }
@@ -28,6 +52,19 @@ type allState[T any] struct {
 	p         Promise[[]T]
 	values    []T
 	remaining int
+	settled   int   // inputs settled when All was called: their reactions are this job
+	reason    error // the first of them to be rejected, if any
+}
+
+// run is the reactions to the inputs that had settled when All was called.
+func (st *allState[T]) run() {
+	if st.reason != nil {
+		st.p.reject(st.reason)
+		return
+	}
+	if st.remaining -= st.settled; st.remaining == 0 {
+		st.p.fulfill(st.values)
+	}
 }
 
 type allElem[T any] struct {
@@ -39,7 +76,7 @@ type allElem[T any] struct {
 func (e *allElem[T]) run() {
 	st := e.st
 	if e.src.state == Rejected {
-		st.p.reject(e.src.err)
+		st.p.reject(e.src.Err())
 		return
 	}
 	st.values[e.i] = e.src.value
@@ -58,17 +95,30 @@ type Settlement[T any] struct {
 // AllSettled returns a promise for the outcomes of ps, in order, once all of them have
 // settled (Promise.allSettled). It never rejects.
 func AllSettled[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]Settlement[T]] {
+	rt := RuntimeOf(s)
 	st := &settledState[T]{remaining: len(ps)}
-	st.p.rt = RuntimeOf(s)
+	st.p.rt = rt
 	st.out = make([]Settlement[T], len(ps))
 	if len(ps) == 0 {
 		st.p.fulfill(st.out)
 		return &st.p
 	}
-	elems := make([]settledElem[T], len(ps))
+	var elems []settledElem[T]
 	for i, q := range ps {
-		elems[i] = settledElem[T]{st: st, src: q, i: i}
-		q.addReaction(&elems[i])
+		if q.state == Pending || q.rt != rt {
+			if elems == nil {
+				elems = make([]settledElem[T], 0, len(ps)-i)
+			}
+			elems = append(elems, settledElem[T]{st: st, src: q, i: i})
+			q.addReaction(&elems[len(elems)-1])
+			continue
+		}
+		q.markHandled()
+		st.settled++
+		st.out[i] = Settlement[T]{State: q.state, Value: q.value, Err: q.Err()}
+	}
+	if st.settled > 0 {
+		rt.enqueue(st)
 	}
 	return &st.p
 }
@@ -77,6 +127,13 @@ type settledState[T any] struct {
 	p         Promise[[]Settlement[T]]
 	out       []Settlement[T]
 	remaining int
+	settled   int // inputs settled when AllSettled was called: their reactions are this job
+}
+
+func (st *settledState[T]) run() {
+	if st.remaining -= st.settled; st.remaining == 0 {
+		st.p.fulfill(st.out)
+	}
 }
 
 type settledElem[T any] struct {
@@ -87,7 +144,7 @@ type settledElem[T any] struct {
 
 func (e *settledElem[T]) run() {
 	st := e.st
-	st.out[e.i] = Settlement[T]{State: e.src.state, Value: e.src.value, Err: e.src.err}
+	st.out[e.i] = Settlement[T]{State: e.src.state, Value: e.src.value, Err: e.src.Err()}
 	if st.remaining--; st.remaining == 0 {
 		st.p.fulfill(st.out)
 	}
@@ -96,10 +153,36 @@ func (e *settledElem[T]) run() {
 // Race returns a promise that settles as the first of ps to settle does (Promise.race):
 // with no input it stays pending.
 func Race[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
-	p := newPromise[T](RuntimeOf(s))
+	rt := RuntimeOf(s)
+	p := newPromise[T](rt)
+	var first *Promise[T] // the first input that had settled, whose reaction decides
 	for _, q := range ps {
-		q.addReaction(&raceElem[T]{dst: p, src: q})
+		if q.state != Pending && q.rt == rt {
+			first = q
+			break
+		}
 	}
+	if first == nil {
+		elems := make([]raceElem[T], len(ps))
+		for i, q := range ps {
+			elems[i] = raceElem[T]{dst: p, src: q}
+			q.addReaction(&elems[i])
+		}
+		return p
+	}
+	// The reactions to the other inputs of this scheduler would do nothing: mark them
+	// handled, as those reactions would.
+	for _, q := range ps {
+		switch {
+		case q.rt != rt:
+			q.addReaction(&raceElem[T]{dst: p, src: q})
+		case q.state == Pending:
+			q.flags |= flagHandled
+		default:
+			q.markHandled()
+		}
+	}
+	rt.enqueue(&raceElem[T]{dst: p, src: first})
 	return p
 }
 
@@ -111,7 +194,7 @@ func (e *raceElem[T]) run() {
 	if e.src.state == Fulfilled {
 		e.dst.fulfill(e.src.value)
 	} else {
-		e.dst.reject(e.src.err)
+		e.dst.reject(e.src.Err())
 	}
 }
 
@@ -143,17 +226,34 @@ func (e *AggregateError) Unwrap() []error { return e.Errors }
 // rejected with an *AggregateError listing every reason in input order (Promise.any). With
 // no input it is rejected at once.
 func Any[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
+	rt := RuntimeOf(s)
 	st := &anyState[T]{remaining: len(ps)}
-	st.p.rt = RuntimeOf(s)
+	st.p.rt = rt
 	st.errs = make([]error, len(ps))
 	if len(ps) == 0 {
 		st.p.reject(&AggregateError{Errors: st.errs})
 		return &st.p
 	}
-	elems := make([]anyElem[T], len(ps))
+	var elems []anyElem[T]
 	for i, q := range ps {
-		elems[i] = anyElem[T]{st: st, src: q, i: i}
-		q.addReaction(&elems[i])
+		if q.state == Pending || q.rt != rt {
+			if elems == nil {
+				elems = make([]anyElem[T], 0, len(ps)-i)
+			}
+			elems = append(elems, anyElem[T]{st: st, src: q, i: i})
+			q.addReaction(&elems[len(elems)-1])
+			continue
+		}
+		q.markHandled()
+		st.settled++
+		if q.state == Rejected {
+			st.errs[i] = q.x.(error)
+		} else if !st.won {
+			st.won, st.value = true, q.value
+		}
+	}
+	if st.settled > 0 {
+		rt.enqueue(st)
 	}
 	return &st.p
 }
@@ -162,6 +262,19 @@ type anyState[T any] struct {
 	p         Promise[T]
 	errs      []error
 	remaining int
+	settled   int  // inputs settled when Any was called: their reactions are this job
+	won       bool // one of them was fulfilled, the first with value
+	value     T
+}
+
+func (st *anyState[T]) run() {
+	if st.won {
+		st.p.fulfill(st.value)
+		return
+	}
+	if st.remaining -= st.settled; st.remaining == 0 {
+		st.p.reject(&AggregateError{Errors: st.errs})
+	}
 }
 
 type anyElem[T any] struct {
@@ -176,7 +289,7 @@ func (e *anyElem[T]) run() {
 		st.p.fulfill(e.src.value)
 		return
 	}
-	st.errs[e.i] = e.src.err
+	st.errs[e.i] = e.src.Err()
 	if st.remaining--; st.remaining == 0 {
 		st.p.reject(&AggregateError{Errors: st.errs})
 	}

@@ -94,7 +94,7 @@ func (p *Promise[T]) Wait(ctx context.Context) (T, error) {
 	}
 	ch := make(chan result, 1)
 	if err := post.Post(func() {
-		p.addReaction(funcJob(func() { ch <- result{p.value, p.err} }))
+		p.addReaction(funcJob(func() { v, err := p.Result(); ch <- result{v, err} }))
 	}); err != nil {
 		return zero, fmt.Errorf("%w: %w", ErrClosed, err)
 	}

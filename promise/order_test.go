@@ -123,6 +123,77 @@ var orderScenarios = map[string]func(l *uvloop.Loop, lg *logger){
 		}, nil)
 		hops(l, lg, "H", 6)
 	},
+	"combinators-mixed": func(l *uvloop.Loop, lg *logger) {
+		r := func(v int) *promise.Promise[int] { return promise.Resolve(l, v) }
+		e := func(m string) *promise.Promise[int] { return swallow(promise.Reject[int](l, errors.New(m))) }
+		join := func(v []int) string {
+			s := make([]string, len(v))
+			for i, x := range v {
+				s[i] = fmt.Sprint(x)
+			}
+			return strings.Join(s, ",")
+		}
+		type pend struct {
+			p *promise.Promise[int]
+			r *promise.Resolvers[int]
+		}
+		pending := func() pend { p, r := promise.WithResolvers[int](l); return pend{p, r} }
+		a, b, c, d, f, g, h := pending(), pending(), pending(), pending(), pending(), pending(), pending()
+		logThen(promise.Resolve(l, unit{}), lg, "queued before")
+		promise.Then(promise.All(l, r(1), a.p, r(3)), func(v []int) (unit, error) { lg.log("all mixed", join(v)); return unit{}, nil }, nil)
+		promise.Then(promise.All(l, r(1), e("x"), b.p),
+			func([]int) (unit, error) { lg.log("all mixed fulfilled?"); return unit{}, nil },
+			func(err error) (unit, error) { lg.log("all mixed rejected", err.Error()); return unit{}, nil })
+		promise.All(l, a.p, e("late"), r(2)).Catch(func(err error) ([]int, error) {
+			lg.log("all pending first rejected", err.Error())
+			return nil, nil
+		})
+		promise.Then(promise.AllSettled(l, e("y"), c.p, r(2)), func(v []promise.Settlement[int]) (unit, error) {
+			s := make([]string, len(v))
+			for i, x := range v {
+				s[i] = x.State.String()
+			}
+			lg.log("allSettled mixed", strings.Join(s, ","))
+			return unit{}, nil
+		}, nil)
+		promise.Then(promise.Any(l, e("p"), d.p, e("q")), func(v int) (unit, error) { lg.log("any mixed", v); return unit{}, nil }, nil)
+		promise.Then(promise.Any(l, e("s"), r(5), f.p), func(v int) (unit, error) { lg.log("any settled wins", v); return unit{}, nil }, nil)
+		promise.Any(l, e("t"), g.p).Catch(func(err error) (int, error) {
+			var ae *promise.AggregateError
+			errors.As(err, &ae)
+			s := make([]string, len(ae.Errors))
+			for i, x := range ae.Errors {
+				s[i] = x.Error()
+			}
+			lg.log("any mixed rejected", strings.Join(s, ","))
+			return 0, nil
+		})
+		promise.Then(promise.Race(l, h.p, r(6)), func(v int) (unit, error) { lg.log("race settled wins", v); return unit{}, nil }, nil)
+		promise.Race(l, b.p, e("z")).Catch(func(err error) (int, error) { lg.log("race rejected", err.Error()); return 0, nil })
+		promise.Then(promise.Race(l, c.p, d.p), func(v int) (unit, error) { lg.log("race pending", v); return unit{}, nil }, nil)
+		logThen(promise.Resolve(l, unit{}), lg, "queued after")
+		after := func(n int, fn func()) {
+			p := promise.Resolve(l, unit{})
+			for i := 1; i < n; i++ {
+				p = promise.Then(p, func(unit) (unit, error) { return unit{}, nil }, nil)
+			}
+			promise.Then(p, func(unit) (unit, error) { fn(); return unit{}, nil }, nil)
+		}
+		after(2, func() {
+			lg.log("settle a, d, c")
+			a.r.Resolve(2)
+			d.r.Resolve(4)
+			c.r.Reject(errors.New("c"))
+		})
+		after(3, func() {
+			lg.log("reject b, g, h")
+			b.r.Reject(errors.New("b"))
+			g.r.Reject(errors.New("g"))
+			h.r.Reject(errors.New("h"))
+			f.r.Resolve(7)
+		})
+		hops(l, lg, "H", 7)
+	},
 	"async": func(l *uvloop.Loop, lg *logger) {
 		inner := func(name string) *promise.Promise[string] {
 			return promise.Async(l, func() (string, error) {

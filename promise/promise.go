@@ -90,15 +90,21 @@ const (
 	flagWarned                    // reported as unhandled
 )
 
-// base is the part of a promise that does not depend on T.
+// base is the part of a promise that does not depend on T. It is 32 bytes: the reactions of
+// a pending promise and the reason of a rejected one share x, since a promise never needs
+// both.
 type base struct {
 	rt    *Runtime
 	state State
 	flags uint8
-	err   error
-	first job   // the first reaction; most promises have at most one
-	more  []job // the rest, in registration order
+	// x is, while pending, the reactions: nil, one job (most promises have at most one), or
+	// a *reactionList; once rejected, the reason (a non-nil error); once fulfilled, nil.
+	x any
 }
+
+// reactionList holds the reactions of a promise that has more than one, in registration
+// order. It is not a job.
+type reactionList struct{ js []job }
 
 // Promise is a Promises/A+ promise with a value of type T or an error. The zero value is not
 // usable: make promises with New, Resolve, Reject, WithResolvers, Then and the rest. Loop
@@ -114,21 +120,31 @@ func (b *base) core() *base { return b }
 func (b *base) State() State { return b.state }
 
 // Err returns the reason of a rejected promise, else nil.
-func (b *base) Err() error { return b.err }
+func (b *base) Err() error {
+	if b.state == Rejected {
+		return b.x.(error)
+	}
+	return nil
+}
 
 // Value returns the value of a fulfilled promise, else the zero value.
 func (p *Promise[T]) Value() T { return p.value }
 
 // Result returns the value and the error: (v, nil) once fulfilled, (zero, reason) once
 // rejected, (zero, nil) while pending.
-func (p *Promise[T]) Result() (T, error) { return p.value, p.err }
+func (p *Promise[T]) Result() (T, error) {
+	if p.state == Rejected {
+		return p.value, p.x.(error)
+	}
+	return p.value, nil
+}
 
 func (p *Promise[T]) String() string {
 	switch p.state {
 	case Fulfilled:
 		return fmt.Sprintf("Promise{fulfilled: %v}", p.value)
 	case Rejected:
-		return fmt.Sprintf("Promise{rejected: %v}", p.err)
+		return fmt.Sprintf("Promise{rejected: %v}", p.Err())
 	}
 	return "Promise{pending}"
 }
@@ -136,35 +152,46 @@ func (p *Promise[T]) String() string {
 // addReaction registers j to run (as a microtask) once b settles, or queues it now if b has
 // settled; it marks b handled, reporting a rejection handled late.
 func (b *base) addReaction(j job) {
-	switch b.state {
-	case Pending:
-		if b.first == nil && b.more == nil {
-			b.first = j
-		} else {
-			b.more = append(b.more, j)
+	if b.state == Pending {
+		switch x := b.x.(type) {
+		case nil:
+			b.x = j
+		case *reactionList:
+			x.js = append(x.js, j)
+		default:
+			b.x = &reactionList{js: []job{x.(job), j}}
 		}
-	case Rejected:
-		if b.flags&flagHandled == 0 {
-			b.rt.handledLate(b)
-		}
-		b.rt.enqueue(j)
-	default:
-		b.rt.enqueue(j)
+		b.flags |= flagHandled
+		return
 	}
-	b.flags |= flagHandled
+	b.markHandled()
+	b.rt.enqueue(j)
 }
 
-// trigger queues the reactions of a promise that just settled, in registration order.
-func (b *base) trigger() {
-	if j := b.first; j != nil {
-		b.first = nil
-		b.rt.enqueue(j)
+// markHandled marks b handled (V8's has_handler), reporting a rejection handled late.
+func (b *base) markHandled() {
+	if b.flags&flagHandled == 0 {
+		if b.state == Rejected {
+			b.rt.handledLate(b)
+		}
+		b.flags |= flagHandled
 	}
-	if more := b.more; more != nil {
-		b.more = nil
-		for _, j := range more {
+}
+
+// settle records the outcome of a pending promise (x: nil, or the reason) and queues its
+// reactions, in registration order.
+func (b *base) settle(state State, x any) {
+	rs := b.x
+	b.x = x
+	b.state = state
+	switch rs := rs.(type) {
+	case nil:
+	case *reactionList:
+		for _, j := range rs.js {
 			b.rt.enqueue(j)
 		}
+	default:
+		b.rt.enqueue(rs.(job))
 	}
 }
 
@@ -173,8 +200,7 @@ func (p *Promise[T]) fulfill(v T) {
 		return
 	}
 	p.value = v
-	p.state = Fulfilled
-	p.trigger()
+	p.settle(Fulfilled, nil)
 }
 
 func (p *Promise[T]) reject(err error) { p.base.reject(err, p) }
@@ -186,12 +212,14 @@ func (b *base) reject(err error, owner AnyPromise) {
 	if err == nil {
 		err = &ValueError{}
 	}
-	b.err = err
-	b.state = Rejected
 	if b.flags&flagHandled == 0 {
+		// no reactions: record the reason first, so that the tracker sees a rejected promise
+		b.x = err
+		b.state = Rejected
 		b.rt.unhandled(b, owner)
+		return
 	}
-	b.trigger()
+	b.settle(Rejected, err)
 }
 
 func newPromise[T any](rt *Runtime) *Promise[T] {
@@ -211,10 +239,7 @@ func New[T any](s Scheduler, executor func(resolve func(T), reject func(error)))
 
 // Resolve returns a promise fulfilled with v (Promise.resolve of a non-thenable).
 func Resolve[T any](s Scheduler, v T) *Promise[T] {
-	p := newPromise[T](RuntimeOf(s))
-	p.value = v
-	p.state = Fulfilled
-	return p
+	return &Promise[T]{base: base{rt: RuntimeOf(s), state: Fulfilled}, value: v}
 }
 
 // Reject returns a promise rejected with err (a nil err becomes a *ValueError). Like
@@ -355,6 +380,6 @@ func (j *forwardJob[T]) run() {
 	if j.src.state == Fulfilled {
 		j.r.Resolve(j.src.value)
 	} else {
-		j.r.Reject(j.src.err)
+		j.r.Reject(j.src.Err())
 	}
 }

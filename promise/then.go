@@ -38,10 +38,10 @@ func (j *thenJob[T, U]) run() {
 		v, err = j.onF(src.value)
 	} else {
 		if j.onR == nil {
-			dst.reject(src.err)
+			dst.reject(src.Err())
 			return
 		}
-		v, err = j.onR(src.err)
+		v, err = j.onR(src.Err())
 	}
 	if err != nil {
 		dst.reject(err)
@@ -100,10 +100,10 @@ func (j *chainJob[T, U]) run() {
 		t = j.onF(src.value)
 	} else {
 		if j.onR == nil {
-			dst.reject(src.err)
+			dst.reject(src.Err())
 			return
 		}
-		t = j.onR(src.err)
+		t = j.onR(src.Err())
 	}
 	dst.adopt(t)
 }
@@ -157,7 +157,7 @@ type finallyJob[T any] struct {
 func (j *finallyJob[T]) run() {
 	switch {
 	case j.src.state == Rejected:
-		j.dst.reject(j.src.err)
+		j.dst.reject(j.src.Err())
 	case j.throw:
 		j.dst.reject(j.reason)
 	default:

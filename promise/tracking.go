@@ -141,7 +141,7 @@ func (rt *Runtime) checkpoint() bool {
 		e := rt.asyncHandled[0]
 		rt.asyncHandled = rt.asyncHandled[1:]
 		if rt.hook != nil {
-			rt.hook(RejectionEvent{Kind: Handled, Promise: e.p, Reason: e.b.err, ID: e.id})
+			rt.hook(RejectionEvent{Kind: Handled, Promise: e.p, Reason: e.b.Err(), ID: e.id})
 		} else {
 			rt.warn("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously")
 		}
@@ -155,10 +155,10 @@ func (rt *Runtime) checkpoint() bool {
 			continue // handled since
 		}
 		b.flags |= flagWarned
-		ev := RejectionEvent{Kind: Unhandled, Promise: e.p, Reason: b.err, ID: e.id}
+		ev := RejectionEvent{Kind: Unhandled, Promise: e.p, Reason: b.Err(), ID: e.id}
 		switch rt.mode {
 		case ModeStrict:
-			rt.fail(&UnhandledRejectionError{Reason: b.err, ID: e.id})
+			rt.fail(&UnhandledRejectionError{Reason: b.Err(), ID: e.id})
 		case ModeNone:
 			if rt.hook != nil {
 				rt.hook(ev)
@@ -167,12 +167,12 @@ func (rt *Runtime) checkpoint() bool {
 			if rt.hook != nil {
 				rt.hook(ev)
 			}
-			rt.warn(fmt.Sprintf("UnhandledPromiseRejectionWarning: %v (rejection id: %d)", b.err, e.id))
+			rt.warn(fmt.Sprintf("UnhandledPromiseRejectionWarning: %v (rejection id: %d)", b.Err(), e.id))
 		default: // ModeThrow
 			if rt.hook != nil {
 				rt.hook(ev)
 			} else {
-				rt.fail(&UnhandledRejectionError{Reason: b.err, ID: e.id})
+				rt.fail(&UnhandledRejectionError{Reason: b.Err(), ID: e.id})
 			}
 		}
 		again = true
