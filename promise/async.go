@@ -27,7 +27,7 @@ type coro struct {
 
 type resumeJob struct{ co *coro }
 
-func (j *resumeJob) run() {
+func (j *resumeJob) run(*base) {
 	co := j.co
 	co.inJob = true
 	co.resume()
@@ -158,7 +158,14 @@ func Await[T any](p *Promise[T]) (T, error) {
 		p.flags |= flagHandled
 		return p.Result()
 	}
-	p.addReaction(&co.resumeJob)
+	// addReaction without handing p to the queue (the resumption does not need it), so
+	// that a promise made only to be awaited can live on the body's stack.
+	if p.state == Pending {
+		p.addPending(&co.resumeJob)
+	} else {
+		p.markHandled()
+		rt.enqueue(&co.resumeJob, nil)
+	}
 	co.inJob = false
 	if !co.yield(struct{}{}) {
 		co.unwound = true

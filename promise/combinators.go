@@ -30,7 +30,7 @@ func All[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]T] {
 			if elems == nil {
 				elems = make([]allElem[T], 0, len(ps)-i)
 			}
-			elems = append(elems, allElem[T]{st: st, src: q, i: i})
+			elems = append(elems, allElem[T]{st: st, i: i})
 			q.addReaction(&elems[len(elems)-1])
 			continue
 		}
@@ -43,7 +43,7 @@ func All[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]T] {
 		}
 	}
 	if st.settled > 0 {
-		rt.enqueue(st)
+		rt.enqueue(st, nil)
 	}
 	return &st.p
 }
@@ -57,7 +57,7 @@ type allState[T any] struct {
 }
 
 // run is the reactions to the inputs that had settled when All was called.
-func (st *allState[T]) run() {
+func (st *allState[T]) run(*base) {
 	if st.reason != nil {
 		st.p.reject(st.reason)
 		return
@@ -68,18 +68,17 @@ func (st *allState[T]) run() {
 }
 
 type allElem[T any] struct {
-	st  *allState[T]
-	src *Promise[T]
-	i   int
+	st *allState[T]
+	i  int
 }
 
-func (e *allElem[T]) run() {
-	st := e.st
-	if e.src.state == Rejected {
-		st.p.reject(e.src.Err())
+func (e *allElem[T]) run(b *base) {
+	st, src := e.st, promiseOf[T](b)
+	if src.state == Rejected {
+		st.p.reject(src.Err())
 		return
 	}
-	st.values[e.i] = e.src.value
+	st.values[e.i] = src.value
 	if st.remaining--; st.remaining == 0 {
 		st.p.fulfill(st.values)
 	}
@@ -109,7 +108,7 @@ func AllSettled[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]Settlement[T]]
 			if elems == nil {
 				elems = make([]settledElem[T], 0, len(ps)-i)
 			}
-			elems = append(elems, settledElem[T]{st: st, src: q, i: i})
+			elems = append(elems, settledElem[T]{st: st, i: i})
 			q.addReaction(&elems[len(elems)-1])
 			continue
 		}
@@ -118,7 +117,7 @@ func AllSettled[T any](s Scheduler, ps ...*Promise[T]) *Promise[[]Settlement[T]]
 		st.out[i] = Settlement[T]{State: q.state, Value: q.value, Err: q.Err()}
 	}
 	if st.settled > 0 {
-		rt.enqueue(st)
+		rt.enqueue(st, nil)
 	}
 	return &st.p
 }
@@ -130,21 +129,20 @@ type settledState[T any] struct {
 	settled   int // inputs settled when AllSettled was called: their reactions are this job
 }
 
-func (st *settledState[T]) run() {
+func (st *settledState[T]) run(*base) {
 	if st.remaining -= st.settled; st.remaining == 0 {
 		st.p.fulfill(st.out)
 	}
 }
 
 type settledElem[T any] struct {
-	st  *settledState[T]
-	src *Promise[T]
-	i   int
+	st *settledState[T]
+	i  int
 }
 
-func (e *settledElem[T]) run() {
-	st := e.st
-	st.out[e.i] = Settlement[T]{State: e.src.state, Value: e.src.value, Err: e.src.Err()}
+func (e *settledElem[T]) run(b *base) {
+	st, src := e.st, promiseOf[T](b)
+	st.out[e.i] = Settlement[T]{State: src.state, Value: src.value, Err: src.Err()}
 	if st.remaining--; st.remaining == 0 {
 		st.p.fulfill(st.out)
 	}
@@ -162,11 +160,10 @@ func Race[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
 			break
 		}
 	}
+	e := &raceElem[T]{dst: p} // one reaction for every input: it runs with its input
 	if first == nil {
-		elems := make([]raceElem[T], len(ps))
-		for i, q := range ps {
-			elems[i] = raceElem[T]{dst: p, src: q}
-			q.addReaction(&elems[i])
+		for _, q := range ps {
+			q.addReaction(e)
 		}
 		return p
 	}
@@ -175,26 +172,27 @@ func Race[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
 	for _, q := range ps {
 		switch {
 		case q.rt != rt:
-			q.addReaction(&raceElem[T]{dst: p, src: q})
+			q.addReaction(e)
 		case q.state == Pending:
 			q.flags |= flagHandled
 		default:
 			q.markHandled()
 		}
 	}
-	rt.enqueue(&raceElem[T]{dst: p, src: first})
+	rt.enqueue(e, &first.base)
 	return p
 }
 
 type raceElem[T any] struct {
-	dst, src *Promise[T]
+	dst *Promise[T]
 }
 
-func (e *raceElem[T]) run() {
-	if e.src.state == Fulfilled {
-		e.dst.fulfill(e.src.value)
+func (e *raceElem[T]) run(b *base) {
+	src := promiseOf[T](b)
+	if src.state == Fulfilled {
+		e.dst.fulfill(src.value)
 	} else {
-		e.dst.reject(e.src.Err())
+		e.dst.reject(src.Err())
 	}
 }
 
@@ -240,7 +238,7 @@ func Any[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
 			if elems == nil {
 				elems = make([]anyElem[T], 0, len(ps)-i)
 			}
-			elems = append(elems, anyElem[T]{st: st, src: q, i: i})
+			elems = append(elems, anyElem[T]{st: st, i: i})
 			q.addReaction(&elems[len(elems)-1])
 			continue
 		}
@@ -253,7 +251,7 @@ func Any[T any](s Scheduler, ps ...*Promise[T]) *Promise[T] {
 		}
 	}
 	if st.settled > 0 {
-		rt.enqueue(st)
+		rt.enqueue(st, nil)
 	}
 	return &st.p
 }
@@ -267,7 +265,7 @@ type anyState[T any] struct {
 	value     T
 }
 
-func (st *anyState[T]) run() {
+func (st *anyState[T]) run(*base) {
 	if st.won {
 		st.p.fulfill(st.value)
 		return
@@ -278,18 +276,17 @@ func (st *anyState[T]) run() {
 }
 
 type anyElem[T any] struct {
-	st  *anyState[T]
-	src *Promise[T]
-	i   int
+	st *anyState[T]
+	i  int
 }
 
-func (e *anyElem[T]) run() {
-	st := e.st
-	if e.src.state == Fulfilled {
-		st.p.fulfill(e.src.value)
+func (e *anyElem[T]) run(b *base) {
+	st, src := e.st, promiseOf[T](b)
+	if src.state == Fulfilled {
+		st.p.fulfill(src.value)
 		return
 	}
-	st.errs[e.i] = e.src.Err()
+	st.errs[e.i] = src.Err()
 	if st.remaining--; st.remaining == 0 {
 		st.p.reject(&AggregateError{Errors: st.errs})
 	}

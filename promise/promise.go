@@ -3,6 +3,7 @@ package promise
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 )
 
 // State is the state of a promise.
@@ -116,6 +117,13 @@ type Promise[T any] struct {
 
 func (b *base) core() *base { return b }
 
+// promiseOf returns the *Promise[T] whose base b is. Every base is the first field of a
+// Promise[T] (nothing else embeds or makes one), and a reaction runs with the base of the
+// promise it was added to, whose T it knows: so the conversion is exact.
+func promiseOf[T any](b *base) *Promise[T] {
+	return (*Promise[T])(unsafe.Pointer(b))
+}
+
 // State reports whether p is pending, fulfilled or rejected.
 func (b *base) State() State { return b.state }
 
@@ -153,19 +161,24 @@ func (p *Promise[T]) String() string {
 // settled; it marks b handled, reporting a rejection handled late.
 func (b *base) addReaction(j job) {
 	if b.state == Pending {
-		switch x := b.x.(type) {
-		case nil:
-			b.x = j
-		case *reactionList:
-			x.js = append(x.js, j)
-		default:
-			b.x = &reactionList{js: []job{x.(job), j}}
-		}
-		b.flags |= flagHandled
+		b.addPending(j)
 		return
 	}
 	b.markHandled()
-	b.rt.enqueue(j)
+	b.rt.enqueue(j, b)
+}
+
+// addPending is addReaction for a pending b.
+func (b *base) addPending(j job) {
+	switch x := b.x.(type) {
+	case nil:
+		b.x = j
+	case *reactionList:
+		x.js = append(x.js, j)
+	default:
+		b.x = &reactionList{js: []job{x.(job), j}}
+	}
+	b.flags |= flagHandled
 }
 
 // markHandled marks b handled (V8's has_handler), reporting a rejection handled late.
@@ -188,10 +201,10 @@ func (b *base) settle(state State, x any) {
 	case nil:
 	case *reactionList:
 		for _, j := range rs.js {
-			b.rt.enqueue(j)
+			b.rt.enqueue(j, b)
 		}
 	default:
-		b.rt.enqueue(rs.(job))
+		b.rt.enqueue(rs.(job), b)
 	}
 }
 
@@ -336,7 +349,7 @@ func (p *Promise[T]) adopt(t Thenable[T]) {
 			return
 		}
 	}
-	p.rt.enqueue(&thenableJob[T]{p: p, t: t})
+	p.rt.enqueue(&thenableJob[T]{p: p, t: t}, nil)
 }
 
 // thenableJob is V8's NewPromiseResolveThenableJob: it calls t.Then with fresh resolving
@@ -347,7 +360,7 @@ type thenableJob[T any] struct {
 	r Resolvers[T]
 }
 
-func (j *thenableJob[T]) run() {
+func (j *thenableJob[T]) run(*base) {
 	j.r.p = j.p
 	defer j.r.recoverInto()
 	j.t.Then(&j.r)
@@ -368,18 +381,17 @@ func (r *Resolvers[T]) recoverInto() {
 // Then makes p, a native promise, a Thenable: r settles as p does. Adopting a native promise
 // therefore takes two microtasks, as in V8: the job that calls Then, and the reaction.
 func (p *Promise[T]) Then(r *Resolvers[T]) {
-	p.addReaction(&forwardJob[T]{src: p, r: r})
+	p.addReaction(&forwardJob[T]{r: r})
 }
 
 type forwardJob[T any] struct {
-	src *Promise[T]
-	r   *Resolvers[T]
+	r *Resolvers[T]
 }
 
-func (j *forwardJob[T]) run() {
-	if j.src.state == Fulfilled {
-		j.r.Resolve(j.src.value)
+func (j *forwardJob[T]) run(b *base) {
+	if src := promiseOf[T](b); src.state == Fulfilled {
+		j.r.Resolve(src.value)
 	} else {
-		j.r.Reject(j.src.Err())
+		j.r.Reject(src.Err())
 	}
 }

@@ -56,7 +56,9 @@ type JobInspector interface {
 }
 
 // job is one microtask of this package: a reaction, a resolve-thenable job, a resumption.
-type job interface{ run() }
+// A reaction runs with the promise it reacts to (src), so that it need not keep a pointer
+// to it; src is nil for the other jobs.
+type job interface{ run(src *base) }
 
 // Runtime is the per-scheduler state of the package: its job queue, the async bodies that
 // are suspended, and unhandled-rejection tracking. There is one per Scheduler, made on first
@@ -142,27 +144,33 @@ func (rt *Runtime) Close() {
 	lastRT.CompareAndSwap(rt, nil)
 }
 
-// enqueue queues j as one microtask.
-func (rt *Runtime) enqueue(j job) {
-	rt.jobs.push(j)
+// enqueue queues j, to run with src, as one microtask.
+func (rt *Runtime) enqueue(j job, src *base) {
+	rt.jobs.push(queued{j, src})
 	rt.sched.QueueMicrotask(rt.runJobFn)
 }
 
 func (rt *Runtime) runJob() {
-	if j := rt.jobs.pop(); j != nil {
-		j.run()
+	if q := rt.jobs.pop(); q.j != nil {
+		q.j.run(q.src)
 	}
+}
+
+// queued is a job and the promise it runs with.
+type queued struct {
+	j   job
+	src *base
 }
 
 // jobRing is a FIFO of jobs over a power-of-two circular buffer that is reused.
 type jobRing struct {
-	buf     []job
+	buf     []queued
 	head, n int
 }
 
-func (r *jobRing) push(j job) {
+func (r *jobRing) push(j queued) {
 	if r.n == len(r.buf) {
-		nb := make([]job, max(16, 2*len(r.buf)))
+		nb := make([]queued, max(16, 2*len(r.buf)))
 		for i := 0; i < r.n; i++ {
 			nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
 		}
@@ -172,12 +180,12 @@ func (r *jobRing) push(j job) {
 	r.n++
 }
 
-func (r *jobRing) pop() job {
+func (r *jobRing) pop() queued {
 	if r.n == 0 {
-		return nil
+		return queued{}
 	}
 	j := r.buf[r.head]
-	r.buf[r.head] = nil
+	r.buf[r.head] = queued{}
 	r.head = (r.head + 1) & (len(r.buf) - 1)
 	r.n--
 	return j
@@ -186,4 +194,4 @@ func (r *jobRing) pop() job {
 // funcJob adapts a func to a job (for the rare paths).
 type funcJob func()
 
-func (f funcJob) run() { f() }
+func (f funcJob) run(*base) { f() }
