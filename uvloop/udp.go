@@ -23,6 +23,8 @@ const (
 	// UDPReusePort sets SO_REUSEPORT: on Linux the kernel spreads datagrams among the sockets
 	// bound to the same address and port.
 	UDPReusePort
+
+	udpFlagsAll = UDPIPv6Only | UDPReuseAddr | UDPReusePort
 )
 
 const (
@@ -114,12 +116,13 @@ func (u *UDP) Fd() int { return u.fd }
 
 // Bind binds the socket to addr (port 0: the system picks one), creating it for addr's
 // family. Binding a handle whose socket exists fails as the system says (EINVAL if it is
-// already bound).
+// already bound); so do an address of another family than the socket's, UDPIPv6Only with an
+// IPv4 address and unknown flags.
 func (u *UDP) Bind(addr netip.AddrPort, flags UDPFlags) error {
 	if err := u.usable(); err != nil {
 		return err
 	}
-	if !addr.IsValid() {
+	if !addr.IsValid() || flags&^udpFlagsAll != 0 {
 		return errUDPAddrInvalid
 	}
 	family := udpFamilyOf(addr.Addr())
@@ -153,12 +156,15 @@ func (u *UDP) bind(addr netip.AddrPort, flags UDPFlags) error {
 		}
 	}
 	if u.family == unix.AF_INET6 {
-		v6only := 0
 		if flags&UDPIPv6Only != 0 {
-			v6only = 1
-		}
-		if err := unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, v6only); err != nil {
-			return os.NewSyscallError("setsockopt", err)
+			if err := unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 1); err != nil {
+				return os.NewSyscallError("setsockopt", err)
+			}
+		} else {
+			// Dual stack where the system allows it: FreeBSD defaults to IPv6 only, OpenBSD
+			// is IPv6 only and refuses the option, and an already bound socket refuses it too
+			// (bind then reports the second Bind).
+			_ = unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 0)
 		}
 	}
 	sa, err := u.sockaddr(addr)
@@ -196,9 +202,9 @@ func (u *UDP) closeSocket() {
 	u.io.fd = -1
 }
 
-// maybeBind binds a socket-less handle to the unspecified address of family, port 0
-// (uv__udp_maybe_deferred_bind).
-func (u *UDP) maybeBind(family int) error {
+// maybeBind binds a socket-less handle to the unspecified address of family, port 0, with
+// flags (uv__udp_maybe_deferred_bind).
+func (u *UDP) maybeBind(family int, flags UDPFlags) error {
 	if u.fd >= 0 {
 		return nil
 	}
@@ -206,7 +212,7 @@ func (u *UDP) maybeBind(family int) error {
 	if family == unix.AF_INET6 {
 		unspec = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
-	return u.Bind(unspec, 0)
+	return u.Bind(unspec, flags)
 }
 
 // Connect associates the socket with addr: sends then go there (Send and TrySend take no
@@ -222,7 +228,7 @@ func (u *UDP) Connect(addr netip.AddrPort) error {
 	if u.connected {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
-	if err := u.maybeBind(udpFamilyOf(addr.Addr())); err != nil {
+	if err := u.maybeBind(udpFamilyOf(addr.Addr()), 0); err != nil {
 		return err
 	}
 	sa, err := u.sockaddr(addr)
@@ -286,12 +292,15 @@ func (u *UDP) Send(data []byte, to netip.AddrPort, cb func(error)) error {
 // callbacks not yet run), and otherwise as Send does, with the system's error (EMSGSIZE,
 // ECONNREFUSED, ...) returned here.
 func (u *UDP) TrySend(data []byte, to netip.AddrPort) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if u.SendQueueCount() > 0 { // before any implicit bind, as libuv
+		return errUDPAgain
+	}
 	to, scope, err := u.prepareSend(to)
 	if err != nil {
 		return err
-	}
-	if u.SendQueueCount() > 0 {
-		return errUDPAgain
 	}
 	var e unix.Errno
 	for {
@@ -308,7 +317,7 @@ func (u *UDP) TrySend(data []byte, to netip.AddrPort) error {
 	switch e {
 	case 0:
 		return nil
-	case unix.EAGAIN:
+	case unix.EAGAIN, unix.ENOBUFS: // as libuv: both mean "try later"
 		return errUDPAgain
 	}
 	return os.NewSyscallError("sendto", e)
@@ -329,7 +338,7 @@ func (u *UDP) prepareSend(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 	if !to.IsValid() {
 		return to, 0, errUDPNoDest
 	}
-	if err := u.maybeBind(udpFamilyOf(to.Addr())); err != nil {
+	if err := u.maybeBind(udpFamilyOf(to.Addr()), 0); err != nil {
 		return to, 0, err
 	}
 	return u.target(to)
@@ -478,7 +487,7 @@ func (u *UDP) RecvStart(cb func(u *UDP, data []byte, from netip.AddrPort, err er
 	if u.recvCb != nil {
 		return errUDPAlready
 	}
-	if err := u.maybeBind(unix.AF_INET); err != nil {
+	if err := u.maybeBind(unix.AF_INET, 0); err != nil {
 		return err
 	}
 	if u.rbuf == nil {
@@ -521,8 +530,9 @@ func (u *UDP) stopUDP() {
 }
 
 // Close stops receiving, closes the socket and schedules cb (which may be nil) for the close
-// phase. There, first the sends not yet written report ECANCELED and the finished ones
-// report their outcome, then cb runs.
+// phase. There the send callbacks that have not run yet run in order — first those of the
+// sends already written (or failed), with their outcome, then those of the sends not yet
+// written, with an error wrapping ECANCELED — and then cb.
 func (u *UDP) Close(cb func()) error {
 	if err := u.handle.Close(u.finishClose); err != nil {
 		return err
@@ -663,6 +673,23 @@ func (u *UDP) setInt(level4, opt4, level6, opt6, v int) error {
 	return nil
 }
 
+// setMulticast sets a multicast option, opt4 at IPPROTO_IP on an IPv4 socket and opt6 at
+// IPPROTO_IPV6 on an IPv6 one, in the size the system wants (udpSetMulticastOpt).
+func (u *UDP) setMulticast(opt4, opt6, v int) error {
+	fd, err := u.socket()
+	if err != nil {
+		return err
+	}
+	level, opt := unix.IPPROTO_IP, opt4
+	if u.family == unix.AF_INET6 {
+		level, opt = unix.IPPROTO_IPV6, opt6
+	}
+	if err := udpSetMulticastOpt(fd, level, opt, v); err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	return nil
+}
+
 func udpBoolInt(b bool) int {
 	if b {
 		return 1
@@ -688,12 +715,12 @@ func (u *UDP) SetMulticastTTL(ttl int) error {
 	if ttl < 0 || ttl > 255 {
 		return errUDPAddrInvalid
 	}
-	return u.setInt(unix.IPPROTO_IP, unix.IP_MULTICAST_TTL, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_HOPS, ttl)
+	return u.setMulticast(unix.IP_MULTICAST_TTL, unix.IPV6_MULTICAST_HOPS, ttl)
 }
 
 // SetMulticastLoop sets whether multicast datagrams sent are looped back to local receivers.
 func (u *UDP) SetMulticastLoop(on bool) error {
-	return u.setInt(unix.IPPROTO_IP, unix.IP_MULTICAST_LOOP, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_LOOP, udpBoolInt(on))
+	return u.setMulticast(unix.IP_MULTICAST_LOOP, unix.IPV6_MULTICAST_LOOP, udpBoolInt(on))
 }
 
 // SetMulticastInterface selects the interface multicast datagrams leave by: on an IPv4 socket
@@ -742,7 +769,8 @@ func (u *UDP) membership(group, iface netip.Addr, join bool) error {
 	if !group.IsValid() || !group.IsMulticast() {
 		return errUDPAddrInvalid
 	}
-	if err := u.maybeBind(udpFamilyOf(group)); err != nil {
+	// A group's receivers share its port: the implicit bind reuses the address, as libuv's.
+	if err := u.maybeBind(udpFamilyOf(group), UDPReuseAddr); err != nil {
 		return err
 	}
 	var err error

@@ -4,6 +4,7 @@ package uvloop
 
 import (
 	"net/netip"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -48,6 +49,15 @@ func udpReuseAddr(fd int) error {
 		return err
 	}
 	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1)
+}
+
+// udpSetMulticastOpt sets IP_MULTICAST_TTL, IP_MULTICAST_LOOP or their IPv6 counterparts.
+// OpenBSD takes the IPv4 ones as an unsigned char only, as libuv knows; the others take ints.
+func udpSetMulticastOpt(fd, level, opt, v int) error {
+	if runtime.GOOS == "openbsd" && level == unix.IPPROTO_IP {
+		return unix.SetsockoptByte(fd, level, opt, byte(v))
+	}
+	return unix.SetsockoptInt(fd, level, opt, v)
 }
 
 func udpErrno(err error) unix.Errno {

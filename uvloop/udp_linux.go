@@ -31,6 +31,12 @@ func udpReuseAddr(fd int) error {
 	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
 }
 
+// udpSetMulticastOpt sets IP_MULTICAST_TTL, IP_MULTICAST_LOOP or their IPv6 counterparts,
+// all ints on Linux.
+func udpSetMulticastOpt(fd, level, opt, v int) error {
+	return unix.SetsockoptInt(fd, level, opt, v)
+}
+
 // udpRecvfrom reads one datagram into buf and the sender's address into sa.
 func udpRecvfrom(fd int, buf []byte, sa *udpSockaddr) (int, unix.Errno) {
 	sa.n = unix.SizeofSockaddrAny
