@@ -11,15 +11,15 @@ type unwindSignal struct{}
 
 func (*unwindSignal) String() string { return "promise: async body unwound: the scheduler closed" }
 
-// coro is one async body running on a coroutine (iter.Pull): the loop goroutine switches to
-// it to run the body up to its next Await, and the body switches back there.
+// coro is one async body: it runs on a worker, a coroutine (iter.Pull) that the loop
+// goroutine switches to in order to run the body up to its next Await, and that switches
+// back there.
 type coro struct {
 	rt        *Runtime
-	next      func() (struct{}, bool)
-	stop      func()
-	yield     func(struct{}) bool
-	inJob     bool // resumed by its resume job, which returns to the drain as soon as it yields
-	unwound   bool // its scheduler closed: Await panics with unwinding
+	w         *worker // the worker it runs on, until it ends
+	inJob     bool    // resumed by its resume job, which returns to the drain as soon as it yields
+	unwound   bool    // its scheduler closed: Await panics with unwinding
+	done      bool    // the body has returned or panicked
 	lprev     *coro
 	lnext     *coro
 	resumeJob resumeJob
@@ -33,15 +33,21 @@ func (j *resumeJob) run(*base) {
 	co.resume()
 }
 
-// resume switches to the body until its next Await or its end.
+// resume switches to the body until its next Await or its end; at its end the worker goes
+// back to the pool.
 func (co *coro) resume() {
 	rt := co.rt
 	prev := rt.current
 	rt.current = co
-	_, ok := co.next()
+	co.w.next()
 	rt.current = prev
-	if !ok && co.lnext != nil {
-		co.unlink()
+	if co.done {
+		if co.lnext != nil {
+			co.unlink()
+		}
+		w := co.w
+		co.w = nil
+		rt.putWorker(w)
 	}
 }
 
@@ -59,9 +65,71 @@ func (co *coro) unlink() {
 }
 
 // unwind stops a suspended body: its Await panics with unwinding, its deferred functions run.
+// Its worker ends with it.
 func (co *coro) unwind() {
 	co.unwound = true
-	co.stop()
+	co.w.stop()
+}
+
+// worker is a coroutine that runs async bodies one after another, so that an Async call
+// need not start a goroutine: between bodies it waits in its Runtime's pool.
+type worker struct {
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	body  bodyRunner // the body to run when next resumes it idle
+	idle  *worker    // the next one in the pool
+}
+
+// bodyRunner runs one async body to its end, recovering whatever it panics with.
+type bodyRunner interface{ runBody() }
+
+// maxIdleWorkers bounds the pool of a Runtime: workers beyond it end with their body.
+const maxIdleWorkers = 32
+
+func (w *worker) loop(yield func(struct{}) bool) {
+	w.yield = yield
+	for {
+		b := w.body
+		w.body = nil
+		b.runBody()
+		if !yield(struct{}{}) { // idle until the next body, or stopped
+			return
+		}
+	}
+}
+
+// getWorker returns an idle worker, or a new one.
+func (rt *Runtime) getWorker() *worker {
+	if w := rt.idle; w != nil {
+		rt.idle, w.idle = w.idle, nil
+		rt.nIdle--
+		return w
+	}
+	w := &worker{}
+	w.next, w.stop = iter.Pull(w.loop)
+	return w
+}
+
+// putWorker keeps w, whose body has ended, for the next Async call, if the Runtime will stop
+// it when its scheduler closes (only a Closer's does) and the pool has room; else w ends.
+func (rt *Runtime) putWorker(w *worker) {
+	if rt.closed || !rt.pooling || rt.nIdle >= maxIdleWorkers {
+		w.stop()
+		return
+	}
+	w.idle, rt.idle = rt.idle, w
+	rt.nIdle++
+}
+
+// stopWorkers ends the idle workers.
+func (rt *Runtime) stopWorkers() {
+	for rt.idle != nil {
+		w := rt.idle
+		rt.idle, w.idle = w.idle, nil
+		rt.nIdle--
+		w.stop()
+	}
 }
 
 // Async runs body as a JavaScript async function does: synchronously, up to its first Await
@@ -72,6 +140,10 @@ func (co *coro) unwind() {
 // A body suspended when its scheduler closes (a Closer) is unwound: Await panics with an
 // unexported value, its deferred functions run, Async recovers it, and the promise stays
 // pending. Do not recover that value in the body and carry on.
+//
+// The coroutine of a body that has ended waits for the next Async call of the same
+// scheduler (up to 32 of them do, and only for a Closer, whose Close ends them), so that a
+// call costs no new goroutine.
 func Async[T any](s Scheduler, body func() (T, error)) *Promise[T] {
 	a := &asyncBody[T]{body: body}
 	return a.start(RuntimeOf(s))
@@ -101,14 +173,14 @@ func (a *asyncBody[T]) start(rt *Runtime) *Promise[T] {
 		a.p.reject(ErrClosed)
 		return &a.p
 	}
-	co.next, co.stop = iter.Pull(a.seq)
+	co.w = rt.getWorker()
+	co.w.body = a
 	co.link()
 	co.resume()
 	return &a.p
 }
 
-func (a *asyncBody[T]) seq(yield func(struct{}) bool) {
-	a.co.yield = yield
+func (a *asyncBody[T]) runBody() {
 	defer a.end()
 	if a.body != nil {
 		v, err := a.body()
@@ -128,6 +200,7 @@ func (a *asyncBody[T]) seq(yield func(struct{}) bool) {
 }
 
 func (a *asyncBody[T]) end() {
+	a.co.done = true
 	if v := recover(); v != nil && v != unwinding {
 		a.p.reject(Reason(v))
 	}
@@ -167,7 +240,7 @@ func Await[T any](p *Promise[T]) (T, error) {
 		rt.enqueue(&co.resumeJob, nil)
 	}
 	co.inJob = false
-	if !co.yield(struct{}{}) {
+	if !co.w.yield(struct{}{}) {
 		co.unwound = true
 		panic(unwinding)
 	}

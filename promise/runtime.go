@@ -69,8 +69,11 @@ type Runtime struct {
 	jobs     jobRing      // paired one to one with runJob microtasks queued on sched
 	runJobFn func()       // rt.runJob, bound once
 
-	current *coro // the async body running now; nil on the loop goroutine
-	coros   coro  // sentinel of the list of bodies started and not finished
+	current *coro   // the async body running now; nil on the loop goroutine
+	coros   coro    // sentinel of the list of bodies started and not finished
+	idle    *worker // the pool of workers waiting for a body
+	nIdle   int
+	pooling bool // the scheduler is a Closer: Close stops the pool's workers
 	closed  bool
 	done    chan struct{} // closed by Close
 
@@ -116,6 +119,7 @@ func RuntimeOf(s Scheduler) *Runtime {
 		cp.AddCheckpoint(rt.checkpoint)
 	}
 	if c, ok := s.(Closer); ok {
+		rt.pooling = true
 		c.OnClose(rt.Close)
 	}
 	if v, loaded := runtimes.LoadOrStore(s, rt); loaded {
@@ -126,9 +130,10 @@ func RuntimeOf(s Scheduler) *Runtime {
 }
 
 // Close unwinds every suspended Async body (Await panics inside it with an unexported value
-// that the body's deferred functions see and that Async recovers), so that no coroutine
-// outlives the scheduler, and forgets the Runtime. Their promises stay pending. The
-// scheduler's Close calls it for a Closer; it is safe to call twice.
+// that the body's deferred functions see and that Async recovers) and ends the idle
+// coroutines kept for the next bodies (only a Closer's Runtime keeps any), so that no
+// coroutine outlives the scheduler, and forgets the Runtime. The promises of the unwound
+// bodies stay pending. The scheduler's Close calls it for a Closer; it is safe to call twice.
 func (rt *Runtime) Close() {
 	if rt.closed {
 		return
@@ -140,6 +145,7 @@ func (rt *Runtime) Close() {
 		co.unlink()
 		co.unwind()
 	}
+	rt.stopWorkers()
 	runtimes.CompareAndDelete(rt.sched, rt)
 	lastRT.CompareAndSwap(rt, nil)
 }
