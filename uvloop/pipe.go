@@ -112,6 +112,9 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 	if p.sflags&sConnecting != 0 {
 		return errAlready
 	}
+	if p.sflags&(sListening|sConnected) != 0 {
+		return os.NewSyscallError("connect", syscall.EISCONN)
+	}
 	sa, err := unixSockaddr(path)
 	if err != nil {
 		return err
@@ -150,7 +153,7 @@ func (p *Pipe) Open(fd int) error {
 	if err := unix.SetNonblock(fd, true); err != nil {
 		return sysErr("fcntl", err)
 	}
-	return p.open(fd, sReadable|sWritable)
+	return p.open(fd, sReadable|sWritable|sConnected)
 }
 
 // LocalAddr returns the path the socket is bound to (getsockname); "" if unbound.

@@ -184,6 +184,7 @@ const (
 	sFed                                // queued in the pending phase
 	sNeedDrain                          // a Write left bytes queued: OnDrain is due
 	sBound                              // bound (TCP) or accepted
+	sConnected                          // connected, accepted or adopted: Connect refuses
 )
 
 // stream is the part TCP and Pipe share (libuv's uv_stream_t); loop goroutine only.
@@ -728,6 +729,9 @@ func (s *stream) finishConnect() {
 		}
 	}
 	s.sflags &^= sConnecting
+	if err == nil {
+		s.sflags |= sConnected
+	}
 	s.loop.activeReqs--
 	if s.fd >= 0 && (err != nil || s.queue.head == nil) {
 		s.loop.io.stop(&s.io, Writable)
@@ -835,7 +839,7 @@ func (s *stream) accept(client *stream) error {
 	if err != nil {
 		unix.Close(fd)
 	} else {
-		client.sflags |= sBound
+		client.sflags |= sBound | sConnected
 	}
 	if s.fd >= 0 && s.sflags&sListening != 0 {
 		s.loop.io.start(&s.io, Readable)

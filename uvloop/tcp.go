@@ -72,7 +72,7 @@ func (t *TCP) Open(fd int) error {
 	if err := unix.SetNonblock(fd, true); err != nil {
 		return sysErr("fcntl", err)
 	}
-	return t.open(fd, sReadable|sWritable)
+	return t.open(fd, sReadable|sWritable|sConnected)
 }
 
 // Bind binds the handle to addr (uv_tcp_bind), creating the socket for addr's family.
@@ -187,7 +187,7 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if t.sflags&sConnecting != 0 {
 		return errAlready
 	}
-	if t.sflags&sListening != 0 {
+	if t.sflags&(sListening|sConnected) != 0 {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
 	if t.delayedErr == nil {
