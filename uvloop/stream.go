@@ -94,11 +94,11 @@ const (
 
 // streamShared is the state all streams of one loop share; loop goroutine only.
 type streamShared struct {
-	readBuf   []byte     // handed to read callbacks; allocated on the first read
-	bufs      [][]byte   // writev scratch: the slices of one batched write
+	readBuf   []byte       // handed to read callbacks; allocated on the first read
+	bufs      [][]byte     // writev scratch: the slices of one batched write
 	iov       []unix.Iovec // writev scratch for the raw system call (writev_raw.go)
-	free      *writeReq  // recycled write requests
-	reserveFd int        // the fd held back for the EMFILE trick; valid while reserved
+	free      *writeReq    // recycled write requests
+	reserveFd int          // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
 	hooked    bool // the OnClose hook that releases reserveFd is registered
 }
@@ -141,8 +141,8 @@ type writeReq struct {
 	bufs [][]byte // what is left to write (a window on one or vec); the bytes stay the caller's
 	one  [1][]byte
 	vec  [][]byte // Writev's copy of the slice headers, kept for reuse
-	size int   // bytes left; counted in the stream's queue size until the callback
-	err  error // the failure, once done
+	size int      // bytes left; counted in the stream's queue size until the callback
+	err  error    // the failure, once done
 	cb   func(error)
 }
 
@@ -203,10 +203,10 @@ type stream struct {
 	queue      reqList
 	done       reqList // written or failed, callbacks not yet run
 	queueSize  int
-	feedFn     func()      // s.onFeed, bound once
+	feedFn     func()              // s.onFeed, bound once
 	readyFn    func(Events, error) // s.ioReady, bound once
-	onClose    func()      // the kind's own cleanup when Close closes the fd (Pipe: unlink)
-	setupFd    func(fd int) error // the kind's own options for a new fd (TCP: nodelay, keep-alive)
+	onClose    func()              // the kind's own cleanup when Close closes the fd (Pipe: unlink)
+	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
