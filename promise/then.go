@@ -12,18 +12,18 @@ func Then[T, U any](p *Promise[T], onFulfilled func(T) (U, error), onRejected fu
 		j   job
 		dst *Promise[U]
 	)
+	core := base{rt: p.rt}
 	switch {
 	case onRejected == nil:
-		jf := &onFulfilledJob[T, U]{onF: onFulfilled}
+		jf := &onFulfilledJob[T, U]{onF: onFulfilled, dst: Promise[U]{base: core}}
 		j, dst = jf, &jf.dst
 	case onFulfilled == nil:
-		jr := &onRejectedJob[T, U]{onR: onRejected}
+		jr := &onRejectedJob[T, U]{onR: onRejected, dst: Promise[U]{base: core}}
 		j, dst = jr, &jr.dst
 	default:
-		jb := &thenJob[T, U]{onF: onFulfilled, onR: onRejected}
+		jb := &thenJob[T, U]{onF: onFulfilled, onR: onRejected, dst: Promise[U]{base: core}}
 		j, dst = jb, &jb.dst
 	}
-	dst.rt = p.rt
 	p.addReaction(j)
 	return dst
 }
