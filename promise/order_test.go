@@ -43,6 +43,15 @@ type syncThenable[T any] struct{ v T }
 
 func (t syncThenable[T]) Then(r *promise.Resolvers[T]) { r.Resolve(t.v) }
 
+// after runs fn in the reaction n microtask turns from now.
+func after(l *uvloop.Loop, n int, fn func()) {
+	p := promise.Resolve(l, unit{})
+	for i := 1; i < n; i++ {
+		p = promise.Then(p, func(unit) (unit, error) { return unit{}, nil }, nil)
+	}
+	promise.Then(p, func(unit) (unit, error) { fn(); return unit{}, nil }, nil)
+}
+
 func logThen[T any](p *promise.Promise[T], lg *logger, msg string) {
 	promise.Then(p, func(T) (unit, error) { lg.log(msg); return unit{}, nil }, nil)
 }
@@ -172,20 +181,13 @@ var orderScenarios = map[string]func(l *uvloop.Loop, lg *logger){
 		promise.Race(l, b.p, e("z")).Catch(func(err error) (int, error) { lg.log("race rejected", err.Error()); return 0, nil })
 		promise.Then(promise.Race(l, c.p, d.p), func(v int) (unit, error) { lg.log("race pending", v); return unit{}, nil }, nil)
 		logThen(promise.Resolve(l, unit{}), lg, "queued after")
-		after := func(n int, fn func()) {
-			p := promise.Resolve(l, unit{})
-			for i := 1; i < n; i++ {
-				p = promise.Then(p, func(unit) (unit, error) { return unit{}, nil }, nil)
-			}
-			promise.Then(p, func(unit) (unit, error) { fn(); return unit{}, nil }, nil)
-		}
-		after(2, func() {
+		after(l, 2, func() {
 			lg.log("settle a, d, c")
 			a.r.Resolve(2)
 			d.r.Resolve(4)
 			c.r.Reject(errors.New("c"))
 		})
-		after(3, func() {
+		after(l, 3, func() {
 			lg.log("reject b, g, h")
 			b.r.Reject(errors.New("b"))
 			g.r.Reject(errors.New("g"))
@@ -193,6 +195,81 @@ var orderScenarios = map[string]func(l *uvloop.Loop, lg *logger){
 			f.r.Resolve(7)
 		})
 		hops(l, lg, "H", 7)
+	},
+	"finally-pending": func(l *uvloop.Loop, lg *logger) {
+		gate, openGate := promise.WithResolvers[string](l)
+		bad, failBad := promise.WithResolvers[string](l)
+		timed, resolveTimed := promise.WithResolvers[string](l)
+		logValue := func(p *promise.Promise[int], msg string) {
+			promise.Then(p, func(v int) (unit, error) { lg.log(msg, v); return unit{}, nil }, nil)
+		}
+		logReason := func(p *promise.Promise[int], msg string) {
+			p.Catch(func(err error) (int, error) { lg.log(msg, err.Error()); return 0, nil })
+		}
+		logValue(promise.Resolve(l, 1).Finally(func() promise.AnyPromise { lg.log("finally 1 runs"); return gate }), "after finally 1")
+		logReason(promise.Reject[int](l, errors.New("x")).Finally(func() promise.AnyPromise { lg.log("finally 2 runs"); return gate }), "after finally 2")
+		promise.Then(promise.Resolve(l, 3).Finally(func() promise.AnyPromise { lg.log("finally 3 runs"); return bad }),
+			func(v int) (unit, error) { lg.log("after finally 3 fulfilled", v); return unit{}, nil },
+			func(err error) (unit, error) { lg.log("after finally 3", err.Error()); return unit{}, nil })
+		logReason(promise.Reject[int](l, errors.New("z")).Finally(func() promise.AnyPromise { return bad }), "after finally 4")
+		logValue(promise.Resolve(l, 5).Finally(func() promise.AnyPromise { lg.log("finally 5 runs"); return timed }), "after finally 5")
+		logValue(promise.Resolve(l, 6).Finally(func() promise.AnyPromise { return gate }).
+			Finally(func() promise.AnyPromise { lg.log("finally 6b runs"); return gate }), "after finally 6")
+		l.SetTimeout(func() { lg.log("timer resolves"); resolveTimed.Resolve("ignored") }, 0)
+		after(l, 2, func() { lg.log("resolve gate"); openGate.Resolve("ignored") })
+		after(l, 3, func() { lg.log("reject bad"); failBad.Reject(errors.New("y")) })
+		hops(l, lg, "H", 9)
+		lg.log("sync end")
+	},
+	"nexttick-then": func(l *uvloop.Loop, lg *logger) {
+		tick := func(msg string, then ...func()) {
+			l.NextTick(func() {
+				lg.log(msg)
+				for _, f := range then {
+					f()
+				}
+			})
+		}
+		promise.Then(promise.Then(promise.Resolve(l, unit{}), func(unit) (unit, error) {
+			lg.log("then 1")
+			tick("tick from then 1")
+			return unit{}, nil
+		}, nil), func(unit) (unit, error) { lg.log("then 2"); return unit{}, nil }, nil)
+		tick("tick 1", func() {
+			logThen(promise.Resolve(l, unit{}), lg, "then from tick 1")
+			tick("tick from tick 1")
+		})
+		l.QueueMicrotask(func() {
+			lg.log("microtask")
+			l.QueueMicrotask(func() { lg.log("microtask from microtask") })
+		})
+		tick("tick 2")
+		promise.Async(l, func() (unit, error) {
+			lg.log("async start")
+			promise.Await(promise.Resolve[any](l, nil))
+			lg.log("async after await")
+			tick("tick from async", func() { logThen(promise.Resolve(l, unit{}), lg, "then from tick from async") })
+			promise.Await(promise.Resolve[any](l, nil))
+			lg.log("async after await 2")
+			return unit{}, nil
+		})
+		l.SetTimeout(func() {
+			lg.log("timeout")
+			tick("tick from timeout")
+			promise.Then(promise.Resolve(l, unit{}), func(unit) (unit, error) {
+				lg.log("then from timeout")
+				tick("tick from then from timeout")
+				return unit{}, nil
+			}, nil)
+			l.SetImmediate(func() {
+				lg.log("immediate")
+				logThen(promise.Resolve(l, unit{}), lg, "then from immediate")
+				tick("tick from immediate")
+			})
+			l.SetTimeout(func() { lg.log("timeout 2") }, 0)
+		}, 0)
+		hops(l, lg, "H", 4)
+		lg.log("sync end")
 	},
 	"async": func(l *uvloop.Loop, lg *logger) {
 		inner := func(name string) *promise.Promise[string] {
