@@ -137,17 +137,23 @@ var workloads = []Workload{
 		Variants: []Variant{{Go: "AsyncPingPong", C: "async_pingpong", NoNode: noNodeAsync}},
 	},
 
+	{
+		Name: "promise-chain", Shape: "N thens on one chain from a resolved promise, each reaction resolving the next",
+		Per: "reaction", N: 1_000_000, QuickN: 100_000, Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
+		Variants: []Variant{{Go: "PromiseChain", GoPkg: "./promise/", Node: "promise-chain.js", NoC: noCTicks}},
+	},
+	{
+		Name: "async-await", Shape: "one async function awaiting a settled promise N times",
+		Per: "await", N: 1_000_000, QuickN: 100_000, Goal: Goal{MaxVsNode: 1, Text: "no slower than Node"},
+		Variants: []Variant{{Go: "AsyncAwait", GoPkg: "./promise/", Node: "async-await.js", NoC: noCTicks}},
+	},
+	{
+		Name: "all-1k", Shape: "Promise.all over 1,000 resolved promises, awaited, N times",
+		Per: "Promise.all of 1,000", N: 1_000, QuickN: 100, Goal: Goal{Text: "none set; reported"},
+		Variants: []Variant{{Go: "All1k", GoPkg: "./promise/", Node: "all-1k.js", NoC: noCTicks}},
+	},
+
 	// Not implemented yet: they need packages that are not written yet.
-	{
-		Name: "promise-chain", Shape: "each promise reaction resolves the next promise, N in all",
-		Per: "reaction", Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
-		NotYet: "promise/ has landed and node/promise-chain.js with it, but its Go twin (promise/bench_test.go) is not committed yet",
-	},
-	{
-		Name: "async-await", Shape: "an async function awaiting a settled promise N times",
-		Per: "await", Goal: scheduling,
-		NotYet: "promise/ (Async, Await) has landed and node/async-await.js with it, but its Go twin (promise/bench_test.go) is not committed yet",
-	},
 	{
 		Name: "queue-work", Shape: "N work items on the worker pool, completions on the loop",
 		Per: "work item", Goal: scheduling,
