@@ -2,14 +2,13 @@ package uvloop_test
 
 import (
 	"errors"
+	"net"
 	"net/netip"
 	"os"
 	"runtime"
 	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -53,13 +52,11 @@ func runUntil(t testing.TB, l *uvloop.Loop, what string, done func() bool) {
 // a socket that is closed again).
 func udpClosedPort(t testing.TB) netip.AddrPort {
 	t.Helper()
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(loopback4))
 	mustOK(t, err)
-	defer unix.Close(fd)
-	mustOK(t, unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
-	sa, err := unix.Getsockname(fd)
-	mustOK(t, err)
-	return netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), uint16(sa.(*unix.SockaddrInet4).Port))
+	addr := c.LocalAddr().(*net.UDPAddr).AddrPort()
+	mustOK(t, c.Close())
+	return netip.AddrPortFrom(addr.Addr().Unmap(), addr.Port())
 }
 
 func mustNewUDP(t testing.TB, l *uvloop.Loop) *uvloop.UDP {
