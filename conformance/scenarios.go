@@ -73,6 +73,10 @@ var Scenarios = map[string]Scenario{
 	"102-setinterval-cleared-by-another-timeout":    {Main: setIntervalClearedByAnotherTimeout},
 	"103-unref-then-ref-timeout":                    {Main: unrefThenRefTimeout},
 	"104-refresh-in-own-callback":                   {Main: refreshInOwnCallback},
+
+	"110-net-connect-refused":                   {Main: netConnectRefused},
+	"111-net-server-close-with-connection-open": {Main: netServerCloseWithConnectionOpen},
+	"112-net-write-after-end":                   {Main: netWriteAfterEnd},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

@@ -1,52 +1,38 @@
 package conformance
 
 import (
-	"errors"
-	"io"
 	"strconv"
 
+	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// Ports of the scenarios that use Node's net module, on uvloop's TCP handle. What Node's
-// net layer adds on top of its handles is written out where the scenario depends on it:
-// 'listening' is emitted on a tick after listen(); socket.end(data) is a write and a
-// shutdown; a socket whose peer ended also ends its own side (allowHalfOpen is false) and
-// is destroyed once both sides are done, and 'close' is emitted from the handle's close
-// callback.
+// Ports of the scenarios that use Node's net module, on package nodenet (Node's net layer
+// over uvloop's TCP handle): they read as the scripts do.
 
-// fail prints an error as the scenario would see it crash, so the comparison fails.
-func fail(out func(string), what string, err error) {
-	out(logLine("error:", what, err))
+// jsonString is JSON.stringify of a string, for the ASCII the scenarios send.
+func jsonString(s string) string { return strconv.Quote(s) }
+
+// jsUndefined prints a nil error as console.log prints undefined.
+func jsUndefined(err error) any {
+	if err == nil {
+		return "undefined"
+	}
+	return err
 }
 
 // 012: listen() returns at once and 'listening' comes on a tick after the main script, so a
 // handler attached after listen() still gets it; close(cb) calls cb once the server is
 // closed.
 func serverListeningEvent(l *uvloop.Loop, out func(string)) func() {
-	server, err := l.NewTCP()
-	if err != nil {
-		fail(out, "NewTCP", err)
-		return nil
-	}
-	var onListening func()
-	if err := server.BindString("127.0.0.1:0", 0); err != nil {
-		fail(out, "bind", err)
-	}
-	if err := server.Listen(511, func(error) {}); err != nil {
-		fail(out, "listen", err)
-	}
-	l.NextTick(func() { // Node's emitListeningNT
-		if onListening != nil {
-			onListening()
-		}
-	})
+	server := nodenet.CreateServer(l, func(*nodenet.Socket) {})
+	server.Listen(0, "127.0.0.1", nil)
 	out("listen() returned")
 
-	onListening = func() {
+	server.OnListening(func() {
 		out("listening event")
-		server.Close(func() { out("server closed") })
-	}
+		server.Close(func(error) { out("server closed") })
+	})
 	out("listening handler attached")
 	return nil
 }
@@ -56,97 +42,129 @@ func serverListeningEvent(l *uvloop.Loop, out func(string)) func() {
 // its side), the server socket's end, both sockets closed (in either order), the server
 // closed.
 func tcpConnectSendClose(l *uvloop.Loop, out func(string)) func() {
-	var server *uvloop.TCP
+	var server *nodenet.Server
 	closed := 0
-	onSocketClose := func() {
+	onSocketClose := func(bool) {
 		if closed++; closed == 2 {
 			out("both sockets closed")
-			server.Close(func() { out("server: closed") })
+			server.Close(func(error) { out("server: closed") })
 		}
 	}
 
-	server, err := l.NewTCP()
-	if err != nil {
-		fail(out, "NewTCP", err)
-		return nil
-	}
-	if err := server.BindString("127.0.0.1:0", 0); err != nil {
-		fail(out, "bind", err)
-	}
-	err = server.Listen(511, func(err error) {
-		if err != nil {
-			fail(out, "connection", err)
-			return
-		}
-		sock, err := l.NewTCP()
-		if err == nil {
-			err = server.Accept(sock)
-		}
-		if err != nil {
-			fail(out, "accept", err)
-			return
-		}
+	server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
 		out("server: connection")
-		// sock.end('hello')
-		if err := sock.Write([]byte("hello"), nil); err != nil {
-			fail(out, "server write", err)
-		}
-		if err := sock.Shutdown(nil); err != nil {
-			fail(out, "server shutdown", err)
-		}
-		sock.ReadStart(func(_ []byte, err error) {
-			switch {
-			case errors.Is(err, io.EOF):
-				out("server: socket end")
-				sock.Close(onSocketClose) // both sides done: destroyed
-			case err != nil:
-				fail(out, "server read", err)
-				sock.Close(onSocketClose)
-			}
+		sock.EndString("hello")
+		sock.OnEnd(func() { out("server: socket end") })
+		sock.OnClose(onSocketClose)
+	})
+
+	server.Listen(0, "127.0.0.1", func() {
+		out("server: listening")
+		client := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+		client.SetEncoding("utf8")
+		client.On("data", func(a ...any) { out(logLine("client: data", jsonString(a[0].(string)))) })
+		client.OnEnd(func() { out("client: end") })
+		client.OnClose(onSocketClose)
+	})
+	return nil
+}
+
+// 110: a refused connection: 'error' from a nextTick after the socket is destroyed, then
+// 'close' (hadError) from the close phase, after an immediate queued by the error handler.
+func netConnectRefused(l *uvloop.Loop, out func(string)) func() {
+	probe := nodenet.CreateServer(l, nil)
+	probe.Listen(0, "127.0.0.1", func() {
+		port := probe.Address().Port
+		probe.Close(func(error) {
+			out("probe closed")
+			sock := nodenet.Connect(l, port, "127.0.0.1", func() { out("connect (unexpected)") })
+			out(logLine("connect() returned, connecting", sock.Connecting()))
+			l.NextTick(func() { out("nextTick after connect()") })
+			sock.OnError(func(err error) {
+				e, _ := err.(*nodenet.Error)
+				if e == nil {
+					e = &nodenet.Error{}
+				}
+				out(logLine("error", e.Code, e.Syscall, err.Error() == "connect ECONNREFUSED 127.0.0.1:"+strconv.Itoa(port)))
+				out(logLine("destroyed", sock.Destroyed(), "connecting", sock.Connecting()))
+				l.NextTick(func() { out("nextTick from error") })
+				l.SetImmediate(func() { out("immediate from error") })
+			})
+			sock.OnClose(func(hadError bool) { out(logLine("close", hadError)) })
 		})
 	})
-	if err != nil {
-		fail(out, "listen", err)
-	}
+	return nil
+}
 
-	l.NextTick(func() { // 'listening'
-		out("server: listening")
-		addr, err := server.LocalAddr()
-		if err != nil {
-			fail(out, "address", err)
-			return
-		}
-		client, err := l.NewTCP()
-		if err != nil {
-			fail(out, "NewTCP", err)
-			return
-		}
-		err = client.Connect(addr, func(err error) {
-			if err != nil {
-				fail(out, "connect", err)
-				client.Close(onSocketClose)
-				return
-			}
-			client.ReadStart(func(data []byte, err error) {
-				switch {
-				case err == nil:
-					out(logLine("client: data", strconv.Quote(string(data))))
-				case errors.Is(err, io.EOF):
-					out("client: end")
-					// allowHalfOpen is false: end our side too, then destroy.
-					if err := client.Shutdown(func(error) { client.Close(onSocketClose) }); err != nil {
-						fail(out, "client shutdown", err)
-						client.Close(onSocketClose)
-					}
-				default:
-					fail(out, "client read", err)
-					client.Close(onSocketClose)
-				}
-			})
+// 111: server.close() with a connection open: the listener goes at once, the connection
+// carries on, and 'close' (then the close callback) comes from a nextTick once the last
+// connection is destroyed, before that socket's own 'close' from the close phase.
+func netServerCloseWithConnectionOpen(l *uvloop.Loop, out func(string)) func() {
+	var server *nodenet.Server
+	server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+		out("server: connection")
+		server.Close(func(err error) { out(logLine("server: close callback", jsUndefined(err))) })
+		out(logLine("server: close() returned, listening", server.Listening()))
+		sock.OnData(func(d []byte) {
+			out(logLine("server socket: data", jsonString(string(d))))
+			sock.EndString("bye")
 		})
-		if err != nil {
-			fail(out, "connect", err)
-		}
+		sock.OnEnd(func() { out("server socket: end") })
+		sock.OnClose(func(hadError bool) { out(logLine("server socket: close", hadError)) })
+	})
+	server.OnClose(func() { out("server: close event") })
+
+	server.Listen(0, "127.0.0.1", func() {
+		out("server: listening")
+		client := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+		client.WriteString("hi", nil)
+		client.SetEncoding("utf8")
+		client.On("data", func(a ...any) { out(logLine("client: data", jsonString(a[0].(string)))) })
+		client.OnEnd(func() { out("client: end") })
+		client.OnClose(func(hadError bool) { out(logLine("client: close", hadError)) })
+	})
+	return nil
+}
+
+// 112: write() after end(): false, the callback gets ERR_STREAM_WRITE_AFTER_END on a
+// nextTick, 'error' on the next one (no 'finish'), 'close' (hadError) from the close
+// phase; what end() wrote still reaches the server, then the end of the stream.
+func netWriteAfterEnd(l *uvloop.Loop, out func(string)) func() {
+	var server *nodenet.Server
+	server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+		sock.SetEncoding("utf8")
+		sock.On("data", func(a ...any) { out(logLine("server socket: data", jsonString(a[0].(string)))) })
+		sock.OnEnd(func() { out("server socket: end") })
+		sock.OnClose(func(hadError bool) {
+			out(logLine("server socket: close", hadError))
+			server.Close(func(error) { out("server: closed") })
+		})
+	})
+
+	server.Listen(0, "127.0.0.1", func() {
+		var client *nodenet.Socket
+		client = nodenet.Connect(l, server.Address().Port, "127.0.0.1", func() {
+			out("client: connect")
+			client.EndString("first")
+			ok := client.WriteString("second", func(err error) {
+				code := any("undefined")
+				if e, isNode := err.(*nodenet.Error); isNode {
+					code = e.Code
+				}
+				out(logLine("client: write callback", code))
+			})
+			out(logLine("client: write returned", ok, "destroyed", client.Destroyed()))
+			l.NextTick(func() { out("client: nextTick after write") })
+		})
+		client.OnError(func(err error) {
+			e, _ := err.(*nodenet.Error)
+			if e == nil {
+				e = &nodenet.Error{Message: err.Error()}
+			}
+			out(logLine("client: error", e.Code, e.Message))
+		})
+		client.OnFinish(func() { out("client: finish") })
+		client.OnClose(func(hadError bool) { out(logLine("client: close", hadError)) })
 	})
 	return nil
 }

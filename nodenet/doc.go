@@ -1,0 +1,53 @@
+// Package nodenet is a Node.js-shaped net layer for code ported from Node to uvgo: a
+// Server (CreateServer, Listen, Close, Address) and a Socket (Connect, Write, End,
+// Destroy, SetEncoding, Pause/Resume) over uvloop's TCP and Pipe handles, with Node v20's
+// events in Node's order, and the EventEmitter they use, which ported code can embed in
+// its own types.
+//
+//	server := nodenet.CreateServer(loop, func(sock *nodenet.Socket) {
+//		sock.OnData(func(b []byte) { sock.Write(b, nil) }) // echo
+//	})
+//	server.Listen(0, "127.0.0.1", func() { fmt.Println("on", server.Address()) })
+//
+// # Order
+//
+// What Node emits from a nextTick, nodenet emits from a nextTick (uvloop's NextTick); what
+// Node emits from a libuv callback, nodenet emits from the same uvloop callback; 'close'
+// comes from the handle's close callback, in the close phase. In short:
+//
+//	"listening"        nextTick after the listener is set up (itself a nextTick later
+//	                   when Listen has a host: Node's DNS lookup of an IP address)
+//	"connection"       poll phase, when the connection is accepted
+//	"connect"          poll (or pending) phase, when the connect completes; Connect starts
+//	                   connecting from a nextTick
+//	"data"             from the read callback, while the socket flows
+//	"end"              nextTick after the end of the stream was read
+//	"finish"           nextTick after End's shutdown is done
+//	"error"            nextTick after Destroy(err)
+//	"close" (Socket)   close phase; (Server) nextTick once closed and drained
+//
+// allowHalfOpen is false by default: after "end" a socket ends its own side (from a
+// nextTick), and a socket is destroyed once it emitted both "end" and "finish".
+// Server.Close's callback runs once the connections the server accepted are gone.
+//
+// # Buffers
+//
+// Write does not keep the caller's bytes: what the kernel does not take at once is copied.
+// Each "data" event hands a fresh copy that the listener owns (Node hands a fresh Buffer),
+// or a string after SetEncoding.
+//
+// # Errors
+//
+// Failures are *Error values with Node's code ("ECONNREFUSED",
+// "ERR_STREAM_WRITE_AFTER_END", ...) and message; system call failures wrap the errno. An
+// "error" event with no listener panics, as Node throws: uvloop's Run then returns a
+// *uvloop.PanicError whose Value is the error.
+//
+// # Not (yet) here
+//
+// Socket timeouts (setTimeout), keep-alive, cork/uncork, the 'readable' event and read(),
+// DNS names other than "localhost", Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for writes
+// pending when a connecting socket is destroyed (their callbacks are not called).
+//
+// Everything in this package belongs to the loop goroutine.
+package nodenet
