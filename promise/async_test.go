@@ -27,9 +27,8 @@ func TestAsyncReusesCoroutines(t *testing.T) {
 	if sum != 99*100/2 {
 		t.Errorf("sum %d", sum)
 	}
-	// (goroutines of earlier tests may still be ending: the bounds leave room for that)
-	if n := runtime.NumGoroutine() - before; n < 1 || n > 2 {
-		t.Errorf("%d goroutines more after 100 bodies in turn, want 1 (the idle coroutine)", n)
+	if n := promise.IdleWorkers(l); n != 1 {
+		t.Errorf("%d idle coroutines after 100 bodies in turn, want 1", n)
 	}
 
 	// 100 bodies suspended at once need 100 coroutines; 32 stay idle.
@@ -44,8 +43,8 @@ func TestAsyncReusesCoroutines(t *testing.T) {
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
 		t.Fatal(err)
 	}
-	if n := runtime.NumGoroutine() - before; n > 33 {
-		t.Errorf("%d goroutines more after the bodies ended, want at most 32 idle", n)
+	if n := promise.IdleWorkers(l); n != 32 {
+		t.Errorf("%d idle coroutines after 100 bodies ended, want 32 (the pool's bound)", n)
 	}
 	closeLoop(t, l) // goleak checks that Close ended the idle ones
 }
