@@ -162,16 +162,16 @@ var workloads = []Workload{
 	{
 		Name: "tcp-echo", Shape: "a client and an echo server on 127.0.0.1 exchanging N messages",
 		Per: "round trip", Goal: scheduling,
-		NotYet: "needs TCP handles in uvloop",
+		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
 	},
 	{
 		Name: "http-hello", Shape: "an HTTP/1.1 hello server under a keep-alive load generator",
 		Per: "request", Goal: Goal{MaxVsNode: 0.5, Text: "≥ 2× Node's req/s"},
-		NotYet: "needs TCP handles in uvloop and the HTTP/1.1 example server",
+		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
 	},
 	{
 		Name: "idle-connections", Shape: "N idle TCP connections held open: memory and iteration cost",
 		Per: "connection", Goal: scheduling,
-		NotYet: "needs TCP handles in uvloop",
+		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
 	},
 }
