@@ -2,6 +2,7 @@ package poller
 
 import (
 	"os"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -88,8 +89,16 @@ func (p *Poller) unregister(fd int) error {
 	return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
 }
 
+// wait reports what is ready, waiting up to msec (-1: forever). It first asks the kernel
+// without blocking, through a raw system call that leaves the Go scheduler out; only when
+// nothing is ready does it make the blocking call, around which the runtime may hand this
+// thread's processor to another thread and take it back. A busy loop thus rarely pays for
+// that hand-off.
 func (p *Poller) wait(msec int) (int, bool, error) {
-	n, err := unix.EpollWait(p.q.epfd, p.q.events[:], msec)
+	n, err := p.poll()
+	if err == nil && n == 0 && msec != 0 {
+		n, err = unix.EpollWait(p.q.epfd, p.q.events[:], msec)
+	}
 	if err != nil {
 		if err == unix.EINTR {
 			return 0, false, ErrInterrupted
@@ -125,6 +134,16 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 		k++
 	}
 	return k, woke, nil
+}
+
+// poll is epoll_wait with a zero timeout, as a raw system call: it cannot block.
+func (p *Poller) poll() (int, error) {
+	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.q.epfd),
+		uintptr(unsafe.Pointer(&p.q.events[0])), uintptr(len(p.q.events)), 0, 0, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
 }
 
 func (p *Poller) owns(fd int) bool { return fd == p.q.epfd || p.wakeOwns(fd) }
