@@ -33,6 +33,17 @@
 // by (deadline, start order). SetTimeout/SetInterval are Node's: one list per duration, lists
 // by (expiry, creation), and every due timeout of a list before the next list.
 //
+// # Handles
+//
+// Timer, Idle, Prepare, Check, Async and Poll are the loop core. TCP and Pipe (Unix domain
+// stream sockets) implement Stream, shaped like libuv's uv_stream_t: Listen/Accept, Connect
+// (errors arrive in the callback, in the pending phase), ReadStart with loop-owned bytes that
+// are valid only until the read callback returns (io.EOF at the end), Write/Writev with an
+// ordered queue and completion callbacks (the caller keeps the bytes until then), TryWrite,
+// WriteQueueSize and OnDrain for backpressure, Shutdown and Close. UDP sends with completion
+// callbacks and receives with the sender's address. Writes, sends and connects in flight
+// keep the loop alive; Close cancels them with ECANCELED.
+//
 // # Goroutines
 //
 // Only Post and Async.Send may be called from other goroutines. Everything else — starting
