@@ -374,9 +374,9 @@ func (s *stream) read() {
 	l := s.loop
 	for count := ioBurst; s.readCb != nil && count > 0; count-- {
 		buf := l.streams.readBuffer()
-		n, err := unix.Read(s.fd, buf)
+		n, err := sysRead(s.fd, buf)
 		for err == unix.EINTR {
-			n, err = unix.Read(s.fd, buf)
+			n, err = sysRead(s.fd, buf)
 		}
 		switch {
 		case err == unix.EAGAIN:
@@ -513,9 +513,9 @@ func (s *stream) write() {
 		total := 0
 		if r := s.queue.head; r.next == nil && len(r.bufs) == 1 {
 			total = len(r.bufs[0])
-			n, err = unix.Write(s.fd, r.bufs[0])
+			n, err = sysWrite(s.fd, r.bufs[0])
 			for err == unix.EINTR {
-				n, err = unix.Write(s.fd, r.bufs[0])
+				n, err = sysWrite(s.fd, r.bufs[0])
 			}
 		} else {
 			bufs := sh.bufs[:0]
@@ -669,9 +669,9 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 	if err := s.checkWrite(); err != nil {
 		return 0, err
 	}
-	n, err := unix.Write(s.fd, data)
+	n, err := sysWrite(s.fd, data)
 	for err == unix.EINTR {
-		n, err = unix.Write(s.fd, data)
+		n, err = sysWrite(s.fd, data)
 	}
 	switch {
 	case err == unix.EAGAIN || err == unix.ENOBUFS:

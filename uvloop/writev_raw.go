@@ -24,7 +24,7 @@ func writev(fd int, bufs [][]byte, sh *streamShared) (int, error) {
 	if len(iov) == 0 {
 		return 0, nil
 	}
-	n, _, errno := unix.Syscall(unix.SYS_WRITEV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
+	n, _, errno := unix.RawSyscall(unix.SYS_WRITEV, uintptr(fd), uintptr(unsafe.Pointer(&iov[0])), uintptr(len(iov)))
 	clear(iov) // no pointers into the caller's bytes stay behind
 	if errno != 0 {
 		return 0, errno
