@@ -56,9 +56,10 @@ type Loop struct {
 	posted   postQueue
 	postRun  []func() // the batch of posted functions being run; loop goroutine only
 
-	ticks      nexttick.Queues // Node's nextTick and microtask queues
-	immediates immediate.Queue // Node's setImmediate queue, run in the check phase
-	node       nodeTimers      // Node's setTimeout lists
+	ticks         nexttick.Queues // Node's nextTick and microtask queues
+	immediates    immediate.Queue // Node's setImmediate queue, run in the check phase
+	immediateSlab slab[Immediate] // where SetImmediate's objects come from
+	node          nodeTimers      // Node's setTimeout lists
 
 	metrics Metrics
 

@@ -46,6 +46,24 @@ type nodeTimers struct {
 	nextExpiry int64 // expiry the handle is armed for; maxInt64 while processing or idle
 	refCount   int   // ref'd timeouts not yet destroyed
 	free       []*timerList
+	slab       slab[Timeout]
+}
+
+// slab hands out objects carved from arrays of slabSize, one allocation per array: Node-style
+// code makes a Timeout or an Immediate per call, and fewer, larger objects cost the allocator
+// and the garbage collector less. The price is that an array stays in memory while any of
+// its objects is referenced (at most a few KiB per object kept). Loop goroutine only.
+type slab[T any] struct{ free []T }
+
+const slabSize = 64
+
+func (s *slab[T]) next() *T {
+	if len(s.free) == 0 {
+		s.free = make([]T, slabSize)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
 }
 
 const never = int64(^uint64(0) >> 1)
@@ -95,7 +113,8 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 	if cb == nil || l.closed {
 		return nil
 	}
-	t := &Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
+	t := l.node.slab.next()
+	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
 	l.node.incRef()
 	l.node.insert(t, l.freshNow())
 	return t
@@ -402,8 +421,8 @@ func (l *Loop) SetImmediate(cb func()) *Immediate {
 	if cb == nil || l.closed {
 		return nil
 	}
-	im := &Immediate{loop: l}
-	im.entry.Fn = cb
+	im := l.immediateSlab.next()
+	im.loop, im.entry.Fn = l, cb
 	l.immediates.Push(&im.entry, true)
 	return im
 }
