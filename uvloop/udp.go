@@ -179,7 +179,7 @@ func (u *UDP) bind(addr netip.AddrPort, flags UDPFlags) error {
 
 // openSocket creates the socket and registers it with the loop (no interest yet).
 func (u *UDP) openSocket(family int) error {
-	fd, err := udpSocket(family)
+	fd, err := newSocket(family, unix.SOCK_DGRAM)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
 	}

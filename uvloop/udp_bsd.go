@@ -5,7 +5,6 @@ package uvloop
 import (
 	"net/netip"
 	"runtime"
-	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -21,24 +20,6 @@ type udpSockaddr struct {
 	from unix.Sockaddr // what the last recvfrom returned
 	v4   unix.SockaddrInet4
 	v6   unix.SockaddrInet6
-}
-
-// udpSocket creates a non-blocking, close-on-exec datagram socket.
-func udpSocket(family int) (int, error) {
-	syscall.ForkLock.RLock()
-	fd, err := unix.Socket(family, unix.SOCK_DGRAM, 0)
-	if err == nil {
-		unix.CloseOnExec(fd)
-	}
-	syscall.ForkLock.RUnlock()
-	if err != nil {
-		return -1, err
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return -1, err
-	}
-	return fd, nil
 }
 
 // udpReuseAddr lets several sockets bind the same address and port (UDPReuseAddr). As libuv

@@ -21,11 +21,6 @@ type udpSockaddr struct {
 	n   uint32 // socklen_t: the length recvfrom reports, or the length to hand to sendto
 }
 
-// udpSocket creates a non-blocking, close-on-exec datagram socket.
-func udpSocket(family int) (int, error) {
-	return unix.Socket(family, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-}
-
 // udpReuseAddr lets several sockets bind the same address and port (UDPReuseAddr).
 func udpReuseAddr(fd int) error {
 	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1)
