@@ -138,6 +138,11 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	if !l.running.CompareAndSwap(false, true) {
 		return false, ErrRunning
 	}
+	if err := l.fatal; err != nil { // Fail was called between runs
+		l.fatal = nil
+		l.running.Store(false)
+		return l.Alive(), err
+	}
 	defer l.leave(&alive, &err)
 
 	l.afterCallback() // the "main script": work queued before Run drains first
