@@ -44,9 +44,20 @@
 // callbacks and receives with the sender's address. Writes, sends and connects in flight
 // keep the loop alive; Close cancels them with ECANCELED.
 //
+// # The work pool
+//
+// QueueWork runs blocking work on a bounded pool of worker goroutines (4 unless WithWorkers
+// says otherwise; they start as work is queued and end at Close) and its after callback on
+// the loop goroutine in the poll phase, as uv_queue_work does; completions that finish
+// together are delivered in one poll phase. Work in flight keeps the loop alive and makes
+// Close fail with ErrBusy. Work.Cancel takes queued work off the queue (its after gets
+// ECANCELED). A panic in work is recovered on the worker and handed to after as a
+// *PanicError; a panic in after follows the policy below. ReadFile is os.ReadFile on the pool.
+//
 // # Goroutines
 //
-// Only Post and Async.Send may be called from other goroutines. Everything else — starting
+// Only Post and Async.Send may be called from other goroutines (and work running on the
+// pool may call nothing else). Everything else — starting
 // and stopping handles, SetTimeout, NextTick, Stop, Close — belongs to the loop goroutine
 // (or, before Run and between runs, to whoever calls Run next).
 //

@@ -10,7 +10,8 @@ import (
 var (
 	// ErrClosed: the loop or the handle is closed (or closing), so it cannot be used.
 	ErrClosed = errors.New("uvloop: closed")
-	// ErrBusy: Close was called while handles are open or requests are in flight.
+	// ErrBusy: Close was called while handles are open or requests are in flight, or Cancel
+	// was called on work that already started.
 	ErrBusy = errors.New("uvloop: busy")
 	// ErrRunning: Run, Close or another loop-goroutine-only operation was called while the loop
 	// is already running (a re-entrant Run from a callback, or Run from a second goroutine).

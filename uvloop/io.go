@@ -259,9 +259,13 @@ func (l *Loop) dispatch(events []poller.Event) {
 	}
 }
 
-// runWakeups runs what other goroutines sent: Async callbacks, then posted functions.
+// runWakeups runs what other goroutines sent: Async callbacks, then the after callbacks of
+// finished work, then posted functions.
 func (l *Loop) runWakeups() {
 	l.runAsyncs()
+	if l.work.hasDone.Load() {
+		l.runWorkDone()
+	}
 	if l.posted.pending.Load() > 0 {
 		l.runPosted()
 	}

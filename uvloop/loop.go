@@ -55,6 +55,7 @@ type Loop struct {
 	asyncPos int      // the scan position while runAsyncs runs, else -1
 	posted   postQueue
 	postRun  []func() // the batch of posted functions being run; loop goroutine only
+	work     workPool // QueueWork's worker goroutines and completions (work.go)
 
 	ticks         nexttick.Queues // Node's nextTick and microtask queues
 	immediates    immediate.Queue // Node's setImmediate queue, run in the check phase
@@ -80,9 +81,10 @@ type Option func(*options)
 
 type options struct {
 	eventCapacity int
+	workers       int // the work pool's size
 }
 
-func defaultOptions() options { return options{} }
+func defaultOptions() options { return options{workers: DefaultWorkers} }
 
 // New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close.
 func New(opts ...Option) (*Loop, error) {
@@ -95,6 +97,8 @@ func New(opts ...Option) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1}
+	l.work.size = o.workers
+	l.work.cond.L = &l.work.mu
 	l.node.init(l)
 	return l, nil
 }
@@ -305,7 +309,7 @@ func (l *Loop) Walk(fn func(Handle)) {
 	}
 }
 
-// Close releases the loop's poller and wake-up. It fails with an error wrapping ErrBusy while
+// Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails with an error wrapping ErrBusy while
 // a handle is open (close them and run the loop until their close callbacks have run) or a
 // request is in flight, with ErrRunning from inside Run, and with ErrClosed the second time.
 // Functions posted and not yet run are discarded.
@@ -336,6 +340,7 @@ func (l *Loop) Close() error {
 	l.posted.closed = true
 	l.posted.fns = nil
 	l.posted.mu.Unlock()
+	l.work.close()
 	l.closed = true
 	return l.poller.Close()
 }
