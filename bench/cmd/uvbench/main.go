@@ -40,6 +40,8 @@ type Result struct {
 	C          []Sample
 	Errs       map[string]string // runtime -> the last error
 	SkipReason map[string]string // runtime -> why it did not run here
+	Peers      map[string][]Sample // network workloads: W.Peers' samples by name
+	Skip       string              // why the whole workload did not run here ("" if it ran)
 }
 
 // Config is what the flags select.
@@ -150,11 +152,18 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if !tools.Libuv {
 		logf("skip libuv: %s", tools.NoLibuv)
 	}
+	nb := prepareNet(root, benchDir, tmp, results, logf)
 
 	phaseSamples := map[string][]Sample{}
 	var phaseErr string
 	for round := 1; round <= cfg.Rounds; round++ {
 		for _, r := range results {
+			if r.W.Net != "" {
+				if r.V != nil && r.Skip == "" {
+					runNetRound(r, round, cfg, nb, benchDir, logf)
+				}
+				continue
+			}
 			runRound(r, round, cfg, gbs, buildErrs, benchDir, logf)
 		}
 		if cfg.Phases {
@@ -285,7 +294,7 @@ func goPkg(v *Variant) string {
 func buildGoBenches(root, tmp string, results []*Result, logf func(string, ...any)) (map[string]*GoBench, map[string]error, error) {
 	pkgs := []string{defaultGoPkg}
 	for _, r := range results {
-		if r.V != nil && !slices.Contains(pkgs, goPkg(r.V)) {
+		if r.V != nil && r.W.Net == "" && !slices.Contains(pkgs, goPkg(r.V)) {
 			pkgs = append(pkgs, goPkg(r.V))
 		}
 	}

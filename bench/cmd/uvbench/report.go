@@ -103,6 +103,9 @@ func (r *Result) Verdict() string {
 	if r.W.NotYet != "" {
 		return "not yet"
 	}
+	if r.Skip != "" {
+		return "skipped"
+	}
 	if len(r.Go) == 0 {
 		return "**uvgo failed**"
 	}
@@ -139,6 +142,8 @@ func (r *Result) Verdict() string {
 		return "met (" + strings.Join(remarks, "; ") + ")"
 	case measured:
 		return "met"
+	case g.MaxVsNode == 0 && g.MaxVsLibuv == 0:
+		return "no goal; reported"
 	}
 	return "no comparison"
 }
@@ -202,13 +207,20 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 	fmt.Fprintf(b, "\n%s Workloads\n\n", h)
 	b.WriteString("Median ns per op (min–max over the rounds); allocs (and bytes) per op for uvgo. " +
 		"Ratio = uvgo's median / the other's: **< 1 means uvgo is faster**. " +
-		"Goal: " + scheduling.Text + " for every scheduling workload (within 1% of libuv counts as no slower).\n\n")
+		"Goal: " + scheduling.Text + " for every scheduling workload (within 1% of libuv counts as no slower). " +
+		"The network rows (tcp-echo, http-hello: N connections) turn rates into time, ns per operation = 10⁹ / (operations/s of all " +
+		"connections together), so the same rule applies: uvgo/node 0.5 is twice Node's req/s; the rates are in the notes. " +
+		"idle-connections counts bytes of server RSS per connection, not ns (< 1: uvgo uses less).\n\n")
 	b.WriteString("| workload | N | per | uvgo ns | uvgo allocs (B) | node ns | libuv ns | uvgo/node | uvgo/libuv | goal |\n")
 	b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|---|\n")
 	var notes []string
 	for _, r := range rep.Results {
 		if r.W.NotYet != "" {
 			fmt.Fprintf(b, "| %s | — | %s | not yet: %s | | | | | | goal: %s |\n", r.Label(), r.W.Per, r.W.NotYet, r.W.Goal.Text)
+			continue
+		}
+		if r.Skip != "" {
+			fmt.Fprintf(b, "| %s | %s | %s | skipped: %s | | | | | | goal: %s |\n", r.Label(), fmtInt(r.N), r.W.Per, r.Skip, r.W.Goal.Text)
 			continue
 		}
 		cell := func(rt string, ss []Sample) string {
@@ -219,6 +231,9 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 			st, ok := nsStat(ss)
 			if !ok {
 				return "**failed**"
+			}
+			if r.W.Unit != "" {
+				return fmtStat(st) + " " + r.W.Unit
 			}
 			return fmtStat(st)
 		}
@@ -244,6 +259,7 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 				notes = append(notes, fmt.Sprintf("%s: %s, median: %s", r.Label(), key, strings.Join(parts, ", ")))
 			}
 		}
+		notes = append(notes, peerNotes(r)...)
 		for _, rt := range []string{rtGo, rtNode, rtLibuv} {
 			if e := r.Errs[rt]; e != "" {
 				notes = append(notes, fmt.Sprintf("%s, %s: **a run failed**: `%s`", r.Label(), rt, e))
@@ -268,7 +284,11 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 			continue
 		}
 		seen[r.Label()] = true
-		fmt.Fprintf(b, "| %s | %s | `Benchmark%s` | %s | %s |\n", r.Label(), r.W.Shape, r.V.Go, codeOrDash(r.V.Node), codeOrDash(r.V.C))
+		goCell := "`Benchmark" + r.V.Go + "`"
+		if r.W.Net != "" {
+			goCell = "`" + r.V.Go + "`" // a server, not a benchmark
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", r.Label(), r.W.Shape, goCell, codeOrDash(r.V.Node), codeOrDash(r.V.C))
 	}
 }
 
@@ -365,6 +385,9 @@ func (rep *Report) Raw() []byte {
 		row(r.Label(), rtGo, r.N, r.Go)
 		row(r.Label(), rtNode, r.N, r.Node)
 		row(r.Label(), rtLibuv, r.N, r.C)
+		for _, p := range r.W.Peers {
+			row(r.Label(), p.Name, r.N, r.Peers[p.Name])
+		}
 	}
 	names := make([]string, 0, len(rep.Phases))
 	for name := range rep.Phases {
@@ -497,4 +520,31 @@ func orNA(s string) string {
 		return "n/a"
 	}
 	return s
+}
+
+// peerNotes are the lines of the notes for a network workload's peers: their median, their
+// rate, and uvgo's median over theirs.
+func peerNotes(r *Result) []string {
+	var notes []string
+	g, okG := nsStat(r.Go)
+	for _, p := range r.W.Peers {
+		st, ok := nsStat(r.Peers[p.Name])
+		if !ok {
+			if e := r.Errs[p.Name]; e != "" {
+				notes = append(notes, fmt.Sprintf("%s, %s: **failed**: `%s`", r.Label(), p.Name, e))
+			}
+			continue
+		}
+		line := fmt.Sprintf("%s, %s: %s ns/%s", r.Label(), p.Name, fmtStat(st), r.W.Per)
+		for _, key := range r.W.Extra {
+			if rate, ok := extraStat(r.Peers[p.Name], key); ok {
+				line += fmt.Sprintf(" (%s %s)", fmtInt(int(rate.Med)), key)
+			}
+		}
+		if okG && st.Med > 0 {
+			line += fmt.Sprintf("; uvgo/it %s", fmtRatio(g.Med/st.Med))
+		}
+		notes = append(notes, line)
+	}
+	return notes
 }

@@ -171,7 +171,11 @@ func TestWorkloads(t *testing.T) {
 		if w.N <= 0 || len(w.Variants) == 0 {
 			t.Errorf("%s: no N or no variants", w.Name)
 		}
-		if w.GoFixedN != (w.QuickN == 0) || w.GoFixedN != (w.GoMetric != "") {
+		if w.Net != "" {
+			if w.GoFixedN || w.QuickN != 0 || w.GoMetric != "" {
+				t.Errorf("%s: a network workload has no benchmark: GoFixedN, QuickN and GoMetric are unset", w.Name)
+			}
+		} else if w.GoFixedN != (w.QuickN == 0) || w.GoFixedN != (w.GoMetric != "") {
 			t.Errorf("%s: GoFixedN, QuickN and GoMetric disagree", w.Name)
 		}
 		for _, v := range w.Variants {
@@ -282,5 +286,46 @@ func TestVerdictTieAndFloor(t *testing.T) {
 		if got := r.Verdict(); got != tt.want {
 			t.Errorf("%v: %q, want %q", tt, got, tt.want)
 		}
+	}
+}
+
+func TestNetRows(t *testing.T) {
+	w := &Workload{Name: "http-hello", Per: "request", N: 50, Net: netHTTP, Goal: Goal{MaxVsNode: 0.5, Text: "2x"},
+		Extra: []string{keyReqPerS}, Peers: []Peer{{Name: "net/http"}}}
+	v := &Variant{Go: "examples/http", Node: "http-hello.js", NoC: "none"}
+	rate := func(rps float64) Sample {
+		s, err := rateSample(map[string]float64{"r": rps}, "r", keyReqPerS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	r := &Result{W: w, V: v, N: 50, Go: []Sample{rate(100_000)}, Node: []Sample{rate(40_000)},
+		Peers: map[string][]Sample{"net/http": {rate(50_000)}}, Errs: map[string]string{}, SkipReason: map[string]string{rtLibuv: "none"}}
+	idle := &Result{W: &Workload{Name: "idle", Per: "connection", Unit: "B", N: 10, Net: netIdle, Goal: Goal{Text: "none"}}, V: v, N: 10,
+		Skip: "wrk not found", Errs: map[string]string{}, SkipReason: map[string]string{}}
+	rep := testReport()
+	rep.Results = []*Result{r, idle}
+	md := rep.Markdown()
+	for _, s := range []string{"| http-hello | 50 | request | 10,000 |", "| 0.40 | — | met |",
+		"http-hello, net/http: 20,000 ns/request (50,000 req/s); uvgo/it 0.50", "| idle | 10 | connection | skipped: wrk not found |",
+		"| `examples/http` |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("markdown lacks %q:\n%s", s, md)
+		}
+	}
+	if got := idle.Verdict(); got != "skipped" {
+		t.Errorf("skipped verdict %q", got)
+	}
+}
+
+func TestWrkSample(t *testing.T) {
+	out := "Running 1s test @ http://127.0.0.1:1/\n  1 threads and 50 connections\nRequests/sec:  80000.50\nTransfer/sec:  9.8MB\n"
+	s, err := wrkSample(out)
+	if err != nil || s.Extra[keyReqPerS] != 80000.5 || s.NsPerOp != 1e9/80000.5 {
+		t.Errorf("wrkSample = %+v, %v", s, err)
+	}
+	if _, err := wrkSample(out + "  Non-2xx or 3xx responses: 3\n"); err == nil {
+		t.Error("non-2xx answers accepted")
 	}
 }

@@ -53,6 +53,12 @@ type Workload struct {
 	FloorNs  float64 // the least ns/op any runtime can reach (time spent waiting), if any
 	Goal     Goal
 	NotYet   string // set for workloads not implemented yet: why
+	// Net: a network workload (netrun.go). Its variant names servers, not benchmarks: Go is
+	// uvgo's example, Node a script in bench/node, C a program in bench/libuv/bin, each given
+	// a loopback address; N is the number of connections.
+	Net   NetKind
+	Unit  string // what the runtime columns count, when not ns: "B" (bytes)
+	Peers []Peer // more servers measured beside the three runtimes (net/http)
 }
 
 const (
@@ -159,19 +165,26 @@ var workloads = []Workload{
 		Per: "work item", Goal: scheduling,
 		NotYet: "needs the work pool in uvloop",
 	},
+
+	// Network workloads: each server a fresh process on 127.0.0.1, driven by the same client
+	// (the programs bench/net.sh uses); rates become ns per operation (10⁹ / rate over all
+	// connections together), so that < 1 means uvgo is faster here too.
 	{
-		Name: "tcp-echo", Shape: "a client and an echo server on 127.0.0.1 exchanging N messages",
-		Per: "round trip", Goal: scheduling,
-		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
+		Name: "tcp-echo", Shape: "cmd/echoclient: N connections, each sending a 64-byte message and waiting for its echo, for 5 s (1 s under -quick) after a 1 s warm-up",
+		Per: "round trip", N: 50, Net: netEcho, Goal: Goal{Text: "none set; reported beside Node and libuv"},
+		Extra: []string{keyRTTPerS},
+		Variants: []Variant{{Go: "examples/echo", Node: "tcp-echo-server.js", C: "echo_server"}},
 	},
 	{
-		Name: "http-hello", Shape: "an HTTP/1.1 hello server under a keep-alive load generator",
-		Per: "request", Goal: Goal{MaxVsNode: 0.5, Text: "≥ 2× Node's req/s"},
-		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
+		Name: "http-hello", Shape: "wrk -t1 -cN -d5s (-d1s under -quick, after a 1 s warm-up), keep-alive, against an HTTP/1.1 hello server (uvgo: 1 loop)",
+		Per: "request", N: 50, Net: netHTTP, Goal: Goal{MaxVsNode: 0.5, Text: "≥ 2× Node's req/s (≤ 1/2 of its ns per request)"},
+		Extra: []string{keyReqPerS}, Peers: httpPeers,
+		Variants: []Variant{{Go: "examples/http", Node: "http-hello.js", NoC: "libuv has no HTTP server; Go's net/http is the other peer (its lines follow)"}},
 	},
 	{
-		Name: "idle-connections", Shape: "N idle TCP connections held open: memory and iteration cost",
-		Per: "connection", Goal: scheduling,
-		NotYet: "not in this runner: bench/net.sh measures it beside its peers, see results/latest/net.md",
+		Name: "idle-connections", Shape: "cmd/idleconns: N connections to a fresh echo server, one byte echoed on each, then the server's RSS growth / N",
+		Per: "connection", Unit: "B", N: 10_000, Net: netIdle, Goal: Goal{Text: "none set; reported beside Node and libuv"},
+		Extra: []string{"rss_before_kb", "rss_after_kb"},
+		Variants: []Variant{{Go: "examples/echo", Node: "tcp-echo-server.js", C: "echo_server"}},
 	},
 }
