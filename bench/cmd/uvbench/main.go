@@ -38,8 +38,8 @@ type Result struct {
 	N          int
 	Go, Node   []Sample
 	C          []Sample
-	Errs       map[string]string // runtime -> the last error
-	SkipReason map[string]string // runtime -> why it did not run here
+	Errs       map[string]string   // runtime -> the last error
+	SkipReason map[string]string   // runtime -> why it did not run here
 	Peers      map[string][]Sample // network workloads: W.Peers' samples by name
 	Skip       string              // why the whole workload did not run here ("" if it ran)
 }

@@ -172,7 +172,7 @@ var workloads = []Workload{
 	{
 		Name: "tcp-echo", Shape: "cmd/echoclient: N connections, each sending a 64-byte message and waiting for its echo, for 5 s (1 s under -quick) after a 1 s warm-up",
 		Per: "round trip", N: 50, Net: netEcho, Goal: Goal{Text: "none set; reported beside Node and libuv"},
-		Extra: []string{keyRTTPerS},
+		Extra:    []string{keyRTTPerS},
 		Variants: []Variant{{Go: "examples/echo", Node: "tcp-echo-server.js", C: "echo_server"}},
 	},
 	{
@@ -184,7 +184,7 @@ var workloads = []Workload{
 	{
 		Name: "idle-connections", Shape: "cmd/idleconns: N connections to a fresh echo server, one byte echoed on each, then the server's RSS growth / N",
 		Per: "connection", Unit: "B", N: 10_000, Net: netIdle, Goal: Goal{Text: "none set; reported beside Node and libuv"},
-		Extra: []string{"rss_before_kb", "rss_after_kb"},
+		Extra:    []string{"rss_before_kb", "rss_after_kb"},
 		Variants: []Variant{{Go: "examples/echo", Node: "tcp-echo-server.js", C: "echo_server"}},
 	},
 }
