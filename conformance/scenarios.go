@@ -7,8 +7,9 @@
 //
 // A port is the scenario written with uvloop's Node-style API: the "main script" is
 // Scenario.Main, console.log is the out function it is given, and process.on('exit') is the
-// function Main returns; promises and async functions are package promise's. Ports that need
-// what uvgo does not have yet (fs) are listed with the reason in Scenario.Skip.
+// function Main returns; promises and async functions are package promise's; fs.readFile is
+// uvloop's ReadFile. A scenario without a port would be listed with the reason in
+// Scenario.Skip (none is, today).
 package conformance
 
 import (
@@ -29,18 +30,15 @@ type Scenario struct {
 	Main func(l *uvloop.Loop, out func(string)) (onExit func())
 }
 
-// needsFS is why a scenario is not ported yet.
-const needsFS = "needs fs (work pool)"
-
 // Scenarios maps each testdata folder name to its port.
 var Scenarios = map[string]Scenario{
 	"001-seed-script-start-promise-timeout":      {Main: scriptStartPromiseTimeout("script start", "script end")},
 	"002-seed-async1-async2":                     {Main: async1Async2},
 	"003-seed-await-native-promise":              {Main: awaitNativePromise},
-	"004-seed-readfile-vs-100ms-timer":           {Skip: needsFS},
+	"004-seed-readfile-vs-100ms-timer":           {Main: readFileVs100msTimer},
 	"005-seed-timer1-timer2-promise3":            {Main: timer1Timer2Promise3},
 	"006-seed-timeout-vs-immediate-main":         {Main: timeoutVsImmediateMain},
-	"007-seed-readfile-immediate-before-timeout": {Skip: needsFS},
+	"007-seed-readfile-immediate-before-timeout": {Main: readFileImmediateBeforeTimeout},
 	"008-seed-nexttick-bar-timeout-immediate":    {Main: nextTickBarTimeoutImmediate},
 	"009-seed-apicall-nexttick-error":            {Main: apiCallNextTickError},
 	"010-seed-sync-callback-bar-undefined":       {Main: syncCallbackBarUndefined},
@@ -64,7 +62,7 @@ var Scenarios = map[string]Scenario{
 	"028-microtasks-between-immediates":          {Main: microtasksBetweenImmediates},
 	"029-promise-then-catch-finally-basic":       {Main: promiseThenCatchFinally},
 	"030-async-await-sequence":                   {Main: asyncAwaitSequence},
-	"031-readfile-callback-then-queues":          {Skip: needsFS},
+	"031-readfile-callback-then-queues":          {Main: readFileCallbackThenQueues},
 	"032-unref-timer-does-not-keep-alive":        {Main: unrefTimerDoesNotKeepAlive},
 	"033-tcp-connect-send-close":                 {Main: tcpConnectSendClose},
 
