@@ -3,12 +3,16 @@
 #
 #   HTTP hello    examples/http (1 loop, 2 loops) vs Node's http (node/http-hello.js) vs Go's
 #                 net/http (peers/nethttp, GOMAXPROCS=1 and unrestricted), under wrk
-#   TCP echo      examples/echo vs Node's net (node/tcp-echo-server.js), driven by
-#                 cmd/echoclient (C connections, SIZE-byte messages, round trips/s)
+#   TCP echo      examples/echo vs Node's net (node/tcp-echo-server.js) vs libuv in C
+#                 (libuv/bin/echo_server, if libuv builds), driven by cmd/echoclient
+#                 (C connections, SIZE-byte messages, round trips/s)
 #   idle conns    IDLE connections held open to each echo server: RSS growth per connection
 #                 (cmd/idleconns reads /proc/PID/status)
 #
-# Prints a Markdown table and saves it to bench/results/latest/net.md. About 2.5 minutes.
+# go run ./cmd/uvbench -only tcp-echo,http-hello,idle-connections runs the same servers and
+# clients inside the workload table; this script keeps uvgo's 2-loop HTTP server and its own report.
+#
+# Prints a Markdown table and saves it to bench/results/latest/net.md. About 3 minutes.
 #   ROUNDS=3 DURATION=5s CONNS=50 SIZE=64 IDLE=10000 ./net.sh
 set -euo pipefail
 
@@ -38,12 +42,14 @@ echo "building..." >&2
 (cd "$root" && go build -o "$tmp/uvhttp" ./examples/http && go build -o "$tmp/uvecho" ./examples/echo)
 (cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/echoclient" ./cmd/echoclient &&
 	go build -o "$tmp/idleconns" ./cmd/idleconns)
+have_libuv=""
+if make -s -C "$here/libuv" bin/echo_server >/dev/null 2>&1; then have_libuv=1; else echo "net.sh: libuv echo_server does not build; skipping it" >&2; fi
 
 # freeport prints a TCP port nobody listens on.
 freeport() {
 	local p
 	while :; do
-		p=$((20000 + RANDOM % 30000))
+		p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768-60999), which outgoing connections take
 		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
 	done
 }
@@ -107,10 +113,12 @@ for p in "$pid_uvgo1" "$pid_uvgo2" "$pid_node" "$pid_nethttp1" "$pid_nethttp"; d
 
 # ---- TCP echo ----
 echo_names=(uvgo node)
-declare -A echo_label=([uvgo]="uvgo examples/echo" [node]="Node net ($(node --version))")
+if [ -n "$have_libuv" ]; then echo_names+=(libuv); fi
+declare -A echo_label=([uvgo]="uvgo examples/echo" [node]="Node net ($(node --version))" [libuv]="libuv echo_server (C)")
 for n in "${echo_names[@]}"; do port[echo-$n]=$(freeport); done
 start uvecho "${port[echo-uvgo]}" "$tmp/uvecho" -addr "127.0.0.1:${port[echo-uvgo]}"
 start nodeecho "${port[echo-node]}" node "$here/node/tcp-echo-server.js" "${port[echo-node]}"
+if [ -n "$have_libuv" ]; then start cecho "${port[echo-libuv]}" "$here/libuv/bin/echo_server" "127.0.0.1:${port[echo-libuv]}"; fi
 for n in "${echo_names[@]}"; do
 	"$tmp/echoclient" -addr "127.0.0.1:${port[echo-$n]}" -c "$CONNS" -size "$SIZE" -d 1s >/dev/null
 done
@@ -124,6 +132,7 @@ done
 declare -A rtt
 for n in "${echo_names[@]}"; do rtt[$n]=$(median <"$tmp/echo-$n"); done
 kill "$pid_uvecho" "$pid_nodeecho"
+if [ -n "$have_libuv" ]; then kill "$pid_cecho"; fi
 
 # ---- idle connections (fresh servers) ----
 declare -A idle
@@ -141,6 +150,12 @@ else
 	echo "idle uvgo: ${idle[uvgo]}" >&2
 	echo "idle node: ${idle[node]}" >&2
 	kill "$pid_idleuv" "$pid_idlenode"
+	if [ -n "$have_libuv" ]; then
+		start idlec "${port[idle-libuv]}" "$here/libuv/bin/echo_server" "127.0.0.1:${port[idle-libuv]}"
+		idle[libuv]=$("$tmp/idleconns" -addr "127.0.0.1:${port[idle-libuv]}" -pid "$pid_idlec" -n "$IDLE")
+		echo "idle libuv: ${idle[libuv]}" >&2
+		kill "$pid_idlec"
+	fi
 fi
 
 # ---- the report ----
