@@ -142,6 +142,12 @@ var workloads = []Workload{
 		Per: "round trip", N: 200_000, QuickN: 20_000, Goal: scheduling,
 		Variants: []Variant{{Go: "AsyncPingPong", C: "async_pingpong", NoNode: noNodeAsync}},
 	},
+	{
+		Name: "queue-work", Shape: "N work items queued at once on the worker pool (empty work; Node: crypto.randomFill of 1 byte, its lightest pool operation), completions counted on the loop",
+		Per: "work item", N: 200_000, QuickN: 20_000, Goal: scheduling,
+		Note:     "Node cannot queue an empty function on its pool: each of its items is a real (tiny) crypto.randomFill request with Node's JS and C++ wrapping, so the Node ratio says what a Node-level pool request costs, and the libuv ratio is the like-for-like one",
+		Variants: []Variant{{Go: "QueueWork", C: "queue_work", Node: "queue-work.js"}},
+	},
 
 	{
 		Name: "promise-chain", Shape: "N thens on one chain from a resolved promise, each reaction resolving the next",
@@ -157,13 +163,6 @@ var workloads = []Workload{
 		Name: "all-1k", Shape: "Promise.all over 1,000 resolved promises, awaited, N times",
 		Per: "Promise.all of 1,000", N: 1_000, QuickN: 100, Goal: Goal{Text: "none set; reported"},
 		Variants: []Variant{{Go: "All1k", GoPkg: "./promise/", Node: "all-1k.js", NoC: noCTicks}},
-	},
-
-	// Not implemented yet: they need packages that are not written yet.
-	{
-		Name: "queue-work", Shape: "N work items on the worker pool, completions on the loop",
-		Per: "work item", Goal: scheduling,
-		NotYet: "needs the work pool in uvloop",
 	},
 
 	// Network workloads: each server a fresh process on 127.0.0.1, driven by the same client
