@@ -52,7 +52,8 @@ const (
 // workPool is the loop's pool of worker goroutines. They start lazily, as work is queued, up
 // to size, and all end at Close.
 type workPool struct {
-	size int // most workers at once; set by New
+	size int        // most workers at once; set by New
+	slab slab[Work] // where QueueWork's items come from; loop goroutine only
 
 	mu      sync.Mutex
 	cond    sync.Cond // signalled when work is queued or the pool closes; L is &mu
@@ -87,9 +88,10 @@ func (l *Loop) QueueWork(work func(), after func(err error)) (*Work, error) {
 	if l.closed {
 		return nil, ErrClosed
 	}
-	w := &Work{loop: l, work: work, after: after}
-	l.activeReqs++
 	p := &l.work
+	w := p.slab.next()
+	*w = Work{loop: l, work: work, after: after}
+	l.activeReqs++
 	p.mu.Lock()
 	if p.head > 0 && len(p.queue) == cap(p.queue) { // reuse the consumed front
 		n := copy(p.queue, p.queue[p.head:])

