@@ -2,6 +2,7 @@ package uvloop_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -370,4 +371,36 @@ func BenchmarkQueueWork(b *testing.B) {
 	if err := l.Close(); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// The work runs on a worker goroutine; after runs on the loop in the poll phase, so an
+// immediate it queues runs before a 0 ms timeout.
+func ExampleLoop_QueueWork() {
+	l, err := uvloop.New()
+	if err != nil {
+		panic(err)
+	}
+	sum := 0 // written by the work, read by after: the pool orders the two
+	_, err = l.QueueWork(func() {
+		for i := 1; i <= 100; i++ {
+			sum += i
+		}
+	}, func(err error) {
+		l.SetTimeout(func() { fmt.Println("timeout") }, 0)
+		l.SetImmediate(func() { fmt.Println("immediate") })
+		fmt.Println("after:", sum, err)
+	})
+	if err != nil {
+		panic(err)
+	}
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		panic(err)
+	}
+	if err := l.Close(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// after: 5050 <nil>
+	// immediate
+	// timeout
 }
