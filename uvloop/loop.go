@@ -80,8 +80,7 @@ type postQueue struct {
 type Option func(*options)
 
 type options struct {
-	eventCapacity int
-	workers       int // the work pool's size
+	workers int // the work pool's size
 }
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
