@@ -276,7 +276,8 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 
 	fmt.Fprintf(b, "\n%s Shapes\n\n", h)
 	b.WriteString("Each workload is defined once in `cmd/uvbench/workloads.go`; uvgo runs the benchmark named " +
-		"(in `uvloop/bench_test.go`, `uvloop/bench_node_test.go`), Node the script in `node/`, libuv the program in `libuv/`.\n\n")
+		"(a `go test -bench` benchmark of the package named in the workload, `./uvloop/` unless it says otherwise), " +
+		"Node the script in `node/`, libuv the program in `libuv/`.\n\n")
 	b.WriteString("| workload | shape | uvgo | node | libuv |\n|---|---|---|---|---|\n")
 	seen := map[string]bool{}
 	for _, r := range rep.Results {
