@@ -98,6 +98,13 @@ func (r *Result) Ratios() (vsNode, vsLibuv float64, okNode, okLibuv bool) {
 // counts as "no slower".
 const tieTolerance = 1.01
 
+// Behind reports whether uvgo misses a goal the workload has (workloads without a goal, or
+// without a measurement to judge, are not behind).
+func (r *Result) Behind() bool {
+	v := r.Verdict()
+	return strings.Contains(v, "**behind**") || strings.Contains(v, "**slower than") || strings.Contains(v, "**uvgo failed**")
+}
+
 // Verdict says whether uvgo meets the workload's goal, and where it is behind.
 func (r *Result) Verdict() string {
 	if r.W.NotYet != "" {
@@ -272,7 +279,7 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 			fmt.Fprintf(b, "- %s\n", n)
 		}
 	}
-	fmt.Fprintf(b, "\n![uvgo's time as a fraction of Node's and libuv's](%s)\n", img)
+	fmt.Fprintf(b, "\n![uvgo's cost (time; memory for idle-connections) as a fraction of Node's and libuv's](%s)\n", img)
 
 	fmt.Fprintf(b, "\n%s Shapes\n\n", h)
 	b.WriteString("Each workload is defined once in `cmd/uvbench/workloads.go`; uvgo runs the benchmark named " +

@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // SVG is ratios.svg: for every row with a comparison, uvgo's median time over Node's and over
@@ -32,7 +31,7 @@ func (rep *Report) SVG() []byte {
 		if !okN && !okC {
 			continue
 		}
-		rows = append(rows, row{label: r.Label(), behind: !strings.HasPrefix(r.Verdict(), "met"), node: bar{"node", vn, okN}, uvlb: bar{"libuv", vc, okC}})
+		rows = append(rows, row{label: r.Label(), behind: r.Behind(), node: bar{"node", vn, okN}, uvlb: bar{"libuv", vc, okC}})
 		for _, x := range []bar{{v: vn, ok: okN}, {v: vc, ok: okC}} {
 			if x.ok && x.v > 0 {
 				lo, hi = math.Min(lo, x.v), math.Max(hi, x.v)
@@ -56,7 +55,7 @@ func (rep *Report) SVG() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15" font-weight="bold">uvgo's time / the other runtime's time (median; &lt; 1: uvgo faster)</text>`+"\n", 10.0)
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="15" font-weight="bold">uvgo's cost / the other runtime's (median time; memory for idle-connections; &lt; 1: uvgo better)</text>`+"\n", 10.0)
 	// Legend.
 	lx := 10.0
 	fmt.Fprintf(&b, `<rect x="%.0f" y="36" width="12" height="12" fill="%s"/><text x="%.0f" y="46">uvgo / node</text>`+"\n", lx, colNode, lx+16)
