@@ -10,80 +10,64 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// BenchmarkImmediateChain: each immediate queues the next (ns/op = per immediate, one loop
-// iteration each). bench/node/immediate-chain.js.
-func BenchmarkImmediateChain(b *testing.B) {
+// benchChain runs a chain of b.N callbacks, each scheduling the next with schedule, on a
+// loop; schedule is SetImmediate or NextTick (ns/op = per callback).
+func benchChain(b *testing.B, schedule func(l *uvloop.Loop, cb func())) {
 	l := newLoop(b)
 	n := 0
 	var next func()
 	next = func() {
 		if n++; n < b.N {
-			l.SetImmediate(next)
+			schedule(l, next)
 		}
 	}
-	l.SetImmediate(next)
 	b.ReportAllocs()
 	b.ResetTimer()
+	schedule(l, next)
 	runBench(b, l)
 	b.StopTimer()
+	if n != b.N {
+		b.Fatalf("ran %d", n)
+	}
 	closeLoop(b, l)
 }
+
+// benchBatch schedules b.N callbacks at once with schedule and runs the loop until all ran.
+func benchBatch(b *testing.B, schedule func(l *uvloop.Loop, cb func())) {
+	l := newLoop(b)
+	n := 0
+	cb := func() { n++ }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		schedule(l, cb)
+	}
+	runBench(b, l)
+	b.StopTimer()
+	if n != b.N {
+		b.Fatalf("ran %d", n)
+	}
+	closeLoop(b, l)
+}
+
+func setImmediate(l *uvloop.Loop, cb func())   { l.SetImmediate(cb) }
+func nextTick(l *uvloop.Loop, cb func())       { l.NextTick(cb) }
+func queueMicrotask(l *uvloop.Loop, cb func()) { l.QueueMicrotask(cb) }
+
+// BenchmarkImmediateChain: each immediate queues the next (ns/op = per immediate, one loop
+// iteration each). bench/node/immediate-chain.js.
+func BenchmarkImmediateChain(b *testing.B) { benchChain(b, setImmediate) }
 
 // BenchmarkImmediateBatch: b.N immediates queued at once, run in one check phase.
 // bench/node/immediate-batch.js.
-func BenchmarkImmediateBatch(b *testing.B) {
-	l := newLoop(b)
-	n := 0
-	cb := func() { n++ }
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		l.SetImmediate(cb)
-	}
-	runBench(b, l)
-	b.StopTimer()
-	if n != b.N {
-		b.Fatalf("ran %d", n)
-	}
-	closeLoop(b, l)
-}
+func BenchmarkImmediateBatch(b *testing.B) { benchBatch(b, setImmediate) }
 
 // BenchmarkNextTickChain: each nextTick callback queues the next. bench/node/nexttick-chain.js.
-func BenchmarkNextTickChain(b *testing.B) {
-	l := newLoop(b)
-	n := 0
-	var next func()
-	next = func() {
-		if n++; n < b.N {
-			l.NextTick(next)
-		}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	l.NextTick(next)
-	runBench(b, l)
-	b.StopTimer()
-	closeLoop(b, l)
-}
+func BenchmarkNextTickChain(b *testing.B) { benchChain(b, nextTick) }
 
 // BenchmarkMicrotaskBatch: b.N microtasks queued at once, then drained.
 // bench/node/microtask-batch.js.
-func BenchmarkMicrotaskBatch(b *testing.B) {
-	l := newLoop(b)
-	n := 0
-	cb := func() { n++ }
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		l.QueueMicrotask(cb)
-	}
-	runBench(b, l)
-	b.StopTimer()
-	if n != b.N {
-		b.Fatalf("ran %d", n)
-	}
-	closeLoop(b, l)
-}
+func BenchmarkMicrotaskBatch(b *testing.B) { benchBatch(b, queueMicrotask) }
 
 // benchNodeTimers sets n timeouts with delay(i), clears every other one if asked, and runs
 // the loop until the rest fired (ns/timer over set, clear and fire).
