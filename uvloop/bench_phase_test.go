@@ -161,68 +161,39 @@ func BenchmarkPhaseImmediate(b *testing.B) {
 	})
 }
 
-// BenchmarkPhaseIdle: Idle handles, each running once per iteration.
-func BenchmarkPhaseIdle(b *testing.B) {
-	runPhase(b, func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
-		cb := func(h *uvloop.Idle) {
+// phaseWatcher is the setup for Idle, Prepare or Check handles (made by newH, e.g.
+// (*uvloop.Loop).NewIdle), each running once per iteration until the tickets run out.
+func phaseWatcher[H interface {
+	Start() error
+	Stop() error
+}](newH func(*uvloop.Loop, func(H)) H) func(*testing.B, *uvloop.Loop, int, *int, *tickets) func() {
+	return func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
+		cb := func(h H) {
 			*ran++
 			if !tk.Take() {
 				h.Stop()
 			}
 		}
-		hs := make([]*uvloop.Idle, k)
+		hs := make([]H, k)
 		for i := range hs {
-			hs[i] = l.NewIdle(cb)
+			hs[i] = newH(l, cb)
 		}
 		return func() {
 			for _, h := range hs {
 				h.Start()
 			}
 		}
-	})
+	}
 }
+
+// BenchmarkPhaseIdle: Idle handles, each running once per iteration.
+func BenchmarkPhaseIdle(b *testing.B) { runPhase(b, phaseWatcher((*uvloop.Loop).NewIdle)) }
 
 // BenchmarkPhasePrepare: Prepare handles, each running once per iteration.
-func BenchmarkPhasePrepare(b *testing.B) {
-	runPhase(b, func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
-		cb := func(h *uvloop.Prepare) {
-			*ran++
-			if !tk.Take() {
-				h.Stop()
-			}
-		}
-		hs := make([]*uvloop.Prepare, k)
-		for i := range hs {
-			hs[i] = l.NewPrepare(cb)
-		}
-		return func() {
-			for _, h := range hs {
-				h.Start()
-			}
-		}
-	})
-}
+func BenchmarkPhasePrepare(b *testing.B) { runPhase(b, phaseWatcher((*uvloop.Loop).NewPrepare)) }
 
 // BenchmarkPhaseCheck: Check handles, each running once per iteration.
-func BenchmarkPhaseCheck(b *testing.B) {
-	runPhase(b, func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
-		cb := func(h *uvloop.Check) {
-			*ran++
-			if !tk.Take() {
-				h.Stop()
-			}
-		}
-		hs := make([]*uvloop.Check, k)
-		for i := range hs {
-			hs[i] = l.NewCheck(cb)
-		}
-		return func() {
-			for _, h := range hs {
-				h.Start()
-			}
-		}
-	})
-}
+func BenchmarkPhaseCheck(b *testing.B) { runPhase(b, phaseWatcher((*uvloop.Loop).NewCheck)) }
 
 // BenchmarkPhasePollReadable: Poll handles on sockets that hold one unread byte, so they stay
 // readable and (level-triggered) their callback runs every iteration. Includes the poll
