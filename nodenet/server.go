@@ -41,10 +41,16 @@ func CreateServer(l *uvloop.Loop, connectionListener func(*Socket)) *Server {
 }
 
 // Listen is server.listen(port, host, cb): it returns at once; cb, if not nil, is a
-// Once("listening") listener. With a host the listener is set up from a nextTick (Node
-// looks the host up first; an IP address takes a tick), without one at once, on "::" or,
-// if the system has no IPv6, "0.0.0.0". Either way "listening" comes from a later nextTick,
-// or "error" if it failed. Port 0 picks a free port (see Address).
+// Once("listening") listener. Port 0 picks a free port (see Address).
+//
+// Without a host the listener is set up at once on "::" (dual-stack where the system allows
+// it); if binding or listening there fails for any reason (no IPv6, the port taken on IPv6)
+// it tries "0.0.0.0", and only that attempt's error is reported, as Node's
+// createServerHandle falls back. With a host the listener is set up from a nextTick (Node
+// looks the host up first; an IP address takes a tick): an IP address literal is used as
+// it is, "localhost" means 127.0.0.1, and any other name fails with "error" ENOTFOUND (host
+// names are not resolved yet). Either way "listening" comes from a later nextTick, or
+// "error" if it failed.
 func (s *Server) Listen(port int, host string, cb func()) *Server {
 	if cb != nil {
 		s.Once("listening", func(...any) { cb() })

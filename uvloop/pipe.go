@@ -141,8 +141,12 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 	return nil
 }
 
-// Open adopts fd, a Unix stream socket, and takes ownership of it (uv_pipe_open); it is
-// made non-blocking.
+// Open adopts fd and takes ownership of it (uv_pipe_open); it is made non-blocking. fd must
+// be something the poller can watch: a pipe or FIFO, a Unix domain socket, a TTY or a
+// character device such as /dev/null. A regular file (stdin redirected from a file, say) is
+// not: Open accepts it, but the first ReadStart or Write registers it with the poller, which
+// refuses it, and the callback gets an error wrapping syscall.EPERM ("epoll_ctl: operation
+// not permitted" on Linux). Read a regular file with ReadFile or the work pool instead.
 func (p *Pipe) Open(fd int) error {
 	if err := p.usable(); err != nil {
 		return err
