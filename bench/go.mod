@@ -4,4 +4,15 @@ go 1.26
 
 replace github.com/uvgo/uvgo => ../
 
-require go.uber.org/goleak v1.3.0
+require (
+	github.com/dop251/goja v0.0.0-20250309171923-bcd7cc6bf64c
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/dlclark/regexp2 v1.11.4 // indirect
+	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
+	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
+	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
+	golang.org/x/text v0.16.0 // indirect
+)

@@ -29,6 +29,7 @@ const (
 	rtGo    = "uvgo"
 	rtNode  = "node"
 	rtLibuv = "libuv"
+	rtGoja  = "goja" // dop251/goja_nodejs's eventloop, through bench/peers/gojaloop
 )
 
 // Result holds the samples of one variant of a workload.
@@ -38,6 +39,7 @@ type Result struct {
 	N          int
 	Go, Node   []Sample
 	C          []Sample
+	Goja       []Sample
 	Errs       map[string]string   // runtime -> the last error
 	SkipReason map[string]string   // runtime -> why it did not run here
 	Peers      map[string][]Sample // network workloads: W.Peers' samples by name
@@ -153,6 +155,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		logf("skip libuv: %s", tools.NoLibuv)
 	}
 	nb := prepareNet(root, benchDir, tmp, results, logf)
+	goja := buildGoja(benchDir, tmp, results, logf)
 
 	phaseSamples := map[string][]Sample{}
 	var phaseErr string
@@ -164,7 +167,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 				}
 				continue
 			}
-			runRound(r, round, cfg, gbs, buildErrs, benchDir, logf)
+			runRound(r, round, cfg, gbs, buildErrs, benchDir, goja, logf)
 		}
 		if cfg.Phases {
 			logf("[round %d/%d] phases", round, cfg.Rounds)
@@ -220,6 +223,9 @@ func planResults(cfg Config, tools Tools) []*Result {
 			case !tools.Node:
 				r.SkipReason[rtNode] = "skipped: " + tools.NoNode
 			}
+			if v.Goja == "" {
+				r.SkipReason[rtGoja] = "the Go peer cannot express this workload"
+			}
 			switch {
 			case v.C == "":
 				r.SkipReason[rtLibuv] = v.NoC
@@ -233,7 +239,7 @@ func planResults(cfg Config, tools Tools) []*Result {
 }
 
 // runRound runs each runtime of one variant once: uvgo, node, libuv.
-func runRound(r *Result, round int, cfg Config, gbs map[string]*GoBench, buildErrs map[string]error, benchDir string, logf func(string, ...any)) {
+func runRound(r *Result, round int, cfg Config, gbs map[string]*GoBench, buildErrs map[string]error, benchDir string, goja gojaBin, logf func(string, ...any)) {
 	if r.V == nil {
 		return
 	}
@@ -279,6 +285,37 @@ func runRound(r *Result, round int, cfg Config, gbs map[string]*GoBench, buildEr
 			r.C = append(r.C, s)
 		}
 	}
+	if _, skip := r.SkipReason[rtGoja]; !skip {
+		if goja.err != nil {
+			r.SkipReason[rtGoja] = "skipped: " + goja.err.Error()
+			return
+		}
+		s, err := runLine(benchDir, goja.path, r.V.Goja, strconv.Itoa(r.N))
+		if note(rtGoja, s, err) {
+			r.Goja = append(r.Goja, s)
+		}
+	}
+}
+
+// gojaBin is bench/peers/gojaloop, built once per invocation, or why it could not be built.
+type gojaBin struct {
+	path string
+	err  error
+}
+
+// buildGoja builds the Go peer's program if a selected variant needs it.
+func buildGoja(benchDir, tmp string, results []*Result, logf func(string, ...any)) gojaBin {
+	need := slices.ContainsFunc(results, func(r *Result) bool { return r.V != nil && r.V.Goja != "" && r.W.Net == "" })
+	if !need {
+		return gojaBin{}
+	}
+	logf("building the Go peer (go build ./peers/gojaloop)")
+	bin := filepath.Join(tmp, "gojaloop")
+	if _, err := command(benchDir, "go", "build", "-o", bin, "./peers/gojaloop"); err != nil {
+		logf("  %v", err)
+		return gojaBin{err: fmt.Errorf("building peers/gojaloop: %w", err)}
+	}
+	return gojaBin{path: bin}
 }
 
 func goPkg(v *Variant) string {

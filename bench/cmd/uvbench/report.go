@@ -94,6 +94,16 @@ func (r *Result) Ratios() (vsNode, vsLibuv float64, okNode, okLibuv bool) {
 	return
 }
 
+// GojaRatio is uvgo's median over the Go peer's (goja_nodejs's eventloop).
+func (r *Result) GojaRatio() (float64, bool) {
+	g, okG := nsStat(r.Go)
+	p, okP := nsStat(r.Goja)
+	if okG && okP && p.Med > 0 {
+		return g.Med / p.Med, true
+	}
+	return 0, false
+}
+
 // tieTolerance: uvgo within 1% of libuv (below the run-to-run spread on a shared machine)
 // counts as "no slower".
 const tieTolerance = 1.01
@@ -218,16 +228,16 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 		"The network rows (tcp-echo, http-hello: N connections) turn rates into time, ns per operation = 10⁹ / (operations/s of all " +
 		"connections together), so the same rule applies: uvgo/node 0.5 is twice Node's req/s; the rates are in the notes. " +
 		"idle-connections counts bytes of server RSS per connection, not ns (< 1: uvgo uses less).\n\n")
-	b.WriteString("| workload | N | per | uvgo ns | uvgo allocs (B) | node ns | libuv ns | uvgo/node | uvgo/libuv | goal |\n")
-	b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|---|\n")
+	b.WriteString("| workload | N | per | uvgo ns | uvgo allocs (B) | node ns | libuv ns | goja ns | uvgo/node | uvgo/libuv | uvgo/goja | goal |\n")
+	b.WriteString("|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
 	var notes []string
 	for _, r := range rep.Results {
 		if r.W.NotYet != "" {
-			fmt.Fprintf(b, "| %s | — | %s | not yet: %s | | | | | | goal: %s |\n", r.Label(), r.W.Per, r.W.NotYet, r.W.Goal.Text)
+			fmt.Fprintf(b, "| %s | — | %s | not yet: %s | | | | | | | | goal: %s |\n", r.Label(), r.W.Per, r.W.NotYet, r.W.Goal.Text)
 			continue
 		}
 		if r.Skip != "" {
-			fmt.Fprintf(b, "| %s | %s | %s | skipped: %s | | | | | | goal: %s |\n", r.Label(), fmtInt(r.N), r.W.Per, r.Skip, r.W.Goal.Text)
+			fmt.Fprintf(b, "| %s | %s | %s | skipped: %s | | | | | | | | goal: %s |\n", r.Label(), fmtInt(r.N), r.W.Per, r.Skip, r.W.Goal.Text)
 			continue
 		}
 		cell := func(rt string, ss []Sample) string {
@@ -246,9 +256,14 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 		}
 		allocs := allocCell(r.Go, "B/op", r.W.GoFixedN, r.N)
 		vn, vc, okN, okC := r.Ratios()
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		vg, okG := r.GojaRatio()
+		gojaCell := "—" // most workloads have no Go-peer version: not a note-worthy skip
+		if r.V.Goja != "" {
+			gojaCell = cell(rtGoja, r.Goja)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Label(), fmtInt(r.N), r.W.Per, cell(rtGo, r.Go), allocs, cell(rtNode, r.Node),
-			cell(rtLibuv, r.C), ratioCell(vn, okN), ratioCell(vc, okC), r.Verdict())
+			cell(rtLibuv, r.C), gojaCell, ratioCell(vn, okN), ratioCell(vc, okC), ratioCell(vg, okG), r.Verdict())
 		if r.W.Note != "" && r.V == &r.W.Variants[0] {
 			notes = append(notes, fmt.Sprintf("%s: %s", r.W.Name, r.W.Note))
 		}
@@ -257,7 +272,7 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 			for _, x := range []struct {
 				rt string
 				ss []Sample
-			}{{rtGo, r.Go}, {rtNode, r.Node}, {rtLibuv, r.C}} {
+			}{{rtGo, r.Go}, {rtNode, r.Node}, {rtLibuv, r.C}, {rtGoja, r.Goja}} {
 				if st, ok := extraStat(x.ss, key); ok {
 					parts = append(parts, fmt.Sprintf("%s %s (%s–%s)", x.rt, fmtInt(int(st.Med)), fmtInt(int(st.Min)), fmtInt(int(st.Max))))
 				}
@@ -267,7 +282,7 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 			}
 		}
 		notes = append(notes, peerNotes(r)...)
-		for _, rt := range []string{rtGo, rtNode, rtLibuv} {
+		for _, rt := range []string{rtGo, rtNode, rtLibuv, rtGoja} {
 			if e := r.Errs[rt]; e != "" {
 				notes = append(notes, fmt.Sprintf("%s, %s: **a run failed**: `%s`", r.Label(), rt, e))
 			}
@@ -284,8 +299,8 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 	fmt.Fprintf(b, "\n%s Shapes\n\n", h)
 	b.WriteString("Each workload is defined once in `cmd/uvbench/workloads.go`; uvgo runs the benchmark named " +
 		"(a `go test -bench` benchmark of the package named in the workload, `./uvloop/` unless it says otherwise), " +
-		"Node the script in `node/`, libuv the program in `libuv/`.\n\n")
-	b.WriteString("| workload | shape | uvgo | node | libuv |\n|---|---|---|---|---|\n")
+		"Node the script in `node/`, libuv the program in `libuv/`, goja `peers/gojaloop <workload>` on dop251/goja_nodejs's eventloop (a Go peer).\n\n")
+	b.WriteString("| workload | shape | uvgo | node | libuv | goja |\n|---|---|---|---|---|---|\n")
 	seen := map[string]bool{}
 	for _, r := range rep.Results {
 		if r.V == nil || seen[r.Label()] {
@@ -296,7 +311,7 @@ func (rep *Report) workloadTable(b *strings.Builder, h, img string) {
 		if r.W.Net != "" {
 			goCell = "`" + r.V.Go + "`" // a server, not a benchmark
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", r.Label(), r.W.Shape, goCell, codeOrDash(r.V.Node), codeOrDash(r.V.C))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", r.Label(), r.W.Shape, goCell, codeOrDash(r.V.Node), codeOrDash(r.V.C), codeOrDash(r.V.Goja))
 	}
 }
 
@@ -393,6 +408,7 @@ func (rep *Report) Raw() []byte {
 		row(r.Label(), rtGo, r.N, r.Go)
 		row(r.Label(), rtNode, r.N, r.Node)
 		row(r.Label(), rtLibuv, r.N, r.C)
+		row(r.Label(), rtGoja, r.N, r.Goja)
 		for _, p := range r.W.Peers {
 			row(r.Label(), p.Name, r.N, r.Peers[p.Name])
 		}

@@ -230,7 +230,7 @@ func TestVerdict(t *testing.T) {
 		}
 	}
 	md := rep.Markdown()
-	for _, s := range []string{"| a<b | 10 | op | 2.00 (1.00–3.00) | 0 (0 B) | 10.0 | 4.00 | 0.20 | 0.50 | met |",
+	for _, s := range []string{"| a<b | 10 | op | 2.00 (1.00–3.00) | 0 (0 B) | 10.0 | 4.00 | — | 0.20 | 0.50 | — | met |",
 		"c-only, node: none", "| later | — | op | not yet: needs x |", "| timer | 60.0 | +10.0 | **missing** |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md)
@@ -307,7 +307,7 @@ func TestNetRows(t *testing.T) {
 	rep := testReport()
 	rep.Results = []*Result{r, idle}
 	md := rep.Markdown()
-	for _, s := range []string{"| http-hello | 50 | request | 10,000 |", "| 0.40 | — | met |",
+	for _, s := range []string{"| http-hello | 50 | request | 10,000 |", "| 0.40 | — | — | met |",
 		"http-hello, net/http: 20,000 ns/request (50,000 req/s); uvgo/it 0.50", "| idle | 10 | connection | skipped: wrk not found |",
 		"| `examples/http` |"} {
 		if !strings.Contains(md, s) {

@@ -7,6 +7,8 @@ package main
 //	       otherwise), run with -test.benchtime=<N>x (or 1x for benchmarks that do their N per op)
 //	node   a script in bench/node, run as `node <script> <N>`
 //	libuv  a program in bench/libuv/bin, run as `bin/<prog> <N>`
+//	goja   bench/peers/gojaloop (dop251/goja_nodejs's eventloop, a Go peer), run as
+//	       `gojaloop <workload> <N>`, where the peer can express the workload
 //
 // The Node scripts and the C programs print one line,
 // `name=<workload> n=<N> ns_per_op=<float> total_ns=<int> [key=value...]`.
@@ -33,6 +35,9 @@ type Variant struct {
 	C      string // program in bench/libuv/bin; "" if none, then NoC says why
 	NoNode string
 	NoC    string
+	// Goja is the workload as bench/peers/gojaloop runs it on dop251/goja_nodejs's
+	// eventloop, the Go peer; "" if that loop cannot express it.
+	Goja string
 }
 
 // Workload is one row group of the report.
@@ -106,7 +111,7 @@ var workloads = []Workload{
 		Per: "timer", N: 1_000_000, GoFixedN: true, GoMetric: "ns/timer", Goal: scheduling,
 		Variants: []Variant{
 			{API: "Timer", Go: "TimersZero", C: "timers_zero", NoNode: "see the SetTimeout row"},
-			{API: "SetTimeout", Go: "NodeTimersZero", Node: "timers-zero.js", NoC: "see the Timer row"},
+			{API: "SetTimeout", Go: "NodeTimersZero", Node: "timers-zero.js", NoC: "see the Timer row", Goja: "timers-zero"},
 		},
 	},
 	{
@@ -141,6 +146,24 @@ var workloads = []Workload{
 		Name: "async-pingpong", Shape: "another thread sends and waits for the callback's answer, N round trips",
 		Per: "round trip", N: 200_000, QuickN: 20_000, Goal: scheduling,
 		Variants: []Variant{{Go: "AsyncPingPong", C: "async_pingpong", NoNode: noNodeAsync}},
+	},
+	{
+		Name: "post-chain", Shape: "a function on the loop Posts the next one, N in a chain",
+		Per: "post", N: 1_000_000, QuickN: 100_000, Goal: Goal{Text: "≤ 150 ns per Post (issue 10)"},
+		Variants: []Variant{{Go: "PostChain", NoNode: noNodeAsync, NoC: "libuv has no function queue; async-send is its wake-up", Goja: "post-chain"}},
+	},
+	{
+		Name: "post-submit", Shape: "another goroutine Posts N functions as fast as it can; the loop runs them all",
+		Per: "function", N: 1_000_000, QuickN: 100_000, Goal: Goal{Text: "≤ 60 ns per function (issue 10)"},
+		Variants: []Variant{{Go: "PostSubmit", NoNode: noNodeAsync, NoC: "libuv has no function queue; async-send is its wake-up", Goja: "post-submit"}},
+	},
+	{
+		Name: "post-pingpong", Shape: "a goroutine Posts a function and waits for its answer on a channel, N round trips",
+		Per: "round trip", N: 200_000, QuickN: 20_000, Goal: Goal{Text: "no fd: ≤ 600 ns; with a listener: ≤ 1/3 of libuv's async-pingpong (issue 10)"},
+		Variants: []Variant{
+			{API: "no fd", Go: "PostPingPong", NoNode: noNodeAsync, NoC: "see the listener row", Goja: "post-pingpong"},
+			{API: "TCP listener registered", Go: "PostPingPongFd", NoNode: noNodeAsync, C: "async_pingpong"},
+		},
 	},
 	{
 		Name: "queue-work", Shape: "N work items queued at once on the worker pool (empty work; Node: crypto.randomFill of 1 byte, its lightest pool operation), completions counted on the loop",
