@@ -24,7 +24,7 @@ const (
 // NewAsync creates an active async handle. cb may be nil: then Send only wakes the loop.
 func (l *Loop) NewAsync(cb func(*Async)) *Async {
 	a := &Async{cb: cb}
-	a.handle.init(l, a, KindAsync, a.stopAsync)
+	a.handle.init(l, a, KindAsync)
 	if l.closed {
 		a.flags |= flagClosed
 		a.state.Store(asyncClosed)
@@ -52,7 +52,8 @@ func (a *Async) Send() error {
 	}
 }
 
-func (a *Async) stopAsync() {
+// closeStart makes Send fail and takes the handle out of the loop's scan.
+func (a *Async) closeStart() {
 	a.state.Store(asyncClosed)
 	l := a.loop
 	k := a.index
@@ -66,6 +67,8 @@ func (a *Async) stopAsync() {
 		l.asyncPos--
 	}
 }
+
+func (a *Async) closeFinish() {}
 
 // runAsyncs runs the callback of every Async sent since the last wake-up, in creation order.
 func (l *Loop) runAsyncs() {

@@ -269,11 +269,17 @@ func (l *Loop) runImmediates() {
 }
 
 // runClosing runs the close callbacks of the handles closed before this phase began, last
-// closed first. Handles closed by these callbacks wait for the next close phase.
+// closed first. Handles closed by these callbacks wait for the next close phase. If a
+// callback panics, the handles not yet finished wait for the next close phase, ahead of those
+// closed meanwhile; a handle whose kind's part (closeFinish) panicked is among them.
 func (l *Loop) runClosing() {
 	h := l.closing
 	l.closing = nil
-	defer func() { // a panicking callback leaves the rest for the next close phase
+	var cur *handle
+	defer func() {
+		if cur != nil && cur.flags&flagClosed == 0 { // panicked before it was closed
+			cur.nextClose, h = h, cur
+		}
 		if h != nil {
 			tail := h
 			for tail.nextClose != nil {
@@ -283,10 +289,8 @@ func (l *Loop) runClosing() {
 		}
 	}()
 	for h != nil {
-		next := h.nextClose
-		h.nextClose = nil
-		cur := h
-		h = next
+		cur, h = h, h.nextClose
+		cur.nextClose = nil
 		cur.finishClose()
 	}
 }
@@ -295,8 +299,12 @@ func (l *Loop) runClosing() {
 func (l *Loop) runTimers() { l.timers.RunExpired(l.now) }
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not
-// run yet), in creation order. Handles created by fn are not visited.
-func (l *Loop) Walk(fn func(Handle)) {
+// run yet), in creation order. Handles created by fn are not visited. It returns
+// ErrNilCallback if fn is nil.
+func (l *Loop) Walk(fn func(Handle)) error {
+	if fn == nil {
+		return ErrNilCallback
+	}
 	last := l.handles.tail
 	for h := l.handles.head; h != nil; h = h.next {
 		if h.flags&flagInternal == 0 {
@@ -306,12 +314,20 @@ func (l *Loop) Walk(fn func(Handle)) {
 			break
 		}
 	}
+	return nil
 }
 
-// Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails with an error wrapping ErrBusy while
-// a handle is open (close them and run the loop until their close callbacks have run) or a
-// request is in flight, with ErrRunning from inside Run, and with ErrClosed the second time.
-// Functions posted and not yet run are discarded.
+// Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails
+// with an error wrapping ErrBusy while a handle is open (close them and run the loop until
+// their close callbacks have run) or a request is in flight (work, a write, a connect, a
+// send), with ErrRunning from inside Run, and with ErrClosed the second time.
+//
+// What is left of Node's scheduling API does not make Close fail: Close cancels it, as a Node
+// process drops it when it exits. Timeouts and intervals still set are cleared (their
+// callbacks never run again), queued immediates are dropped, and so are the nextTick
+// callbacks and microtasks not yet run and the functions posted and not yet run. After Close,
+// SetTimeout, SetInterval and SetImmediate return nil, NextTick and QueueMicrotask do nothing,
+// and Post returns ErrClosed.
 func (l *Loop) Close() error {
 	if l.closed {
 		return ErrClosed
@@ -330,9 +346,12 @@ func (l *Loop) Close() error {
 	}
 	l.runCloseHooks()
 	l.node.close()
+	l.immediates.Clear()
+	l.ticks = nexttick.Queues{}
 	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles
+		h.self.closeStart()
 		h.stop()
-		h.flags |= flagClosed
+		h.flags = h.flags&^flagRef | flagClosed
 	}
 	l.handles = handleList{}
 	l.posted.mu.Lock()

@@ -77,7 +77,22 @@ func (n *nodeTimers) init(l *Loop) {
 	n.handle.Unref()
 }
 
-func (n *nodeTimers) close() { n.handle.stopTimer() }
+
+// close clears every timeout still set, as ClearTimeout would (Loop.Close); the internal
+// handle is the loop's own and Close closes it.
+func (n *nodeTimers) close() {
+	for len(n.queue) > 0 {
+		list := n.queue[0]
+		for t := list.head; t != nil; t = list.head {
+			t.cb = nil
+			n.unenroll(t)
+		}
+		if len(n.queue) > 0 && n.queue[0] == list { // not the map's list for its duration
+			n.removeAt(0)
+		}
+	}
+	clear(n.lists)
+}
 
 // freshNow is Node's getLibuvNow: it updates the cached loop time and returns it.
 func (l *Loop) freshNow() int64 {
@@ -455,17 +470,18 @@ func (im *Immediate) Unref() *Immediate {
 func (im *Immediate) HasRef() bool { return im != nil && im.entry.HasRef() }
 
 // NextTick queues cb on Node's nextTick queue: it runs right after the current callback (or,
-// before Run, when Run starts), before any promise reaction or microtask. A nil cb is ignored.
+// before Run, when Run starts), before any promise reaction or microtask. A nil cb, or a
+// closed loop, queues nothing.
 func (l *Loop) NextTick(cb func()) {
-	if cb != nil {
+	if cb != nil && !l.closed {
 		l.ticks.NextTick(cb)
 	}
 }
 
 // QueueMicrotask queues cb on the microtask queue, which runs after the nextTick queue is
-// empty. Promise reactions use the same queue. A nil cb is ignored.
+// empty. Promise reactions use the same queue. A nil cb, or a closed loop, queues nothing.
 func (l *Loop) QueueMicrotask(cb func()) {
-	if cb != nil {
+	if cb != nil && !l.closed {
 		l.ticks.QueueMicrotask(cb)
 	}
 }

@@ -22,8 +22,13 @@ func (l *Loop) NewPipe() (*Pipe, error) {
 	}
 	p := &Pipe{}
 	p.stream.init(l, p, KindPipe)
-	p.onClose = p.unlink
 	return p, nil
+}
+
+// closeStart is uv__pipe_close: the path Bind created goes, then the socket.
+func (p *Pipe) closeStart() {
+	p.unlink()
+	p.stream.closeStart()
 }
 
 func (p *Pipe) unlink() {

@@ -205,7 +205,6 @@ type stream struct {
 	queueSize  int
 	feedFn     func()              // s.onFeed, bound once
 	readyFn    func(Events, error) // s.ioReady, bound once
-	onClose    func()              // the kind's own cleanup when Close closes the fd (Pipe: unlink)
 	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
 }
 
@@ -213,7 +212,7 @@ func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.fd, s.acceptedFd = -1, -1
 	s.feedFn = s.onFeed
 	s.readyFn = s.ioReady
-	s.handle.init(l, self, kind, nil)
+	s.handle.init(l, self, kind)
 }
 
 // Fd returns the socket, or -1.
@@ -847,21 +846,14 @@ func (s *stream) accept(client *stream) error {
 	return err
 }
 
-// Close closes the socket now and schedules cb for the close phase; queued writes, a
-// connect in flight and a pending shutdown complete there, before cb, with an error
-// wrapping ECANCELED (uv_close, uv__stream_close, uv__stream_destroy).
-func (s *stream) Close(cb func()) error {
-	if err := s.handle.Close(func() {
-		s.destroy()
-		if cb != nil {
-			cb()
-		}
-	}); err != nil {
-		return err
-	}
-	s.closeFd()
-	return nil
-}
+// closeStart is uv__stream_close: the socket is closed now; a connect in flight, queued
+// writes and a pending shutdown complete in closeFinish, before the close callback, with an
+// error wrapping ECANCELED.
+func (s *stream) closeStart() { s.closeFd() }
+
+// closeFinish is uv__stream_destroy. It is resumable: a request whose callback ran is gone
+// from the stream before the callback runs.
+func (s *stream) closeFinish() { s.destroy() }
 
 // closeFd is uv__stream_close: the fd leaves the poller and is closed at once.
 func (s *stream) closeFd() {
@@ -875,9 +867,6 @@ func (s *stream) closeFd() {
 	if s.acceptedFd >= 0 {
 		unix.Close(s.acceptedFd)
 		s.acceptedFd = -1
-	}
-	if s.onClose != nil {
-		s.onClose()
 	}
 }
 
