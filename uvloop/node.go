@@ -77,7 +77,6 @@ func (n *nodeTimers) init(l *Loop) {
 	n.handle.Unref()
 }
 
-
 // close clears every timeout still set, as ClearTimeout would (Loop.Close); the internal
 // handle is the loop's own and Close closes it.
 func (n *nodeTimers) close() {
