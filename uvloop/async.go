@@ -10,9 +10,9 @@ import "sync/atomic"
 // Send is safe from any goroutine; every other method is for the loop goroutine only.
 type Async struct {
 	handle
-	state atomic.Uint32 // asyncIdle, asyncPending or asyncClosed
-	cb    func(*Async)
-	index int // position in Loop.asyncs; loop goroutine only
+	state atomic.Uint32 // asyncIdle, asyncPending or asyncClosed; atomic: Send runs on any goroutine
+	cb    func(*Async)  // set by NewAsync, called on the loop goroutine
+	index int           // position in Loop.asyncs; loop goroutine only
 }
 
 const (

@@ -204,7 +204,7 @@ func (h *handle) finishClose() {
 }
 
 // handleList is the loop's doubly linked list of open handles (libuv's handle_queue), in
-// creation order.
+// creation order. Loop goroutine only.
 type handleList struct {
 	head, tail *handle
 	n          int

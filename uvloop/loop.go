@@ -25,24 +25,33 @@ const (
 	RunNoWait
 )
 
-// Loop is a single-threaded event loop. The goroutine that calls Run owns it: every callback
-// runs there, one at a time, and every method is for that goroutine only — except Post,
-// Async.Send and Alive-free helpers that say otherwise. Between runs, the goroutine that
-// created the loop may use it (start handles, queue work) before calling Run.
+// Loop is a single-threaded event loop (uv_loop_t).
+//
+// One goroutine at a time owns a Loop. While Run runs, the owner is the goroutine that called
+// it, and every callback runs there, one at a time. Before the first Run and between runs, the
+// owner is whoever calls Run next: it may create and start handles, queue work and call Close.
+// Every method of the Loop and of its handles, timeouts and immediates is for the owner only,
+// with two exceptions that are safe from any goroutine: Post and Async.Send. Work given to
+// QueueWork runs on a worker goroutine and may call only those two. Calling anything else from
+// another goroutine is a data race, not an error that the loop can report (except Run while
+// the loop runs, which fails with ErrRunning).
+//
+// Every field below is for the owner ("loop goroutine only") unless its comment says
+// otherwise.
 type Loop struct {
-	poller *poller.Poller
+	poller *poller.Poller // Wake is safe from any goroutine (Post, Async.Send, workers); the rest is the owner's
 	timers *timers.Heap
-	epoch  time.Time // the monotonic origin of Now
-	now    int64     // cached loop time, ns since epoch; loop goroutine only
+	epoch  time.Time // the monotonic origin of Now; set by New, read-only after
+	now    int64     // cached loop time, ns since epoch
 
-	running  atomic.Bool // inside Run
+	running  atomic.Bool // inside Run; atomic, so that a Run or Close from a wrong goroutine is refused
 	stopFlag bool
 	closed   bool
-	fatal    error // a poller failure: Run returns it
+	fatal    error // a poller failure or Fail between runs: Run returns it
 
 	handles    handleList
-	activeRefs int     // active and ref'd handles
-	activeReqs int     // requests in flight (work, writes, connects)
+	activeRefs int     // active and ref'd handles, and Holds
+	activeReqs int     // requests in flight (work, writes, connects, shutdowns, sends)
 	closing    *handle // handles waiting for the close phase, last closed first
 
 	idle, prepare, check watcherList
@@ -51,11 +60,11 @@ type Loop struct {
 
 	io ioTable // fd watchers
 
-	asyncs   []*Async // all open Async handles, scanned on a wake-up
-	asyncPos int      // the scan position while runAsyncs runs, else -1
-	posted   postQueue
-	postRun  []func() // the batch of posted functions being run; loop goroutine only
-	work     workPool // QueueWork's worker goroutines and completions (work.go)
+	asyncs   []*Async  // all open Async handles, scanned on a wake-up
+	asyncPos int       // the scan position while runAsyncs runs, else -1
+	posted   postQueue // any goroutine: its mu guards the functions, pending is atomic
+	postRun  []func()  // the batch of posted functions being run
+	work     workPool  // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
 
 	ticks         nexttick.Queues // Node's nextTick and microtask queues
 	immediates    immediate.Queue // Node's setImmediate queue, run in the check phase
@@ -130,7 +139,9 @@ func (l *Loop) Alive() bool {
 //
 //	pending -> idle -> prepare -> poll -> check (+ immediates) -> close -> timers
 //
-// RunDefault also runs due timers once before the first iteration.
+// RunDefault also runs due timers once before the first iteration. Before any of it, as Node
+// does, Run drains the nextTick callbacks and microtasks queued before it (the "main script")
+// and finishes a batch of immediates that a panic interrupted.
 func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	if mode < RunDefault || mode > RunNoWait {
 		return false, errorf(ErrInvalidMode, "%d", mode)
@@ -148,12 +159,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	defer l.leave(&alive, &err)
 
-	l.afterCallback() // the "main script": work queued before Run drains first
-	if l.immediates.Outstanding() > 0 {
-		// An immediate panicked: the rest of its batch runs before anything else, as Node's
-		// processImmediate runs its outstanding queue right after an uncaught exception.
-		l.immediates.Run(l.afterCallback)
-	}
+	l.nodePrologue()
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
@@ -197,6 +203,17 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		return r, err
 	}
 	return r, nil
+}
+
+// nodePrologue is what Node does before the loop's first phase: it drains the ticks and
+// microtasks queued before Run (the "main script"), then, if an immediate panicked in the
+// last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
+// its outstanding queue right after an uncaught exception.
+func (l *Loop) nodePrologue() {
+	l.afterCallback()
+	if l.immediates.Outstanding() > 0 {
+		l.immediates.Run(l.afterCallback)
+	}
 }
 
 // leave ends a Run: it turns a panic from a callback into a *PanicError.

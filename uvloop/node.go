@@ -12,8 +12,8 @@ import (
 // maxTimeout is Node's TIMEOUT_MAX: 2^31-1 ms.
 const maxTimeout = (1<<31 - 1) * time.Millisecond
 
-// Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods
-// are for the loop goroutine only; they do nothing on a nil *Timeout.
+// Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods,
+// and its fields, are for the loop goroutine only; the methods do nothing on a nil *Timeout.
 type Timeout struct {
 	loop       *Loop
 	cb         func()
@@ -27,7 +27,7 @@ type Timeout struct {
 }
 
 // timerList holds the timeouts of one duration in insertion order; lists wait in a heap by
-// (expiry, id) — Node's TimersList and timerListQueue.
+// (expiry, id) — Node's TimersList and timerListQueue. Loop goroutine only.
 type timerList struct {
 	msecs      int64 // the duration, truncated to whole milliseconds, in ns
 	expiry     int64
@@ -36,7 +36,8 @@ type timerList struct {
 	pos        int // index in nodeTimers.queue
 }
 
-// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle.
+// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle. Loop
+// goroutine only.
 type nodeTimers struct {
 	loop       *Loop
 	handle     *Timer
@@ -420,8 +421,8 @@ func (n *nodeTimers) down(i int) {
 	}
 }
 
-// Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods are
-// for the loop goroutine only and do nothing on nil.
+// Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods and
+// fields are for the loop goroutine only; the methods do nothing on nil.
 type Immediate struct {
 	entry immediate.Immediate
 	loop  *Loop

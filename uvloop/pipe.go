@@ -12,7 +12,7 @@ import (
 // created removes its path when it is closed, as libuv does. Loop goroutine only.
 type Pipe struct {
 	stream
-	path string // the path Bind created; removed by Close
+	path string // the path Bind created; removed by Close; loop goroutine only
 }
 
 // NewPipe creates a pipe handle without a socket.

@@ -16,7 +16,7 @@ import (
 // first). Loop goroutine only.
 type Poll struct {
 	handle
-	io ioWatcher
+	io ioWatcher // loop goroutine only, as every field
 	cb func(p *Poll, events Events, err error)
 }
 

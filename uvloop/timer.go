@@ -12,7 +12,7 @@ import (
 // from a callback counts from the start of the iteration. Loop goroutine only.
 type Timer struct {
 	handle
-	entry timers.Entry
+	entry timers.Entry // loop goroutine only, as every field
 	cb    func(*Timer)
 }
 

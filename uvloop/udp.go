@@ -78,6 +78,7 @@ type udpSend struct {
 // the errno libuv returns for it (EISCONN, EDESTADDRREQ, ENOTCONN, EALREADY, EINVAL).
 type UDP struct {
 	handle
+	// Every field is for the loop goroutine only.
 	io        ioWatcher
 	fd        int // -1 until the socket exists, and again after Close
 	family    int // unix.AF_INET or unix.AF_INET6 once the socket exists

@@ -5,7 +5,7 @@ package uvloop
 // first; a handle started during its phase waits for the next iteration, and one stopped
 // during its phase before its turn does not run.
 
-// watcher is a node of a phase's list.
+// watcher is a node of a phase's list. Loop goroutine only, as everything in this file.
 type watcher struct {
 	prev, next *watcher
 	list       *watcherList // the list it is in; nil when stopped
