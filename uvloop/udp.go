@@ -64,9 +64,10 @@ type udpSend struct {
 // Sends are queued in order. A send that the kernel takes at once still reports through its
 // callback, in the pending phase of the loop (never from inside Send); one that would block
 // waits for the socket to become writable. Every send in flight counts as a request that
-// keeps the loop alive, even while the handle is unref'd. Close cancels the sends not yet
-// written: their callbacks get an error wrapping ECANCELED in the close phase, before the close
-// callback.
+// keeps the loop alive, even while the handle is unref'd. Close closes the socket at once.
+// In the close phase, before the close callback, the send callbacks that have not run yet
+// run in order: first those of the sends already written (or failed), with their outcome,
+// then those of the sends not yet written, with an error wrapping ECANCELED.
 //
 // The receive callback gets the datagram in a buffer that the loop shares among its UDP
 // handles: it is valid only until the callback returns (copy it to keep it). An IPv6 address
