@@ -136,6 +136,21 @@ func (q *Queue) Remove(im *Immediate) bool {
 	return true
 }
 
+// Clear drops every queued Immediate, waiting or outstanding, as Remove would, and returns
+// how many it dropped. The loop calls it when it closes.
+func (q *Queue) Clear() int {
+	n := 0
+	for i := range q.lists {
+		for l := &q.lists[i]; l.head != nil; n++ {
+			l.remove(l.head)
+		}
+	}
+	if verifyQueue {
+		q.mustVerify()
+	}
+	return n
+}
+
 // Len returns the number of queued Immediates: those waiting plus those of
 // the running (or outstanding) snapshot not yet run.
 func (q *Queue) Len() int { return q.lists[0].n + q.lists[1].n }

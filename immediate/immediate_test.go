@@ -545,3 +545,34 @@ func BenchmarkQueuePushRemove(b *testing.B) {
 		q.Remove(im)
 	}
 }
+
+// TestClear: Clear drops the waiting immediates and the outstanding rest of a panicked Run;
+// none of them runs, none stays queued or ref'd, and the queue works afterwards.
+func TestClear(t *testing.T) {
+	f := newFixture(t, 5)
+	f.push(0, 1, 2)
+	f.acts[0] = func(f *fixture) {
+		f.push(3)
+		panic("boom")
+	}
+	if _, v := runRecover(&f.q, nil); v != "boom" {
+		t.Fatalf("Run panicked with %v; want boom", v)
+	}
+	f.log = nil
+	if n := f.q.Clear(); n != 3 { // 1 and 2 outstanding, 3 waiting
+		t.Fatalf("Clear dropped %d, want 3", n)
+	}
+	f.check()
+	if f.q.Len() != 0 || f.q.RefCount() != 0 || f.q.Outstanding() != 0 {
+		t.Fatalf("after Clear: Len, RefCount, Outstanding = %d, %d, %d", f.q.Len(), f.q.RefCount(), f.q.Outstanding())
+	}
+	for i := 1; i <= 3; i++ {
+		if f.ims[i].Queued() || f.ims[i].HasRef() {
+			t.Fatalf("immediate %d is still queued or ref'd after Clear", i)
+		}
+	}
+	f.push(4)
+	if _, log := f.run(); !slices.Equal(log, []string{"4"}) {
+		t.Fatalf("the Run after Clear ran %q, want [4]", log)
+	}
+}

@@ -10,9 +10,9 @@ import "sync/atomic"
 // Send is safe from any goroutine; every other method is for the loop goroutine only.
 type Async struct {
 	handle
-	state atomic.Uint32 // asyncIdle, asyncPending or asyncClosed
-	cb    func(*Async)
-	index int // position in Loop.asyncs; loop goroutine only
+	state atomic.Uint32 // asyncIdle, asyncPending or asyncClosed; atomic: Send runs on any goroutine
+	cb    func(*Async)  // set by NewAsync, called on the loop goroutine
+	index int           // position in Loop.asyncs; loop goroutine only
 }
 
 const (
@@ -24,7 +24,7 @@ const (
 // NewAsync creates an active async handle. cb may be nil: then Send only wakes the loop.
 func (l *Loop) NewAsync(cb func(*Async)) *Async {
 	a := &Async{cb: cb}
-	a.handle.init(l, a, KindAsync, a.stopAsync)
+	a.handle.init(l, a, KindAsync)
 	if l.closed {
 		a.flags |= flagClosed
 		a.state.Store(asyncClosed)
@@ -52,7 +52,8 @@ func (a *Async) Send() error {
 	}
 }
 
-func (a *Async) stopAsync() {
+// closeStart makes Send fail and takes the handle out of the loop's scan.
+func (a *Async) closeStart() {
 	a.state.Store(asyncClosed)
 	l := a.loop
 	k := a.index
@@ -66,6 +67,8 @@ func (a *Async) stopAsync() {
 		l.asyncPos--
 	}
 }
+
+func (a *Async) closeFinish() {}
 
 // runAsyncs runs the callback of every Async sent since the last wake-up, in creation order.
 func (l *Loop) runAsyncs() {

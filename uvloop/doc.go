@@ -56,10 +56,10 @@
 //
 // # Goroutines
 //
-// Only Post and Async.Send may be called from other goroutines (and work running on the
-// pool may call nothing else). Everything else — starting
-// and stopping handles, SetTimeout, NextTick, Stop, Close — belongs to the loop goroutine
-// (or, before Run and between runs, to whoever calls Run next).
+// One goroutine at a time owns a Loop: while Run runs, the one that called it; before Run and
+// between runs, whoever calls Run next. Only Post and Async.Send may be called from other
+// goroutines, and work running on the pool may call nothing else. Everything else — creating,
+// starting and stopping handles, SetTimeout, NextTick, Stop, Close — belongs to the owner.
 //
 // # Errors and panics
 //
@@ -70,8 +70,11 @@
 // A panic in a callback does not escape Run: Run recovers it and returns a *PanicError with
 // the value and the stack, much as an uncaught exception ends Node's event loop. The loop
 // stays consistent: the callback that panicked counts as having run (a repeating timer has
-// already been re-armed), and everything else stays queued — due timers, immediates, ticks,
-// pending callbacks, posted functions. Call Run again to go on (as a Node process goes on
+// already been re-armed, a request whose callback it was no longer counts), and everything
+// else stays queued — due timers, immediates, ticks, pending callbacks, posted functions, the
+// other callbacks of a batch of completed writes, sends or work, and the canceled requests and
+// close callbacks of the handles being closed. A listener whose callback panicked before
+// Accept keeps the connection for a later Accept and stops listening until then. Call Run again to go on (as a Node process goes on
 // after process.on('uncaughtException')): after the nextTick/microtask drain it first finishes
 // what the panic interrupted in Node's queues — the rest of the batch of immediates, or
 // (RunDefault) the timeouts that were due — as Node does. Or close the handles, run the

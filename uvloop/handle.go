@@ -24,6 +24,22 @@ type Handle interface {
 	Kind() HandleKind
 
 	base() *handle
+	closer
+}
+
+// closer is the one way a handle kind hooks its close, as libuv's uv_close and
+// uv__finish_close switch on the handle type. Every kind defines both methods (the shared
+// handle defines neither, so a kind that forgets one does not compile).
+type closer interface {
+	// closeStart is the kind's part of Close, run before the handle joins the closing list:
+	// stop what the kind started and release what must go at once (an fd leaves the poller
+	// and is closed now, so that it can be reused).
+	closeStart()
+	// closeFinish is the kind's part of the close phase, run before the handle leaves the
+	// loop and its close callback runs: it completes the requests still in flight (with
+	// ECANCELED). It must be resumable: if a callback it runs panics, the handle stays in the
+	// closing list and closeFinish runs again, to finish the rest, in the next close phase.
+	closeFinish()
 }
 
 // HandleKind tells the kinds of handle apart, as uv_handle_type does.
@@ -62,20 +78,19 @@ const (
 	flagInternal                         // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
 )
 
-// handle is the part every handle kind embeds. Loop goroutine only.
+// handle is the part every handle kind embeds. Every field is for the loop goroutine only.
 type handle struct {
 	loop       *Loop
-	self       Handle // the embedding handle, for Walk
+	self       Handle // the embedding handle: Walk hands it out, Close calls its closer methods
 	kind       HandleKind
 	flags      handleFlags
-	closeCb    func()
-	stopFn     func()  // the kind's own stop, run by Close; may be nil
+	closeCb    func()  // Close's callback, until the close phase runs it
 	prev, next *handle // the loop's list of open handles
 	nextClose  *handle // the loop's closing list (last closed first)
 }
 
-func (h *handle) init(l *Loop, self Handle, kind HandleKind, stop func()) {
-	h.loop, h.self, h.kind, h.stopFn = l, self, kind, stop
+func (h *handle) init(l *Loop, self Handle, kind HandleKind) {
+	h.loop, h.self, h.kind = l, self, kind
 	h.flags = flagRef
 	if l.closed { // a handle of a closed loop is born closed and never joins the list
 		h.flags |= flagClosed
@@ -153,7 +168,9 @@ func (h *handle) usable() error {
 	return nil
 }
 
-// Close stops the handle and schedules cb for the close phase.
+// Close stops the handle and schedules cb for the close phase (uv_close). What the kind
+// releases at once and what it completes in the close phase, before cb, is the kind's
+// closeStart and closeFinish.
 func (h *handle) Close(cb func()) error {
 	if h.flags&(flagClosing|flagClosed) != 0 {
 		return errorf(ErrClosed, "%s handle is already closing", h.kind)
@@ -161,9 +178,7 @@ func (h *handle) Close(cb func()) error {
 	if h.loop.closed {
 		return ErrClosed
 	}
-	if h.stopFn != nil {
-		h.stopFn()
-	}
+	h.self.closeStart()
 	h.stop()
 	h.flags |= flagClosing
 	h.closeCb = cb
@@ -172,10 +187,14 @@ func (h *handle) Close(cb func()) error {
 	return nil
 }
 
-// finishClose is the close phase's work for one handle: take it out of the loop and run its
-// callback.
+// finishClose is the close phase's work for one handle (uv__finish_close): the kind completes
+// what is in flight, then the handle leaves the loop, unref'd (HasRef is false from the close
+// callback on), and its callback runs. If the kind's part panics, the handle is not closed
+// yet: runClosing keeps it for the next close phase.
 func (h *handle) finishClose() {
+	h.self.closeFinish()
 	h.flags |= flagClosed
+	h.flags &^= flagRef
 	h.loop.handles.remove(h)
 	if cb := h.closeCb; cb != nil {
 		h.closeCb = nil
@@ -185,7 +204,7 @@ func (h *handle) finishClose() {
 }
 
 // handleList is the loop's doubly linked list of open handles (libuv's handle_queue), in
-// creation order.
+// creation order. Loop goroutine only.
 type handleList struct {
 	head, tail *handle
 	n          int

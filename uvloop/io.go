@@ -35,7 +35,7 @@ type ioWatcher struct {
 }
 
 // ioTable maps fds to watchers in a slice indexed by fd, and defers interest changes until
-// just before the poller waits, skipping those that cancel out.
+// just before the poller waits, skipping those that cancel out. Loop goroutine only.
 type ioTable struct {
 	byFd   []*ioWatcher
 	dirty  []*ioWatcher

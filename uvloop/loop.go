@@ -25,24 +25,33 @@ const (
 	RunNoWait
 )
 
-// Loop is a single-threaded event loop. The goroutine that calls Run owns it: every callback
-// runs there, one at a time, and every method is for that goroutine only — except Post,
-// Async.Send and Alive-free helpers that say otherwise. Between runs, the goroutine that
-// created the loop may use it (start handles, queue work) before calling Run.
+// Loop is a single-threaded event loop (uv_loop_t).
+//
+// One goroutine at a time owns a Loop. While Run runs, the owner is the goroutine that called
+// it, and every callback runs there, one at a time. Before the first Run and between runs, the
+// owner is whoever calls Run next: it may create and start handles, queue work and call Close.
+// Every method of the Loop and of its handles, timeouts and immediates is for the owner only,
+// with two exceptions that are safe from any goroutine: Post and Async.Send. Work given to
+// QueueWork runs on a worker goroutine and may call only those two. Calling anything else from
+// another goroutine is a data race, not an error that the loop can report (except Run while
+// the loop runs, which fails with ErrRunning).
+//
+// Every field below is for the owner ("loop goroutine only") unless its comment says
+// otherwise.
 type Loop struct {
-	poller *poller.Poller
+	poller *poller.Poller // Wake is safe from any goroutine (Post, Async.Send, workers); the rest is the owner's
 	timers *timers.Heap
-	epoch  time.Time // the monotonic origin of Now
-	now    int64     // cached loop time, ns since epoch; loop goroutine only
+	epoch  time.Time // the monotonic origin of Now; set by New, read-only after
+	now    int64     // cached loop time, ns since epoch
 
-	running  atomic.Bool // inside Run
+	running  atomic.Bool // inside Run; atomic, so that a Run or Close from a wrong goroutine is refused
 	stopFlag bool
 	closed   bool
-	fatal    error // a poller failure: Run returns it
+	fatal    error // a poller failure or Fail between runs: Run returns it
 
 	handles    handleList
-	activeRefs int     // active and ref'd handles
-	activeReqs int     // requests in flight (work, writes, connects)
+	activeRefs int     // active and ref'd handles, and Holds
+	activeReqs int     // requests in flight (work, writes, connects, shutdowns, sends)
 	closing    *handle // handles waiting for the close phase, last closed first
 
 	idle, prepare, check watcherList
@@ -51,11 +60,11 @@ type Loop struct {
 
 	io ioTable // fd watchers
 
-	asyncs   []*Async // all open Async handles, scanned on a wake-up
-	asyncPos int      // the scan position while runAsyncs runs, else -1
-	posted   postQueue
-	postRun  []func() // the batch of posted functions being run; loop goroutine only
-	work     workPool // QueueWork's worker goroutines and completions (work.go)
+	asyncs   []*Async  // all open Async handles, scanned on a wake-up
+	asyncPos int       // the scan position while runAsyncs runs, else -1
+	posted   postQueue // any goroutine: its mu guards the functions, pending is atomic
+	postRun  []func()  // the batch of posted functions being run
+	work     workPool  // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
 
 	ticks         nexttick.Queues // Node's nextTick and microtask queues
 	immediates    immediate.Queue // Node's setImmediate queue, run in the check phase
@@ -130,7 +139,9 @@ func (l *Loop) Alive() bool {
 //
 //	pending -> idle -> prepare -> poll -> check (+ immediates) -> close -> timers
 //
-// RunDefault also runs due timers once before the first iteration.
+// RunDefault also runs due timers once before the first iteration. Before any of it, as Node
+// does, Run drains the nextTick callbacks and microtasks queued before it (the "main script")
+// and finishes a batch of immediates that a panic interrupted.
 func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	if mode < RunDefault || mode > RunNoWait {
 		return false, errorf(ErrInvalidMode, "%d", mode)
@@ -148,12 +159,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	defer l.leave(&alive, &err)
 
-	l.afterCallback() // the "main script": work queued before Run drains first
-	if l.immediates.Outstanding() > 0 {
-		// An immediate panicked: the rest of its batch runs before anything else, as Node's
-		// processImmediate runs its outstanding queue right after an uncaught exception.
-		l.immediates.Run(l.afterCallback)
-	}
+	l.nodePrologue()
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
@@ -197,6 +203,17 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		return r, err
 	}
 	return r, nil
+}
+
+// nodePrologue is what Node does before the loop's first phase: it drains the ticks and
+// microtasks queued before Run (the "main script"), then, if an immediate panicked in the
+// last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
+// its outstanding queue right after an uncaught exception.
+func (l *Loop) nodePrologue() {
+	l.afterCallback()
+	if l.immediates.Outstanding() > 0 {
+		l.immediates.Run(l.afterCallback)
+	}
 }
 
 // leave ends a Run: it turns a panic from a callback into a *PanicError.
@@ -269,11 +286,17 @@ func (l *Loop) runImmediates() {
 }
 
 // runClosing runs the close callbacks of the handles closed before this phase began, last
-// closed first. Handles closed by these callbacks wait for the next close phase.
+// closed first. Handles closed by these callbacks wait for the next close phase. If a
+// callback panics, the handles not yet finished wait for the next close phase, ahead of those
+// closed meanwhile; a handle whose kind's part (closeFinish) panicked is among them.
 func (l *Loop) runClosing() {
 	h := l.closing
 	l.closing = nil
-	defer func() { // a panicking callback leaves the rest for the next close phase
+	var cur *handle
+	defer func() {
+		if cur != nil && cur.flags&flagClosed == 0 { // panicked before it was closed
+			cur.nextClose, h = h, cur
+		}
 		if h != nil {
 			tail := h
 			for tail.nextClose != nil {
@@ -283,10 +306,8 @@ func (l *Loop) runClosing() {
 		}
 	}()
 	for h != nil {
-		next := h.nextClose
-		h.nextClose = nil
-		cur := h
-		h = next
+		cur, h = h, h.nextClose
+		cur.nextClose = nil
 		cur.finishClose()
 	}
 }
@@ -295,8 +316,12 @@ func (l *Loop) runClosing() {
 func (l *Loop) runTimers() { l.timers.RunExpired(l.now) }
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not
-// run yet), in creation order. Handles created by fn are not visited.
-func (l *Loop) Walk(fn func(Handle)) {
+// run yet), in creation order. Handles created by fn are not visited. It returns
+// ErrNilCallback if fn is nil.
+func (l *Loop) Walk(fn func(Handle)) error {
+	if fn == nil {
+		return ErrNilCallback
+	}
 	last := l.handles.tail
 	for h := l.handles.head; h != nil; h = h.next {
 		if h.flags&flagInternal == 0 {
@@ -306,12 +331,20 @@ func (l *Loop) Walk(fn func(Handle)) {
 			break
 		}
 	}
+	return nil
 }
 
-// Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails with an error wrapping ErrBusy while
-// a handle is open (close them and run the loop until their close callbacks have run) or a
-// request is in flight, with ErrRunning from inside Run, and with ErrClosed the second time.
-// Functions posted and not yet run are discarded.
+// Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails
+// with an error wrapping ErrBusy while a handle is open (close them and run the loop until
+// their close callbacks have run) or a request is in flight (work, a write, a connect, a
+// send), with ErrRunning from inside Run, and with ErrClosed the second time.
+//
+// What is left of Node's scheduling API does not make Close fail: Close cancels it, as a Node
+// process drops it when it exits. Timeouts and intervals still set are cleared (their
+// callbacks never run again), queued immediates are dropped, and so are the nextTick
+// callbacks and microtasks not yet run and the functions posted and not yet run. After Close,
+// SetTimeout, SetInterval and SetImmediate return nil, NextTick and QueueMicrotask do nothing,
+// and Post returns ErrClosed.
 func (l *Loop) Close() error {
 	if l.closed {
 		return ErrClosed
@@ -330,9 +363,12 @@ func (l *Loop) Close() error {
 	}
 	l.runCloseHooks()
 	l.node.close()
+	l.immediates.Clear()
+	l.ticks = nexttick.Queues{}
 	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles
+		h.self.closeStart()
 		h.stop()
-		h.flags |= flagClosed
+		h.flags = h.flags&^flagRef | flagClosed
 	}
 	l.handles = handleList{}
 	l.posted.mu.Lock()

@@ -12,8 +12,8 @@ import (
 // maxTimeout is Node's TIMEOUT_MAX: 2^31-1 ms.
 const maxTimeout = (1<<31 - 1) * time.Millisecond
 
-// Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods
-// are for the loop goroutine only; they do nothing on a nil *Timeout.
+// Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods,
+// and its fields, are for the loop goroutine only; the methods do nothing on a nil *Timeout.
 type Timeout struct {
 	loop       *Loop
 	cb         func()
@@ -27,7 +27,7 @@ type Timeout struct {
 }
 
 // timerList holds the timeouts of one duration in insertion order; lists wait in a heap by
-// (expiry, id) — Node's TimersList and timerListQueue.
+// (expiry, id) — Node's TimersList and timerListQueue. Loop goroutine only.
 type timerList struct {
 	msecs      int64 // the duration, truncated to whole milliseconds, in ns
 	expiry     int64
@@ -36,7 +36,8 @@ type timerList struct {
 	pos        int // index in nodeTimers.queue
 }
 
-// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle.
+// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle. Loop
+// goroutine only.
 type nodeTimers struct {
 	loop       *Loop
 	handle     *Timer
@@ -77,7 +78,21 @@ func (n *nodeTimers) init(l *Loop) {
 	n.handle.Unref()
 }
 
-func (n *nodeTimers) close() { n.handle.stopTimer() }
+// close clears every timeout still set, as ClearTimeout would (Loop.Close); the internal
+// handle is the loop's own and Close closes it.
+func (n *nodeTimers) close() {
+	for len(n.queue) > 0 {
+		list := n.queue[0]
+		for t := list.head; t != nil; t = list.head {
+			t.cb = nil
+			n.unenroll(t)
+		}
+		if len(n.queue) > 0 && n.queue[0] == list { // not the map's list for its duration
+			n.removeAt(0)
+		}
+	}
+	clear(n.lists)
+}
 
 // freshNow is Node's getLibuvNow: it updates the cached loop time and returns it.
 func (l *Loop) freshNow() int64 {
@@ -406,8 +421,8 @@ func (n *nodeTimers) down(i int) {
 	}
 }
 
-// Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods are
-// for the loop goroutine only and do nothing on nil.
+// Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods and
+// fields are for the loop goroutine only; the methods do nothing on nil.
 type Immediate struct {
 	entry immediate.Immediate
 	loop  *Loop
@@ -455,17 +470,18 @@ func (im *Immediate) Unref() *Immediate {
 func (im *Immediate) HasRef() bool { return im != nil && im.entry.HasRef() }
 
 // NextTick queues cb on Node's nextTick queue: it runs right after the current callback (or,
-// before Run, when Run starts), before any promise reaction or microtask. A nil cb is ignored.
+// before Run, when Run starts), before any promise reaction or microtask. A nil cb, or a
+// closed loop, queues nothing.
 func (l *Loop) NextTick(cb func()) {
-	if cb != nil {
+	if cb != nil && !l.closed {
 		l.ticks.NextTick(cb)
 	}
 }
 
 // QueueMicrotask queues cb on the microtask queue, which runs after the nextTick queue is
-// empty. Promise reactions use the same queue. A nil cb is ignored.
+// empty. Promise reactions use the same queue. A nil cb, or a closed loop, queues nothing.
 func (l *Loop) QueueMicrotask(cb func()) {
-	if cb != nil {
+	if cb != nil && !l.closed {
 		l.ticks.QueueMicrotask(cb)
 	}
 }

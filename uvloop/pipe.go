@@ -12,7 +12,7 @@ import (
 // created removes its path when it is closed, as libuv does. Loop goroutine only.
 type Pipe struct {
 	stream
-	path string // the path Bind created; removed by Close
+	path string // the path Bind created; removed by Close; loop goroutine only
 }
 
 // NewPipe creates a pipe handle without a socket.
@@ -22,8 +22,13 @@ func (l *Loop) NewPipe() (*Pipe, error) {
 	}
 	p := &Pipe{}
 	p.stream.init(l, p, KindPipe)
-	p.onClose = p.unlink
 	return p, nil
+}
+
+// closeStart is uv__pipe_close: the path Bind created goes, then the socket.
+func (p *Pipe) closeStart() {
+	p.unlink()
+	p.stream.closeStart()
 }
 
 func (p *Pipe) unlink() {

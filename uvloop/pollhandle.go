@@ -11,11 +11,12 @@ import (
 // (uv_poll_t). The callback gets the events that are ready; it is level-triggered, so it runs
 // again every iteration while the condition holds. Hangup is reported when the peer hung up
 // (also without asking for it), and err is non-nil when the fd is in an error state (then the
-// handle stops). The caller keeps ownership of the fd: Close the handle before closing the fd.
-// Loop goroutine only.
+// handle stops). The caller keeps ownership of the fd: Close the handle before closing the fd
+// (Close stops watching and forgets the fd at once, and works even if the fd was closed
+// first). Loop goroutine only.
 type Poll struct {
 	handle
-	io ioWatcher
+	io ioWatcher // loop goroutine only, as every field
 	cb func(p *Poll, events Events, err error)
 }
 
@@ -33,7 +34,7 @@ func (l *Loop) NewPoll(fd int, cb func(p *Poll, events Events, err error)) (*Pol
 	if err := l.io.attach(&p.io, fd, p.ready); err != nil {
 		return nil, err
 	}
-	p.handle.init(l, p, KindPoll, p.stopPoll)
+	p.handle.init(l, p, KindPoll)
 	return p, nil
 }
 
@@ -68,15 +69,14 @@ func (p *Poll) stopPoll() {
 	p.handle.stop()
 }
 
-// Close stops watching, forgets the fd and schedules cb for the close phase. The handle is
-// closed even if the fd was closed first (the poller then forgets it regardless).
-func (p *Poll) Close(cb func()) error {
-	if err := p.handle.Close(cb); err != nil {
-		return err
-	}
+// closeStart stops watching and forgets the fd, which the caller owns; it works even if the
+// fd was closed first (the poller then forgets it regardless).
+func (p *Poll) closeStart() {
+	p.stopPoll()
 	p.loop.io.detach(p.loop.poller, &p.io)
-	return nil
 }
+
+func (p *Poll) closeFinish() {}
 
 func (p *Poll) ready(events Events, err error) {
 	if events&Error != 0 {

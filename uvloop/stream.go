@@ -25,8 +25,13 @@ import (
 // in the poll phase when the queue drains there — never from inside Write, as in libuv. The
 // stream does not copy the bytes: the caller must not modify them until cb has run (the
 // stream forgets them as soon as they are written, so after a Write that left
-// WriteQueueSize at 0 they are free again). Closing the stream completes the writes still
-// queued with an error wrapping ECANCELED. A write in flight keeps the loop alive.
+// WriteQueueSize at 0 they are free again). A write in flight keeps the loop alive.
+//
+// # Closing
+//
+// Close closes the socket at once (a Pipe that Bind created removes its path first) and
+// schedules the close callback. In the close phase, before that callback, a connect in flight,
+// the writes still queued and a pending shutdown complete with an error wrapping ECANCELED.
 //
 // For backpressure, WriteQueueSize tells how many bytes are queued and not yet written, and
 // OnDrain's callback runs when a queue that a Write left non-empty has drained.
@@ -205,7 +210,6 @@ type stream struct {
 	queueSize  int
 	feedFn     func()              // s.onFeed, bound once
 	readyFn    func(Events, error) // s.ioReady, bound once
-	onClose    func()              // the kind's own cleanup when Close closes the fd (Pipe: unlink)
 	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
 }
 
@@ -213,7 +217,7 @@ func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.fd, s.acceptedFd = -1, -1
 	s.feedFn = s.onFeed
 	s.readyFn = s.ioReady
-	s.handle.init(l, self, kind, nil)
+	s.handle.init(l, self, kind)
 }
 
 // Fd returns the socket, or -1.
@@ -317,15 +321,13 @@ func (s *stream) fail(err error) {
 		s.delayedErr = err
 		s.finishConnect()
 	default:
-		if cb := s.readCb; cb != nil {
-			s.stopReading()
-			cb(nil, err)
-			s.loop.afterCallback()
-		}
-		if s.fd >= 0 {
-			s.flushQueue(err)
-			s.writeCallbacks()
-		}
+		s.failWritesAfter(func() {
+			if cb := s.readCb; cb != nil {
+				s.stopReading()
+				cb(nil, err)
+				s.loop.afterCallback()
+			}
+		}, err)
 	}
 }
 
@@ -383,12 +385,7 @@ func (s *stream) read() {
 			return
 		case err != nil:
 			s.sflags &^= sReadable | sWritable
-			cb := s.readCb
-			cb(nil, sysErr("read", err))
-			l.afterCallback()
-			if s.sflags&sReading != 0 && s.fd >= 0 {
-				s.stopReading()
-			}
+			s.readFailed(sysErr("read", err))
 			return
 		case n == 0:
 			s.eof()
@@ -400,6 +397,17 @@ func (s *stream) read() {
 			return // the next read would most likely find nothing
 		}
 	}
+}
+
+// readFailed reports a read error and stops reading, also if the callback panics.
+func (s *stream) readFailed(err error) {
+	defer func() {
+		if s.sflags&sReading != 0 && s.fd >= 0 {
+			s.stopReading()
+		}
+	}()
+	s.readCb(nil, err)
+	s.loop.afterCallback()
 }
 
 // eof ends reading with io.EOF (uv__stream_eof).
@@ -600,28 +608,37 @@ func (s *stream) flushQueue(err error) {
 }
 
 // writeCallbacks runs the callbacks of the finished requests (uv__write_callbacks); those
-// that finish meanwhile wait for the next round.
+// that finish meanwhile wait for the next round. Each request leaves the stream, and stops
+// counting, before its callback runs, so a panicking callback loses nothing: the rest of the
+// batch stays first in line and runs in the next pending phase (or, once the stream is
+// closing, in the next close phase).
 func (s *stream) writeCallbacks() {
 	if s.done.head == nil {
 		return
 	}
 	l := s.loop
-	r := s.done.head
-	s.done = reqList{}
-	for r != nil {
-		next := r.next
+	last := s.done.tail
+	finished := false
+	defer func() {
+		if !finished && s.done.head != nil && s.flags&flagClosing == 0 {
+			s.feed()
+		}
+	}()
+	for end := false; !end; {
+		r := s.done.pop()
+		end = r == last
 		l.activeReqs--
 		if r.err != nil {
 			s.queueSize -= r.size
 		}
 		cb, err := r.cb, r.err
 		s.freeReq(r)
-		r = next
 		if cb != nil {
 			cb(err)
 			l.afterCallback()
 		}
 	}
+	finished = true
 	if s.queueSize == 0 && s.sflags&sNeedDrain != 0 && s.queue.head == nil {
 		s.sflags &^= sNeedDrain
 		if s.drainCb != nil && s.flags&(flagClosing|flagClosed) == 0 {
@@ -738,15 +755,39 @@ func (s *stream) finishConnect() {
 	}
 	cb := s.connectCb
 	s.connectCb = nil
-	if cb != nil {
-		cb(err)
-		s.loop.afterCallback()
-	}
-	if s.fd < 0 {
+	if err == nil {
+		if cb != nil {
+			cb(nil)
+			s.loop.afterCallback()
+		}
 		return
 	}
-	if err != nil {
-		s.flushQueue(errCanceled)
+	s.failWritesAfter(func() {
+		if cb != nil {
+			cb(err)
+			s.loop.afterCallback()
+		}
+	}, errCanceled)
+}
+
+// failWritesAfter runs report (a callback that tells of a failure), then fails the queued
+// writes with err and runs their callbacks, unless report closed the stream (then Close
+// cancels them). If report panics, the writes fail all the same and their callbacks run in
+// the next pending phase.
+func (s *stream) failWritesAfter(report func(), err error) {
+	reported := false
+	defer func() {
+		if !reported && s.fd >= 0 {
+			s.flushQueue(err)
+			if s.done.head != nil {
+				s.feed()
+			}
+		}
+	}()
+	report()
+	reported = true
+	if s.fd >= 0 {
+		s.flushQueue(err)
 		s.writeCallbacks()
 	}
 }
@@ -781,14 +822,13 @@ func (s *stream) serverIO() {
 			return
 		}
 		s.acceptedFd = fd
+		// Parked until Accept takes it, which re-arms the listener: so a callback that does
+		// not accept, or panics, leaves the listener quiet rather than spinning.
+		l.io.stop(&s.io, Readable)
 		s.connCb(nil)
 		l.afterCallback()
-		if s.fd < 0 {
-			return // closed by the callback
-		}
-		if s.acceptedFd != -1 {
-			l.io.stop(&s.io, Readable)
-			return
+		if s.fd < 0 || s.acceptedFd != -1 {
+			return // closed by the callback, or the connection waits for Accept
 		}
 	}
 }
@@ -847,21 +887,14 @@ func (s *stream) accept(client *stream) error {
 	return err
 }
 
-// Close closes the socket now and schedules cb for the close phase; queued writes, a
-// connect in flight and a pending shutdown complete there, before cb, with an error
-// wrapping ECANCELED (uv_close, uv__stream_close, uv__stream_destroy).
-func (s *stream) Close(cb func()) error {
-	if err := s.handle.Close(func() {
-		s.destroy()
-		if cb != nil {
-			cb()
-		}
-	}); err != nil {
-		return err
-	}
-	s.closeFd()
-	return nil
-}
+// closeStart is uv__stream_close: the socket is closed now; a connect in flight, queued
+// writes and a pending shutdown complete in closeFinish, before the close callback, with an
+// error wrapping ECANCELED.
+func (s *stream) closeStart() { s.closeFd() }
+
+// closeFinish is uv__stream_destroy. It is resumable: a request whose callback ran is gone
+// from the stream before the callback runs.
+func (s *stream) closeFinish() { s.destroy() }
 
 // closeFd is uv__stream_close: the fd leaves the poller and is closed at once.
 func (s *stream) closeFd() {
@@ -875,9 +908,6 @@ func (s *stream) closeFd() {
 	if s.acceptedFd >= 0 {
 		unix.Close(s.acceptedFd)
 		s.acceptedFd = -1
-	}
-	if s.onClose != nil {
-		s.onClose()
 	}
 }
 

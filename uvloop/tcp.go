@@ -15,7 +15,7 @@ import (
 // the bytes. Loop goroutine only.
 type TCP struct {
 	stream
-	nodelay   bool
+	nodelay   bool          // loop goroutine only, as every field
 	keepalive time.Duration // 0: off
 }
 

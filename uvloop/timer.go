@@ -12,14 +12,14 @@ import (
 // from a callback counts from the start of the iteration. Loop goroutine only.
 type Timer struct {
 	handle
-	entry timers.Entry
+	entry timers.Entry // loop goroutine only, as every field
 	cb    func(*Timer)
 }
 
 // NewTimer creates a timer; Start arms it.
 func (l *Loop) NewTimer(cb func(*Timer)) *Timer {
 	t := &Timer{cb: cb}
-	t.handle.init(l, t, KindTimer, t.stopTimer)
+	t.handle.init(l, t, KindTimer)
 	t.entry.Fn = t.fire
 	return t
 }
@@ -63,6 +63,9 @@ func (t *Timer) stopTimer() {
 	t.loop.timers.Stop(&t.entry)
 	t.handle.stop()
 }
+
+func (t *Timer) closeStart()  { t.stopTimer() }
+func (t *Timer) closeFinish() {}
 
 // Again re-arms a repeating timer with its repeat as the timeout (uv_timer_again); for a timer
 // whose repeat is zero it does nothing. It fails with ErrNeverStarted if the timer was never

@@ -64,9 +64,10 @@ type udpSend struct {
 // Sends are queued in order. A send that the kernel takes at once still reports through its
 // callback, in the pending phase of the loop (never from inside Send); one that would block
 // waits for the socket to become writable. Every send in flight counts as a request that
-// keeps the loop alive, even while the handle is unref'd. Close cancels the sends not yet
-// written: their callbacks get an error wrapping ECANCELED in the close phase, before the close
-// callback.
+// keeps the loop alive, even while the handle is unref'd. Close closes the socket at once.
+// In the close phase, before the close callback, the send callbacks that have not run yet
+// run in order: first those of the sends already written (or failed), with their outcome,
+// then those of the sends not yet written, with an error wrapping ECANCELED.
 //
 // The receive callback gets the datagram in a buffer that the loop shares among its UDP
 // handles: it is valid only until the callback returns (copy it to keep it). An IPv6 address
@@ -78,6 +79,7 @@ type udpSend struct {
 // the errno libuv returns for it (EISCONN, EDESTADDRREQ, ENOTCONN, EALREADY, EINVAL).
 type UDP struct {
 	handle
+	// Every field is for the loop goroutine only.
 	io        ioWatcher
 	fd        int // -1 until the socket exists, and again after Close
 	family    int // unix.AF_INET or unix.AF_INET6 once the socket exists
@@ -95,8 +97,7 @@ type UDP struct {
 	completing bool // runCompleted is queued for the pending phase
 	processing bool // runCompleted is running: Send queues without writing inline
 
-	runCompletedFn func() // u.runCompleted, made once
-	closeCb        func() // the caller's close callback
+	runCompletedFn func() // u.onCompleted, made once
 }
 
 // NewUDP creates a UDP handle. It has no socket until it is bound (explicitly or
@@ -106,8 +107,8 @@ func (l *Loop) NewUDP() (*UDP, error) {
 		return nil, ErrClosed
 	}
 	u := &UDP{fd: -1}
-	u.runCompletedFn = u.runCompleted
-	u.handle.init(l, u, KindUDP, u.stopUDP)
+	u.runCompletedFn = u.onCompleted
+	u.handle.init(l, u, KindUDP)
 	return u, nil
 }
 
@@ -426,10 +427,18 @@ func (u *UDP) scheduleCompleted() {
 	}
 }
 
+// onCompleted is runCompleted in the pending phase. A closing handle leaves the callbacks to
+// its close phase, as libuv's uv__io_close takes the handle off the pending queue.
+func (u *UDP) onCompleted() {
+	u.completing = false
+	if u.flags&flagClosing == 0 {
+		u.runCompleted()
+	}
+}
+
 // runCompleted runs the callbacks of the finished sends (uv__udp_run_completed). Sends made by
 // these callbacks wait for writability rather than being written inline.
 func (u *UDP) runCompleted() {
-	u.completing = false
 	if u.processing {
 		return
 	}
@@ -448,12 +457,12 @@ func (u *UDP) runCompleted() {
 }
 
 // endCompleted ends runCompleted, also when a callback panicked: what is left runs in the
-// next pending phase.
+// next pending phase (or, once the handle is closing, in the next close phase).
 func (u *UDP) endCompleted() {
 	u.processing = false
 	if u.dhead == len(u.done) {
 		u.done, u.dhead = u.done[:0], 0
-	} else {
+	} else if u.flags&flagClosing == 0 {
 		u.scheduleCompleted()
 	}
 	u.updateActive()
@@ -521,29 +530,17 @@ func (u *UDP) RecvStop() error {
 	return nil
 }
 
-// stopUDP is the kind's stop, run by Close.
-func (u *UDP) stopUDP() {
+// closeStart stops receiving and closes the socket at once (uv__udp_close).
+func (u *UDP) closeStart() {
 	u.recvCb = nil
-	if u.fd >= 0 {
-		u.loop.io.stop(&u.io, Readable|Writable)
-	}
-}
-
-// Close stops receiving, closes the socket and schedules cb (which may be nil) for the close
-// phase. There the send callbacks that have not run yet run in order — first those of the
-// sends already written (or failed), with their outcome, then those of the sends not yet
-// written, with an error wrapping ECANCELED — and then cb.
-func (u *UDP) Close(cb func()) error {
-	if err := u.handle.Close(u.finishClose); err != nil {
-		return err
-	}
-	u.closeCb = cb
 	u.closeSocket()
-	return nil
 }
 
-// finishClose is the close phase's work (uv__udp_finish_close).
-func (u *UDP) finishClose() {
+// closeFinish runs, in order, the callbacks of the sends already written (or failed), with
+// their outcome, then those of the sends not yet written, with an error wrapping ECANCELED
+// (uv__udp_finish_close). If one panics, the rest run in the next close phase, before the
+// close callback.
+func (u *UDP) closeFinish() {
 	for u.qhead < len(u.queue) {
 		s := &u.queue[u.qhead]
 		s.err = errUDPCanceled
@@ -552,10 +549,6 @@ func (u *UDP) finishClose() {
 	u.queue, u.qhead = nil, 0
 	u.runCompleted()
 	u.rbuf = nil
-	if cb := u.closeCb; cb != nil {
-		u.closeCb = nil
-		cb()
-	}
 }
 
 // ready is the socket's readiness dispatch.

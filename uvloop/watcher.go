@@ -5,7 +5,7 @@ package uvloop
 // first; a handle started during its phase waits for the next iteration, and one stopped
 // during its phase before its turn does not run.
 
-// watcher is a node of a phase's list.
+// watcher is a node of a phase's list. Loop goroutine only, as everything in this file.
 type watcher struct {
 	prev, next *watcher
 	list       *watcherList // the list it is in; nil when stopped
@@ -68,7 +68,7 @@ type loopWatcher struct {
 func (lw *loopWatcher) init(l *Loop, self Handle, kind HandleKind, list *watcherList, fire func()) {
 	lw.list = list
 	lw.w.fire = fire
-	lw.handle.init(l, self, kind, lw.stopWatching)
+	lw.handle.init(l, self, kind)
 }
 
 func (lw *loopWatcher) start(cbNil bool) error {
@@ -92,6 +92,9 @@ func (lw *loopWatcher) stopWatching() {
 		lw.handle.stop()
 	}
 }
+
+func (lw *loopWatcher) closeStart()  { lw.stopWatching() }
+func (lw *loopWatcher) closeFinish() {}
 
 // Idle runs its callback once per iteration, before prepare, and while any Idle is active the
 // poll phase does not block. Loop goroutine only.

@@ -35,10 +35,10 @@ var errWorkCanceled error = os.NewSyscallError("queue work", syscall.ECANCELED)
 // only.
 type Work struct {
 	loop  *Loop
-	work  func() // nil once taken by a worker or canceled
-	after func(err error)
-	state workState // guarded by the pool's mu
-	err   error     // set by the worker before the item is published as done
+	work  func()          // nil once taken by a worker or canceled; guarded by the pool's mu
+	after func(err error) // loop goroutine only
+	state workState       // guarded by the pool's mu
+	err   error           // set by the worker (or Cancel) before the item is published as done; read by the loop after
 }
 
 type workState uint8
