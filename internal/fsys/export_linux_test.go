@@ -1,0 +1,3 @@
+package fsys
+
+const isLinux = true

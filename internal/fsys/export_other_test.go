@@ -1,0 +1,5 @@
+//go:build !linux
+
+package fsys
+
+const isLinux = false
