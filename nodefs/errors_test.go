@@ -34,7 +34,6 @@ func TestNodeErrors(t *testing.T) {
 	steps := []struct {
 		call step
 		want string
-		ran  bool
 	}{
 		{func(f *nodefs.FS, cb func(error)) error {
 			return f.Open("missing.txt", "r", 0o666, func(err error, _ int) { cb(err) })
@@ -118,6 +117,7 @@ func TestNodeErrors(t *testing.T) {
 		{func(f *nodefs.FS, cb func(error)) error { return f.Rm("d", &nodefs.RmOptions{Recursive: true}, cb) }, `null`},
 		{func(f *nodefs.FS, cb func(error)) error { return f.Rm("nofile", &nodefs.RmOptions{Force: true}, cb) }, `null`},
 	}
+	ran := make([]bool, len(steps))
 	run(t, func(l *uvloop.Loop, f *nodefs.FS) {
 		i := 0
 		var next func()
@@ -125,10 +125,10 @@ func TestNodeErrors(t *testing.T) {
 			if i == len(steps) {
 				return
 			}
-			s := &steps[i]
+			s := steps[i]
 			i++
+			ran[i-1] = true
 			if err := s.call(f, func(err error) {
-				s.ran = true
 				if got := errLine(err); got != s.want {
 					t.Errorf("step %d:\n got %s\nwant %s", i, got, s.want)
 				}
@@ -139,8 +139,8 @@ func TestNodeErrors(t *testing.T) {
 		}
 		next()
 	})
-	for i, s := range steps {
-		if !s.ran {
+	for i := range steps {
+		if !ran[i] {
 			t.Fatalf("step %d did not run", i+1)
 		}
 	}
