@@ -1,0 +1,47 @@
+// Package nodefs is Node's fs module for code ported from Node to uvgo: the callback API
+// (FS), the promise API (Promises, FileHandle) and the file streams (ReadStream,
+// WriteStream), on uvloop's file system requests (uvloop.FSReq), which run on the loop's
+// work pool and complete in the poll phase, as libuv's do under Node.
+//
+//	fs := nodefs.New(loop)
+//	fs.ReadFileString("config.json", "utf8", func(err error, text string) { ... })
+//	fsp := fs.Promises()
+//	promise.Async(loop, func() (nodefs.Void, error) {
+//		st, err := promise.Await(fsp.Stat("config.json"))
+//		...
+//	})
+//
+// # Shapes
+//
+// Callbacks take Node's arguments in Node's order, the error first: fs.stat(p, (err, st))
+// is f.Stat(p, func(err error, st *Stats)). Options objects are small structs whose nil
+// pointer is Node's default; Node's string flags ("r", "w", "a+", ...) are accepted as they
+// are. Calls that Node overloads on an encoding have a String variant (ReadFileString,
+// WriteFileString, WriteString). Promise calls that resolve to undefined resolve to Void.
+//
+// # Order
+//
+// Every callback runs in the poll phase, followed by the nextTick/microtask drain, so an
+// immediate queued there runs before a 0 ms timeout. Calls that Node builds from several
+// libuv requests take as many work-pool round trips here: readFile is open, fstat, read(s),
+// close; writeFile and appendFile are open, write(s), close; truncate is open, ftruncate,
+// close; rm is an lstat and then the removal. Recursive mkdir, rm's removal and
+// fs.realpath's walk each run as one work item.
+//
+// # Errors
+//
+// Failures are *Error values with Node's code, errno (negative), syscall, path, dest and
+// message, e.g. "ENOENT: no such file or directory, open 'missing.txt'"; they wrap the
+// errno, so errors.Is(err, fs.ErrNotExist) and errors.Is(err, syscall.ENOENT) work. What
+// Node throws synchronously (an unknown flag, an out-of-range offset, a path with a NUL
+// byte, an unknown encoding) is returned by the call, whose callback then never runs; the
+// promise API rejects instead.
+//
+// # Buffers
+//
+// Bytes handed to a callback (ReadFile's data, a stream's chunks) belong to the callee. A
+// buffer given to Read, Write, WriteFile or a stream's Write must not be touched until its
+// callback runs.
+//
+// Everything in this package belongs to the loop goroutine.
+package nodefs

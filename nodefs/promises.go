@@ -1,0 +1,324 @@
+package nodefs
+
+import (
+	"syscall"
+	"time"
+
+	"github.com/uvgo/uvgo/promise"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Promises is Node's fs/promises: the same calls as FS, each returning a
+// *promise.Promise that the call's completion settles from the poll phase (reactions then
+// run in the microtask drain after it, as Node's FSReqPromise). Argument errors reject the
+// promise rather than fail the call, as an async function's throw does. A call that returns
+// no value resolves to struct{}{} (Node's undefined). Loop goroutine only.
+type Promises struct{ fs *FS }
+
+// Promises returns the promise API of the module (require('fs').promises).
+func (f *FS) Promises() *Promises { return &Promises{fs: f} }
+
+// Void is the value of a promise that resolves to Node's undefined.
+type Void = struct{}
+
+// settle makes a promise and settles it with what call reports.
+func settle[T any](l *uvloop.Loop, call func(cb func(err error, v T)) error) *promise.Promise[T] {
+	p, r := promise.WithResolvers[T](l)
+	if err := call(func(err error, v T) {
+		if err != nil {
+			r.Reject(err)
+			return
+		}
+		r.Resolve(v)
+	}); err != nil {
+		r.Reject(err)
+	}
+	return p
+}
+
+func settleVoid(l *uvloop.Loop, call func(cb func(err error)) error) *promise.Promise[Void] {
+	return settle(l, func(cb func(error, Void)) error { return call(func(err error) { cb(err, Void{}) }) })
+}
+
+// ReadFile is fsPromises.readFile(path).
+func (p *Promises) ReadFile(path string) *promise.Promise[[]byte] {
+	return settle(p.fs.loop, func(cb func(error, []byte)) error { return p.fs.ReadFile(path, cb) })
+}
+
+// ReadFileString is fsPromises.readFile(path, encoding).
+func (p *Promises) ReadFileString(path, encoding string) *promise.Promise[string] {
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.ReadFileString(path, encoding, cb) })
+}
+
+// WriteFile is fsPromises.writeFile(path, data, options).
+func (p *Promises) WriteFile(path string, data []byte, opts *WriteOptions) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.WriteFile(path, data, opts, cb) })
+}
+
+// AppendFile is fsPromises.appendFile(path, data, options).
+func (p *Promises) AppendFile(path string, data []byte, opts *WriteOptions) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.AppendFile(path, data, opts, cb) })
+}
+
+// Stat is fsPromises.stat(path).
+func (p *Promises) Stat(path string) *promise.Promise[*Stats] {
+	return settle(p.fs.loop, func(cb func(error, *Stats)) error { return p.fs.Stat(path, cb) })
+}
+
+// Lstat is fsPromises.lstat(path).
+func (p *Promises) Lstat(path string) *promise.Promise[*Stats] {
+	return settle(p.fs.loop, func(cb func(error, *Stats)) error { return p.fs.Lstat(path, cb) })
+}
+
+// Readdir is fsPromises.readdir(path).
+func (p *Promises) Readdir(path string) *promise.Promise[[]string] {
+	return settle(p.fs.loop, func(cb func(error, []string)) error { return p.fs.Readdir(path, cb) })
+}
+
+// ReaddirWithFileTypes is fsPromises.readdir(path, {withFileTypes: true}).
+func (p *Promises) ReaddirWithFileTypes(path string) *promise.Promise[[]*Dirent] {
+	return settle(p.fs.loop, func(cb func(error, []*Dirent)) error { return p.fs.ReaddirWithFileTypes(path, cb) })
+}
+
+// Mkdir is fsPromises.mkdir(path, options): the first directory made with Recursive.
+func (p *Promises) Mkdir(path string, opts *MkdirOptions) *promise.Promise[string] {
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.Mkdir(path, opts, cb) })
+}
+
+// Rm is fsPromises.rm(path, options).
+func (p *Promises) Rm(path string, opts *RmOptions) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Rm(path, opts, cb) })
+}
+
+// Rmdir is fsPromises.rmdir(path).
+func (p *Promises) Rmdir(path string) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Rmdir(path, cb) })
+}
+
+// Rename is fsPromises.rename(oldPath, newPath).
+func (p *Promises) Rename(oldPath, newPath string) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Rename(oldPath, newPath, cb) })
+}
+
+// Unlink is fsPromises.unlink(path).
+func (p *Promises) Unlink(path string) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Unlink(path, cb) })
+}
+
+// CopyFile is fsPromises.copyFile(src, dest, mode).
+func (p *Promises) CopyFile(src, dest string, mode int) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.CopyFile(src, dest, mode, cb) })
+}
+
+// Access is fsPromises.access(path, mode).
+func (p *Promises) Access(path string, mode int) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Access(path, mode, cb) })
+}
+
+// Realpath is fsPromises.realpath(path).
+func (p *Promises) Realpath(path string) *promise.Promise[string] {
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.Realpath(path, cb) })
+}
+
+// Mkdtemp is fsPromises.mkdtemp(prefix).
+func (p *Promises) Mkdtemp(prefix string) *promise.Promise[string] {
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.Mkdtemp(prefix, cb) })
+}
+
+// Readlink is fsPromises.readlink(path).
+func (p *Promises) Readlink(path string) *promise.Promise[string] {
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.Readlink(path, cb) })
+}
+
+// Symlink is fsPromises.symlink(target, path).
+func (p *Promises) Symlink(target, path string) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Symlink(target, path, cb) })
+}
+
+// Link is fsPromises.link(existingPath, newPath).
+func (p *Promises) Link(existingPath, newPath string) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Link(existingPath, newPath, cb) })
+}
+
+// Chmod is fsPromises.chmod(path, mode).
+func (p *Promises) Chmod(path string, mode uint32) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Chmod(path, mode, cb) })
+}
+
+// Truncate is fsPromises.truncate(path, len).
+func (p *Promises) Truncate(path string, n int64) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Truncate(path, n, cb) })
+}
+
+// Utimes is fsPromises.utimes(path, atime, mtime).
+func (p *Promises) Utimes(path string, atime, mtime time.Time) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Utimes(path, atime, mtime, cb) })
+}
+
+// Open is fsPromises.open(path, flags, mode): a FileHandle.
+func (p *Promises) Open(path, flags string, mode uint32) *promise.Promise[*FileHandle] {
+	return settle(p.fs.loop, func(cb func(error, *FileHandle)) error {
+		return p.fs.Open(path, flags, mode, func(err error, fd int) {
+			if err != nil {
+				cb(err, nil)
+				return
+			}
+			cb(nil, &FileHandle{fs: p.fs, fd: fd})
+		})
+	})
+}
+
+// FileHandle is fs/promises' FileHandle: an open descriptor whose methods return promises.
+// Close it when done (Node closes a forgotten one at garbage collection with a warning;
+// this one does not). After Close, calls reject with EBADF. Loop goroutine only.
+type FileHandle struct {
+	fs      *FS
+	fd      int
+	closing bool
+}
+
+// Fd is filehandle.fd (-1 once closed).
+func (h *FileHandle) Fd() int { return h.fd }
+
+// ReadResult is what FileHandle.Read resolves to: { bytesRead, buffer }.
+type ReadResult struct {
+	BytesRead int
+	Buffer    []byte
+}
+
+// WriteResult is what FileHandle.Write resolves to: { bytesWritten, buffer }.
+type WriteResult struct {
+	BytesWritten int
+	Buffer       []byte
+}
+
+func (h *FileHandle) closedErr(sysc string) error {
+	return uvException(syscall.EBADF, sysc, "", "", nil)
+}
+
+// Read is filehandle.read(buffer, offset, length, position); position -1 reads at the
+// file's position. buf must not be touched until the promise settles.
+func (h *FileHandle) Read(buf []byte, offset, length int, position int64) *promise.Promise[ReadResult] {
+	return settle(h.fs.loop, func(cb func(error, ReadResult)) error {
+		if h.fd < 0 {
+			return h.closedErr("read")
+		}
+		return h.fs.Read(h.fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, ReadResult{n, b}) })
+	})
+}
+
+// Write is filehandle.write(buffer, offset, length, position).
+func (h *FileHandle) Write(buf []byte, offset, length int, position int64) *promise.Promise[WriteResult] {
+	return settle(h.fs.loop, func(cb func(error, WriteResult)) error {
+		if h.fd < 0 {
+			return h.closedErr("write")
+		}
+		return h.fs.Write(h.fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, WriteResult{n, b}) })
+	})
+}
+
+// Stat is filehandle.stat().
+func (h *FileHandle) Stat() *promise.Promise[*Stats] {
+	return settle(h.fs.loop, func(cb func(error, *Stats)) error {
+		if h.fd < 0 {
+			return h.closedErr("fstat")
+		}
+		return h.fs.Fstat(h.fd, cb)
+	})
+}
+
+// Truncate is filehandle.truncate(len).
+func (h *FileHandle) Truncate(n int64) *promise.Promise[Void] {
+	return settleVoid(h.fs.loop, func(cb func(error)) error {
+		if h.fd < 0 {
+			return h.closedErr("ftruncate")
+		}
+		return h.fs.Ftruncate(h.fd, n, cb)
+	})
+}
+
+// Sync is filehandle.sync().
+func (h *FileHandle) Sync() *promise.Promise[Void] {
+	return settleVoid(h.fs.loop, func(cb func(error)) error {
+		if h.fd < 0 {
+			return h.closedErr("fsync")
+		}
+		return h.fs.Fsync(h.fd, cb)
+	})
+}
+
+// ReadFile is filehandle.readFile(): the rest of the file from its position.
+func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
+	return settle(h.fs.loop, func(cb func(error, []byte)) error {
+		if h.fd < 0 {
+			return h.closedErr("read")
+		}
+		var out []byte
+		buf := make([]byte, readFileChunk)
+		var step func()
+		step = func() {
+			if err := h.fs.Read(h.fd, buf, 0, len(buf), -1, func(err error, n int, _ []byte) {
+				if err != nil {
+					cb(err, nil)
+					return
+				}
+				if n == 0 {
+					if out == nil {
+						out = []byte{}
+					}
+					cb(nil, out)
+					return
+				}
+				out = append(out, buf[:n]...)
+				step()
+			}); err != nil {
+				cb(err, nil)
+			}
+		}
+		step()
+		return nil
+	})
+}
+
+// WriteFile is filehandle.writeFile(data): all of data at the file's position.
+func (h *FileHandle) WriteFile(data []byte) *promise.Promise[Void] {
+	return settleVoid(h.fs.loop, func(cb func(error)) error {
+		if h.fd < 0 {
+			return h.closedErr("write")
+		}
+		var step func()
+		step = func() {
+			if err := h.fs.Write(h.fd, data, 0, len(data), -1, func(err error, n int, _ []byte) {
+				if err != nil {
+					cb(err)
+					return
+				}
+				data = data[n:]
+				if len(data) == 0 {
+					cb(nil)
+					return
+				}
+				step()
+			}); err != nil {
+				cb(err)
+			}
+		}
+		step()
+		return nil
+	})
+}
+
+// Close is filehandle.close().
+func (h *FileHandle) Close() *promise.Promise[Void] {
+	return settleVoid(h.fs.loop, func(cb func(error)) error {
+		if h.fd < 0 || h.closing {
+			return h.closedErr("close")
+		}
+		h.closing = true
+		fd := h.fd
+		return h.fs.Close(fd, func(err error) {
+			h.fd = -1
+			cb(err)
+		})
+	})
+}
