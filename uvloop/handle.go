@@ -56,9 +56,11 @@ const (
 	KindUDP
 	KindTCP
 	KindPipe
+	KindFSEvent
+	KindFSPoll
 )
 
-var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp", "tcp", "pipe"}
+var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp", "tcp", "pipe", "fs_event", "fs_poll"}
 
 // String returns the kind's name: "timer", "idle", ...
 func (k HandleKind) String() string {
