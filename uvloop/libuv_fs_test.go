@@ -278,7 +278,9 @@ func TestFsSymlinkReadlinkRealpath(t *testing.T) {
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	target, link, hard := filepath.Join(dir, "target"), filepath.Join(dir, "link"), filepath.Join(dir, "hard")
 	mustOK(t, os.WriteFile(target, []byte("x"), 0o600))
-	run := func(start func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error) *uvloop.FSReq { return fsRun(t, l, start) }
+	run := func(start func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error) *uvloop.FSReq {
+		return fsRun(t, l, start)
+	}
 	mustOK(t, run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSSymlink(r, "target", link, cb) }).Err())
 	if req := run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadlink(r, link, cb) }); req.Err() != nil || req.ResultPath() != "target" {
 		t.Fatalf("readlink: %q %v", req.ResultPath(), req.Err())
@@ -348,7 +350,9 @@ func TestFsMetadata(t *testing.T) {
 	if st := req.Stat(); st.Size != 4 {
 		t.Fatalf("fstat after ftruncate: %+v", st)
 	}
-	run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSAccess(r, p, uvloop.AccessRead|uvloop.AccessWrite, cb) })
+	run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+		return l.FSAccess(r, p, uvloop.AccessRead|uvloop.AccessWrite, cb)
+	})
 	run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSChown(r, p, -1, -1, cb) })
 	run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSFchown(r, fd, -1, -1, cb) })
 	run(func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSLchown(r, p, -1, -1, cb) })
