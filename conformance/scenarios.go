@@ -75,6 +75,13 @@ var Scenarios = map[string]Scenario{
 	"110-net-connect-refused":                   {Main: netConnectRefused},
 	"111-net-server-close-with-connection-open": {Main: netServerCloseWithConnectionOpen},
 	"112-net-write-after-end":                   {Main: netWriteAfterEnd},
+
+	"200-fs-error-objects":                    {Main: fsErrorObjects},
+	"201-fs-callback-chain-queues":            {Main: fsCallbackChainQueues},
+	"202-fs-stat-before-readfile-round-trips": {Main: fsStatBeforeReadFile},
+	"203-fs-read-stream-pipe-write-stream":    {Main: fsReadStreamPipe},
+	"204-fs-watch-rename":                     {Main: fsWatchRename},
+	"205-fs-promises-await-loop":              {Main: fsPromisesAwaitLoop},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

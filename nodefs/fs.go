@@ -13,7 +13,8 @@ import (
 // FS is Node's fs module bound to one loop. Create it with New; the zero value is not usable.
 // Its methods are for the loop goroutine only.
 type FS struct {
-	loop *uvloop.Loop
+	loop         *uvloop.Loop
+	statWatchers map[string]*StatWatcher // WatchFile's, by filename
 }
 
 // New returns the fs module of loop l.
