@@ -171,6 +171,21 @@ var workloads = []Workload{
 		Note:     "Node cannot queue an empty function on its pool: each of its items is a real (tiny) crypto.randomFill request with Node's JS and C++ wrapping, so the Node ratio says what a Node-level pool request costs, and the libuv ratio is the like-for-like one",
 		Variants: []Variant{{Go: "QueueWork", C: "queue_work", Node: "queue-work.js"}},
 	},
+	{
+		Name: "fs-stat", Shape: "N stats of one 1 KiB file, each started from the previous one's callback",
+		Per: "stat", N: 100_000, QuickN: 10_000, Goal: Goal{MaxVsNode: 0.5, MaxVsLibuv: 1, Text: "≤ 1/2 of Node's time, ≤ libuv's"},
+		Variants: []Variant{{Go: "FSStat", C: "fs_stat", Node: "fs-stat.js"}},
+	},
+	{
+		Name: "fs-read", Shape: "N reads of 64 bytes at offset 0 of an open 1 KiB file, each started from the previous one's callback",
+		Per: "read", N: 100_000, QuickN: 10_000, Goal: Goal{MaxVsNode: 0.5, MaxVsLibuv: 1, Text: "≤ 1/2 of Node's time, ≤ libuv's"},
+		Variants: []Variant{{Go: "FSRead", C: "fs_read", Node: "fs-read.js"}},
+	},
+	{
+		Name: "fs-readfile", Shape: "N fs.readFile calls of one 1 KiB file (open, fstat, read, close), each started from the previous one's callback",
+		Per: "readFile", N: 50_000, QuickN: 5_000, Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
+		Variants: []Variant{{Go: "ReadFile", GoPkg: "./nodefs/", Node: "fs-readfile.js", NoC: "libuv has no readFile: it is Node's composition of four requests (fs-stat and fs-read are the libuv-level rows)"}},
+	},
 
 	{
 		Name: "promise-chain", Shape: "N thens on one chain from a resolved promise, each reaction resolving the next",
