@@ -54,6 +54,13 @@
 // ECANCELED). A panic in work is recovered on the worker and handed to after as a
 // *PanicError; a panic in after follows the policy below. ReadFile is os.ReadFile on the pool.
 //
+// # Files
+//
+// The FS* methods are libuv's uv_fs_* requests (FSOpen, FSRead, FSStat, FSCopyfile, ...): a
+// system call on the work pool, its callback in the poll phase, on a caller-owned FSReq that
+// can be reused without allocating (see FSReq). FSEvent watches a path (inotify, kqueue) and
+// FSPoll stat-polls one, as uv_fs_event_t and uv_fs_poll_t.
+//
 // # Goroutines
 //
 // One goroutine at a time owns a Loop: while Run runs, the one that called it; before Run and
