@@ -30,7 +30,7 @@ const (
 // NewFSEvent creates a file-system event handle (uv_fs_event_init); Start begins watching.
 func (l *Loop) NewFSEvent() *FSEvent {
 	e := &FSEvent{}
-	e.handle.init(l, e, KindFSEvent, e.stopWatch)
+	e.handle.init(l, e, KindFSEvent)
 	return e
 }
 
@@ -69,6 +69,11 @@ func (e *FSEvent) Stop() error {
 
 // Path returns the watched path, "" when not watching (uv_fs_event_getpath).
 func (e *FSEvent) Path() string { return e.path }
+
+// closeStart stops watching: the descriptor leaves the poller and is closed at once.
+func (e *FSEvent) closeStart() { e.stopWatch() }
+
+func (e *FSEvent) closeFinish() {}
 
 func (e *FSEvent) stopWatch() {
 	if e.w == nil {

@@ -34,7 +34,7 @@ type FSPoll struct {
 // NewFSPoll creates a stat-polling handle (uv_fs_poll_init); Start begins polling.
 func (l *Loop) NewFSPoll() *FSPoll {
 	p := &FSPoll{}
-	p.handle.init(l, p, KindFSPoll, p.stopPoll)
+	p.handle.init(l, p, KindFSPoll)
 	p.entry.Fn = p.tick
 	return p
 }
@@ -73,6 +73,11 @@ func (p *FSPoll) Path() string {
 	}
 	return p.path
 }
+
+// closeStart stops polling; a stat in flight completes as a request, unreported.
+func (p *FSPoll) closeStart() { p.stopPoll() }
+
+func (p *FSPoll) closeFinish() {}
 
 func (p *FSPoll) stopPoll() {
 	p.loop.timers.Stop(&p.entry)
