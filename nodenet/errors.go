@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // Error is the error value of Node's net layer: Code is Node's err.code ("ECONNREFUSED",
@@ -58,7 +58,7 @@ func errnoOf(err error) (syscall.Errno, bool) {
 func sysError(err error, syscall, address string, port int) *Error {
 	code := "UNKNOWN"
 	if errno, ok := errnoOf(err); ok {
-		if name := unix.ErrnoName(errno); name != "" {
+		if name := sock.ErrnoName(errno); name != "" {
 			code = name
 		}
 	}

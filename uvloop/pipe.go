@@ -4,7 +4,7 @@ import (
 	"os"
 	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // Pipe is a Unix domain stream socket, connected or listening on a path (uv_pipe_t without
@@ -33,17 +33,11 @@ func (p *Pipe) closeStart() {
 
 func (p *Pipe) unlink() {
 	if p.path != "" {
-		unix.Unlink(p.path)
+		sock.Unlink(p.path)
 		p.path = ""
 	}
 }
 
-func unixSockaddr(path string) (*unix.SockaddrUnix, error) {
-	if path == "" || len(path) >= len(unix.RawSockaddrUnix{}.Path) {
-		return nil, os.NewSyscallError("bind", syscall.EINVAL)
-	}
-	return &unix.SockaddrUnix{Name: path}, nil
-}
 
 // Bind creates the socket and binds it to path (uv_pipe_bind). It fails with an error
 // wrapping EADDRINUSE if path exists.
@@ -54,24 +48,23 @@ func (p *Pipe) Bind(path string) error {
 	if p.fd >= 0 {
 		return os.NewSyscallError("bind", syscall.EINVAL)
 	}
-	sa, err := unixSockaddr(path)
-	if err != nil {
-		return err
+	if !sock.UnixPathOK(path) {
+		return os.NewSyscallError("bind", syscall.EINVAL)
 	}
-	fd, err := newSocket(unix.AF_UNIX, unix.SOCK_STREAM)
+	fd, err := sock.Socket(sock.Unix, sock.Stream)
 	if err != nil {
 		return sysErr("socket", err)
 	}
-	if err := unix.Bind(fd, sa); err != nil {
-		unix.Close(fd)
-		if err == unix.ENOENT { // libuv: a missing directory is "address not available"
-			err = unix.EACCES
+	if err := sock.BindUnix(fd, path); err != nil {
+		sock.Close(fd)
+		if err == syscall.ENOENT { // libuv: a missing directory is "address not available"
+			err = syscall.EACCES
 		}
 		return sysErr("bind", err)
 	}
 	if err := p.open(fd, 0); err != nil {
-		unix.Close(fd)
-		unix.Unlink(path)
+		sock.Close(fd)
+		sock.Unlink(path)
 		return err
 	}
 	p.path = path
@@ -91,7 +84,7 @@ func (p *Pipe) Listen(backlog int, cb func(err error)) error {
 	if p.fd < 0 || p.sflags&sBound == 0 {
 		return errInval
 	}
-	if err := unix.Listen(p.fd, backlog); err != nil {
+	if err := sock.Listen(p.fd, backlog); err != nil {
 		return sysErr("listen", err)
 	}
 	p.listen(cb)
@@ -120,25 +113,20 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 	if p.sflags&(sListening|sConnected) != 0 {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
-	sa, err := unixSockaddr(path)
-	if err != nil {
-		return err
+	if !sock.UnixPathOK(path) {
+		return os.NewSyscallError("connect", syscall.EINVAL)
 	}
 	if p.fd < 0 {
-		fd, err := newSocket(unix.AF_UNIX, unix.SOCK_STREAM)
+		fd, err := sock.Socket(sock.Unix, sock.Stream)
 		if err != nil {
 			return sysErr("socket", err)
 		}
 		if err := p.open(fd, 0); err != nil {
-			unix.Close(fd)
+			sock.Close(fd)
 			return err
 		}
 	}
-	err = unix.Connect(p.fd, sa)
-	for err == unix.EINTR {
-		err = unix.Connect(p.fd, sa)
-	}
-	if err != nil && err != unix.EINPROGRESS {
+	if err := sock.ConnectUnix(p.fd, path); err != nil && err != syscall.EINPROGRESS {
 		p.delayedErr = sysErr("connect", err)
 	}
 	p.sflags |= sReadable | sWritable
@@ -159,28 +147,25 @@ func (p *Pipe) Open(fd int) error {
 	if fd < 0 {
 		return ErrBadFd
 	}
-	if err := unix.SetNonblock(fd, true); err != nil {
+	if err := sock.SetNonblock(fd); err != nil {
 		return sysErr("fcntl", err)
 	}
 	return p.open(fd, sReadable|sWritable|sConnected)
 }
 
 // LocalAddr returns the path the socket is bound to (getsockname); "" if unbound.
-func (p *Pipe) LocalAddr() (string, error) { return p.name(unix.Getsockname, "getsockname") }
+func (p *Pipe) LocalAddr() (string, error) { return p.name(sock.SocknameUnix, "getsockname") }
 
 // RemoteAddr returns the path of the peer's socket (getpeername).
-func (p *Pipe) RemoteAddr() (string, error) { return p.name(unix.Getpeername, "getpeername") }
+func (p *Pipe) RemoteAddr() (string, error) { return p.name(sock.PeernameUnix, "getpeername") }
 
-func (p *Pipe) name(get func(int) (unix.Sockaddr, error), op string) (string, error) {
+func (p *Pipe) name(get func(int) (string, error), op string) (string, error) {
 	if p.fd < 0 {
 		return "", os.NewSyscallError(op, syscall.EBADF)
 	}
-	sa, err := get(p.fd)
+	name, err := get(p.fd)
 	if err != nil {
 		return "", sysErr(op, err)
 	}
-	if u, ok := sa.(*unix.SockaddrUnix); ok {
-		return u.Name, nil
-	}
-	return "", nil
+	return name, nil
 }

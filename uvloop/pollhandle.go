@@ -4,7 +4,7 @@ import (
 	"os"
 	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // Poll watches a file descriptor that the caller owns for readability and writability
@@ -92,8 +92,8 @@ func (p *Poll) ready(events Events, err error) {
 
 // fdError is the pending error of a socket, or EBADF-like EIO for anything else.
 func (p *Poll) fdError() error {
-	if v, err := unix.GetsockoptInt(p.io.fd, unix.SOL_SOCKET, unix.SO_ERROR); err == nil && v != 0 {
-		return os.NewSyscallError("poll", syscall.Errno(v))
+	if v, err := sock.SocketError(p.io.fd); err == nil && v != 0 {
+		return os.NewSyscallError("poll", v)
 	}
 	return os.NewSyscallError("poll", syscall.EIO)
 }

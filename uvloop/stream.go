@@ -5,7 +5,7 @@ import (
 	"os"
 	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // Stream is what TCP and Pipe have in common: a connected, full-duplex byte stream, or a
@@ -101,7 +101,7 @@ const (
 type streamShared struct {
 	readBuf   []byte       // handed to read callbacks; allocated on the first read
 	bufs      [][]byte     // writev scratch: the slices of one batched write
-	iov       []unix.Iovec // writev scratch for the raw system call (writev_raw.go)
+	iov       sock.IOVecs  // writev scratch for the raw system call
 	free      *writeReq    // recycled write requests
 	reserveFd int          // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
@@ -122,18 +122,16 @@ func (l *Loop) reserveFd() {
 	if s.reserved {
 		return
 	}
-	fd, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	fd, err := sock.OpenSpare()
 	if err != nil {
-		if fd, err = unix.Open("/", unix.O_RDONLY|unix.O_CLOEXEC, 0); err != nil {
-			return
-		}
+		return
 	}
 	s.reserveFd, s.reserved = fd, true
 	if !s.hooked {
 		s.hooked = true
 		l.OnClose(func() {
 			if s.reserved {
-				unix.Close(s.reserveFd)
+				sock.Close(s.reserveFd)
 				s.reserved = false
 			}
 		})
@@ -376,12 +374,9 @@ func (s *stream) read() {
 	l := s.loop
 	for count := ioBurst; s.readCb != nil && count > 0; count-- {
 		buf := l.streams.readBuffer()
-		n, err := sysRead(s.fd, buf)
-		for err == unix.EINTR {
-			n, err = sysRead(s.fd, buf)
-		}
+		n, err := sock.Read(s.fd, buf)
 		switch {
-		case err == unix.EAGAIN:
+		case err == syscall.EAGAIN:
 			return
 		case err != nil:
 			s.sflags &^= sReadable | sWritable
@@ -521,10 +516,7 @@ func (s *stream) write() {
 		total := 0
 		if r := s.queue.head; r.next == nil && len(r.bufs) == 1 {
 			total = len(r.bufs[0])
-			n, err = sysWrite(s.fd, r.bufs[0])
-			for err == unix.EINTR {
-				n, err = sysWrite(s.fd, r.bufs[0])
-			}
+			n, err = sock.Write(s.fd, r.bufs[0])
 		} else {
 			bufs := sh.bufs[:0]
 			for r := s.queue.head; r != nil && len(bufs) < maxIovecs; r = r.next {
@@ -537,13 +529,10 @@ func (s *stream) write() {
 				}
 			}
 			sh.bufs = bufs
-			n, err = writev(s.fd, bufs, sh)
-			for err == unix.EINTR {
-				n, err = writev(s.fd, bufs, sh)
-			}
+			n, err = sock.Writev(s.fd, bufs, &sh.iov)
 			clear(bufs)
 		}
-		if err == unix.EAGAIN || err == unix.ENOBUFS {
+		if err == syscall.EAGAIN || err == syscall.ENOBUFS {
 			l.io.start(&s.io, Writable)
 			return
 		}
@@ -664,7 +653,7 @@ func (s *stream) drain() {
 	case s.flags&flagClosing != 0:
 		err = errCanceledShu
 	default:
-		if e := unix.Shutdown(s.fd, unix.SHUT_WR); e != nil {
+		if e := sock.ShutdownWrite(s.fd); e != nil {
 			err = sysErr("shutdown", e)
 		} else {
 			s.sflags |= sShut
@@ -686,12 +675,9 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 	if err := s.checkWrite(); err != nil {
 		return 0, err
 	}
-	n, err := sysWrite(s.fd, data)
-	for err == unix.EINTR {
-		n, err = sysWrite(s.fd, data)
-	}
+	n, err := sock.Write(s.fd, data)
 	switch {
-	case err == unix.EAGAIN || err == unix.ENOBUFS:
+	case err == syscall.EAGAIN || err == syscall.ENOBUFS:
 		return 0, errWriteAgain
 	case err != nil:
 		return 0, sysErr("write", err)
@@ -735,14 +721,14 @@ func (s *stream) finishConnect() {
 	if err != nil {
 		s.delayedErr = nil
 	} else {
-		v, e := unix.GetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_ERROR)
+		v, e := sock.SocketError(s.fd)
 		switch {
 		case e != nil:
 			err = sysErr("getsockopt", e)
-		case v == int(unix.EINPROGRESS):
+		case v == syscall.EINPROGRESS:
 			return
 		case v != 0:
-			err = os.NewSyscallError("connect", syscall.Errno(v))
+			err = os.NewSyscallError("connect", v)
 		}
 	}
 	s.sflags &^= sConnecting
@@ -806,13 +792,13 @@ func (s *stream) listen(cb func(error)) {
 func (s *stream) serverIO() {
 	l := s.loop
 	for count := ioBurst; count > 0 && s.acceptedFd == -1; count-- {
-		fd, err := accept(s.fd)
-		if err == unix.EMFILE || err == unix.ENFILE {
+		fd, err := sock.Accept(s.fd)
+		if err == syscall.EMFILE || err == syscall.ENFILE {
 			err = s.emfileTrick(err)
 		}
 		switch err {
 		case nil:
-		case unix.EAGAIN, unix.EINTR, unix.ECONNABORTED:
+		case syscall.EAGAIN, syscall.ECONNABORTED:
 			return
 		default:
 			if s.connCb != nil {
@@ -841,19 +827,15 @@ func (s *stream) emfileTrick(orig error) error {
 	if !sh.reserved {
 		return orig
 	}
-	unix.Close(sh.reserveFd)
+	sock.Close(sh.reserveFd)
 	sh.reserved = false
 	var err error
 	for {
 		var fd int
-		fd, err = accept(s.fd)
-		if err == nil {
-			unix.Close(fd)
-			continue
-		}
-		if err != unix.EINTR {
+		if fd, err = sock.Accept(s.fd); err != nil {
 			break
 		}
+		sock.Close(fd)
 	}
 	s.loop.reserveFd()
 	return err
@@ -877,7 +859,7 @@ func (s *stream) accept(client *stream) error {
 	s.acceptedFd = -1
 	err := client.open(fd, sReadable|sWritable)
 	if err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 	} else {
 		client.sflags |= sBound | sConnected
 	}
@@ -902,11 +884,11 @@ func (s *stream) closeFd() {
 	s.sflags &^= sReading | sReadable | sWritable
 	if s.fd >= 0 {
 		s.loop.io.detach(s.loop.poller, &s.io)
-		unix.Close(s.fd)
+		sock.Close(s.fd)
 		s.fd = -1
 	}
 	if s.acceptedFd >= 0 {
-		unix.Close(s.acceptedFd)
+		sock.Close(s.acceptedFd)
 		s.acceptedFd = -1
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // TCP is a TCP stream or listener (uv_tcp_t), over IPv4 or IPv6. Its socket is created
@@ -47,12 +47,12 @@ func (t *TCP) ensureSocket(family int) error {
 	if t.fd >= 0 {
 		return nil
 	}
-	fd, err := newSocket(family, unix.SOCK_STREAM)
+	fd, err := sock.Socket(family, sock.Stream)
 	if err != nil {
 		return sysErr("socket", err)
 	}
 	if err := t.open(fd, 0); err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 		return err
 	}
 	return nil
@@ -69,7 +69,7 @@ func (t *TCP) Open(fd int) error {
 	if fd < 0 {
 		return ErrBadFd
 	}
-	if err := unix.SetNonblock(fd, true); err != nil {
+	if err := sock.SetNonblock(fd); err != nil {
 		return sysErr("fcntl", err)
 	}
 	return t.open(fd, sReadable|sWritable|sConnected)
@@ -82,38 +82,34 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
-	sa, family, err := sockaddrOf(addr)
+	family, scope, err := tcpTarget(addr)
 	if err != nil {
 		return err
 	}
-	if flags&TCPIPv6Only != 0 && family != unix.AF_INET6 {
+	if flags&TCPIPv6Only != 0 && family != sock.IPv6 {
 		return os.NewSyscallError("bind", syscall.EINVAL)
 	}
 	if err := t.ensureSocket(family); err != nil {
 		return err
 	}
-	if err := unix.SetsockoptInt(t.fd, unix.SOL_SOCKET, unix.SO_REUSEADDR, 1); err != nil {
+	if err := sock.SetReuseAddr(t.fd); err != nil {
 		return sysErr("setsockopt", err)
 	}
 	if flags&TCPReusePort != 0 {
-		if err := unix.SetsockoptInt(t.fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+		if err := sock.SetReusePort(t.fd); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
-	if family == unix.AF_INET6 {
-		on := 0
-		if flags&TCPIPv6Only != 0 {
-			on = 1
-		}
-		if err := unix.SetsockoptInt(t.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, on); err != nil {
+	if family == sock.IPv6 {
+		if err := sock.SetIPv6Only(t.fd, flags&TCPIPv6Only != 0); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
-	err = unix.Bind(t.fd, sa)
+	err = sock.Bind(t.fd, addr, scope)
 	switch {
-	case err == unix.EADDRINUSE:
+	case err == syscall.EADDRINUSE:
 		t.delayedErr = sysErr("bind", err)
-	case err == unix.EAFNOSUPPORT:
+	case err == syscall.EAFNOSUPPORT:
 		return os.NewSyscallError("bind", syscall.EINVAL)
 	case err != nil:
 		return sysErr("bind", err)
@@ -150,10 +146,10 @@ func (t *TCP) Listen(backlog int, cb func(err error)) error {
 	if t.sflags&sConnecting != 0 {
 		return errInval
 	}
-	if err := t.ensureSocket(unix.AF_INET); err != nil {
+	if err := t.ensureSocket(sock.IPv4); err != nil {
 		return err
 	}
-	if err := unix.Listen(t.fd, backlog); err != nil {
+	if err := sock.Listen(t.fd, backlog); err != nil {
 		return sysErr("listen", err)
 	}
 	t.sflags |= sBound
@@ -191,20 +187,17 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
 	if t.delayedErr == nil {
-		sa, family, err := sockaddrOf(addr)
+		family, scope, err := tcpTarget(addr)
 		if err != nil {
 			return err
 		}
 		if err := t.ensureSocket(family); err != nil {
 			return err
 		}
-		err = unix.Connect(t.fd, sa)
-		for err == unix.EINTR {
-			err = unix.Connect(t.fd, sa)
-		}
+		err = sock.Connect(t.fd, addr, scope)
 		switch err {
-		case nil, unix.EINPROGRESS:
-		case unix.ECONNREFUSED:
+		case nil, syscall.EINPROGRESS:
+		case syscall.ECONNREFUSED:
 			t.delayedErr = sysErr("connect", err)
 		default:
 			return sysErr("connect", err)
@@ -231,7 +224,7 @@ func (t *TCP) SetNoDelay(on bool) error {
 		return err
 	}
 	if t.fd >= 0 {
-		if err := unix.SetsockoptInt(t.fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, sockoptBool(on)); err != nil {
+		if err := sock.SetNoDelay(t.fd, on); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
@@ -263,7 +256,7 @@ func (t *TCP) SetKeepAlive(on bool, delay time.Duration) error {
 // applyOptions gives a new or adopted socket the options set before it existed.
 func (t *TCP) applyOptions(fd int) error {
 	if t.nodelay {
-		if err := unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1); err != nil {
+		if err := sock.SetNoDelay(fd, true); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
@@ -276,20 +269,17 @@ func (t *TCP) applyOptions(fd int) error {
 // setKeepAlive sets SO_KEEPALIVE with libuv's probes: the first after delay (0: off), then
 // every second, ten of them.
 func setKeepAlive(fd int, delay time.Duration) error {
-	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_KEEPALIVE, sockoptBool(delay > 0)); err != nil {
-		return sysErr("setsockopt", err)
-	}
-	if delay == 0 {
-		return nil
-	}
-	return setKeepAliveIdle(fd, int(delay/time.Second))
+	return sysErr("setsockopt", sock.SetKeepAlive(fd, int(delay/time.Second)))
 }
 
-func sockoptBool(b bool) int {
-	if b {
-		return 1
+// tcpTarget is the socket family for addr and the interface index of its zone.
+func tcpTarget(addr netip.AddrPort) (family int, scope uint32, err error) {
+	family = sock.FamilyOf(addr.Addr())
+	if family == 0 {
+		return 0, 0, syscall.EAFNOSUPPORT
 	}
-	return 0
+	scope, err = sock.ZoneIndex(addr.Addr().Zone())
+	return family, scope, err
 }
 
 // LocalAddr returns the address the socket is bound to (getsockname).
@@ -300,11 +290,11 @@ func (t *TCP) LocalAddr() (netip.AddrPort, error) {
 	if t.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getsockname", syscall.EBADF)
 	}
-	sa, err := unix.Getsockname(t.fd)
+	ap, scope, err := sock.Sockname(t.fd)
 	if err != nil {
 		return netip.AddrPort{}, sysErr("getsockname", err)
 	}
-	return addrPortOf(sa), nil
+	return tcpNamedZone(ap, scope), nil
 }
 
 // RemoteAddr returns the peer's address (getpeername); ENOTCONN if there is none.
@@ -315,11 +305,19 @@ func (t *TCP) RemoteAddr() (netip.AddrPort, error) {
 	if t.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.EBADF)
 	}
-	sa, err := unix.Getpeername(t.fd)
+	ap, scope, err := sock.Peername(t.fd)
 	if err != nil {
 		return netip.AddrPort{}, sysErr("getpeername", err)
 	}
-	return addrPortOf(sa), nil
+	return tcpNamedZone(ap, scope), nil
+}
+
+// tcpNamedZone gives ap the zone of an IPv6 scope: the interface's name, or its number.
+func tcpNamedZone(ap netip.AddrPort, scope uint32) netip.AddrPort {
+	if scope == 0 {
+		return ap
+	}
+	return netip.AddrPortFrom(ap.Addr().WithZone(sock.ZoneName(scope)), ap.Port())
 }
 
 // CloseReset closes the connection with a reset (RST) instead of an orderly close, by
@@ -333,8 +331,7 @@ func (t *TCP) CloseReset(cb func()) error {
 		return os.NewSyscallError("close", syscall.EINVAL)
 	}
 	if t.fd >= 0 {
-		l := unix.Linger{Onoff: 1, Linger: 0}
-		if err := unix.SetsockoptLinger(t.fd, unix.SOL_SOCKET, unix.SO_LINGER, &l); err != nil && err != unix.EINVAL {
+		if err := sock.SetLingerZero(t.fd); err != nil && err != syscall.EINVAL {
 			return sysErr("setsockopt", err)
 		}
 	}

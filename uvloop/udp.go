@@ -1,13 +1,12 @@
 package uvloop
 
 import (
-	"net"
 	"net/netip"
 	"os"
 	"strconv"
 	"syscall"
 
-	"golang.org/x/sys/unix"
+	"github.com/uvgo/uvgo/internal/sock"
 )
 
 // UDPFlags are the options of UDP.Bind.
@@ -32,17 +31,18 @@ const (
 	udpRecvBatch   = 32       // datagrams read per readiness report, as libuv does
 )
 
-// Pre-boxed errors: the EAGAIN path and the misuse checks format nothing.
+// Pre-boxed errors: the EAGAIN path and the misuse checks format nothing. A misuse that no
+// system call reported is the bare errno libuv returns for it.
 var (
-	errUDPAgain       = os.NewSyscallError("sendto", syscall.EAGAIN)
-	errUDPCanceled    = os.NewSyscallError("sendto", syscall.ECANCELED)
-	errUDPIsConn      = os.NewSyscallError("sendto", syscall.EISCONN)
-	errUDPNoDest      = os.NewSyscallError("sendto", syscall.EDESTADDRREQ)
-	errUDPNotConn     = os.NewSyscallError("disconnect", syscall.ENOTCONN)
-	errUDPAlready     = os.NewSyscallError("recv start", syscall.EALREADY)
-	errUDPNoSocket    = os.NewSyscallError("udp", syscall.EBADF)
-	errUDPAddrInvalid = os.NewSyscallError("udp", syscall.EINVAL)
-	errUDPFamily      = os.NewSyscallError("udp", syscall.EAFNOSUPPORT)
+	errUDPAgain       error = os.NewSyscallError("sendto", syscall.EAGAIN)
+	errUDPCanceled    error = os.NewSyscallError("sendto", syscall.ECANCELED)
+	errUDPIsConn      error = os.NewSyscallError("sendto", syscall.EISCONN)
+	errUDPNoDest      error = os.NewSyscallError("sendto", syscall.EDESTADDRREQ)
+	errUDPNotConn     error = syscall.ENOTCONN
+	errUDPAlready     error = syscall.EALREADY
+	errUDPNoSocket    error = syscall.EBADF
+	errUDPAddrInvalid error = syscall.EINVAL
+	errUDPFamily      error = syscall.EAFNOSUPPORT
 )
 
 // udpSend is one queued Send (libuv's uv_udp_send_t).
@@ -82,12 +82,12 @@ type UDP struct {
 	// Every field is for the loop goroutine only.
 	io        ioWatcher
 	fd        int // -1 until the socket exists, and again after Close
-	family    int // unix.AF_INET or unix.AF_INET6 once the socket exists
+	family    int // sock.IPv4 or sock.IPv6 once the socket exists
 	connected bool
 
 	recvCb func(u *UDP, data []byte, from netip.AddrPort, err error) // nil while not receiving
 	rbuf   *[udpRecvBufSize]byte                                     // shared by the loop's UDP handles
-	sa     udpSockaddr                                               // scratch address of recvfrom and sendto
+	sa     sock.Sockaddr                                             // scratch address of recvfrom and sendto
 
 	queue      []udpSend // sends not yet written, oldest at qhead
 	qhead      int
@@ -126,8 +126,8 @@ func (u *UDP) Bind(addr netip.AddrPort, flags UDPFlags) error {
 	if !addr.IsValid() || flags&^udpFlagsAll != 0 {
 		return errUDPAddrInvalid
 	}
-	family := udpFamilyOf(addr.Addr())
-	if flags&UDPIPv6Only != 0 && family != unix.AF_INET6 {
+	family := sock.FamilyOf(addr.Addr())
+	if flags&UDPIPv6Only != 0 && family != sock.IPv6 {
 		return errUDPAddrInvalid
 	}
 	created := u.fd < 0
@@ -147,32 +147,32 @@ func (u *UDP) Bind(addr netip.AddrPort, flags UDPFlags) error {
 
 func (u *UDP) bind(addr netip.AddrPort, flags UDPFlags) error {
 	if flags&UDPReuseAddr != 0 {
-		if err := udpReuseAddr(u.fd); err != nil {
+		if err := sock.SetReuseAddrDgram(u.fd); err != nil {
 			return os.NewSyscallError("setsockopt", err)
 		}
 	}
 	if flags&UDPReusePort != 0 {
-		if err := unix.SetsockoptInt(u.fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+		if err := sock.SetReusePort(u.fd); err != nil {
 			return os.NewSyscallError("setsockopt", err)
 		}
 	}
-	if u.family == unix.AF_INET6 {
+	if u.family == sock.IPv6 {
 		if flags&UDPIPv6Only != 0 {
-			if err := unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 1); err != nil {
+			if err := sock.SetIPv6Only(u.fd, true); err != nil {
 				return os.NewSyscallError("setsockopt", err)
 			}
 		} else {
 			// Dual stack where the system allows it: FreeBSD defaults to IPv6 only, OpenBSD
 			// is IPv6 only and refuses the option, and an already bound socket refuses it too
 			// (bind then reports the second Bind).
-			_ = unix.SetsockoptInt(u.fd, unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, 0)
+			_ = sock.SetIPv6Only(u.fd, false)
 		}
 	}
-	sa, err := u.sockaddr(addr)
+	addr, scope, err := u.target(addr)
 	if err != nil {
 		return err
 	}
-	if err := unix.Bind(u.fd, sa); err != nil {
+	if err := sock.Bind(u.fd, addr, scope); err != nil {
 		return os.NewSyscallError("bind", err)
 	}
 	return nil
@@ -180,12 +180,12 @@ func (u *UDP) bind(addr netip.AddrPort, flags UDPFlags) error {
 
 // openSocket creates the socket and registers it with the loop (no interest yet).
 func (u *UDP) openSocket(family int) error {
-	fd, err := newSocket(family, unix.SOCK_DGRAM)
+	fd, err := sock.Socket(family, sock.Datagram)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
 	}
 	if err := u.loop.io.attach(&u.io, fd, u.ready); err != nil {
-		unix.Close(fd)
+		sock.Close(fd)
 		return err
 	}
 	u.fd, u.family = fd, family
@@ -198,7 +198,7 @@ func (u *UDP) closeSocket() {
 		return
 	}
 	u.loop.io.detach(u.loop.poller, &u.io)
-	unix.Close(u.fd)
+	sock.Close(u.fd)
 	u.fd = -1
 	u.io.fd = -1
 }
@@ -210,7 +210,7 @@ func (u *UDP) maybeBind(family int, flags UDPFlags) error {
 		return nil
 	}
 	unspec := netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
-	if family == unix.AF_INET6 {
+	if family == sock.IPv6 {
 		unspec = netip.AddrPortFrom(netip.IPv6Unspecified(), 0)
 	}
 	return u.Bind(unspec, flags)
@@ -229,14 +229,14 @@ func (u *UDP) Connect(addr netip.AddrPort) error {
 	if u.connected {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
-	if err := u.maybeBind(udpFamilyOf(addr.Addr()), 0); err != nil {
+	if err := u.maybeBind(sock.FamilyOf(addr.Addr()), 0); err != nil {
 		return err
 	}
-	sa, err := u.sockaddr(addr)
+	addr, scope, err := u.target(addr)
 	if err != nil {
 		return err
 	}
-	if err := unix.Connect(u.fd, sa); err != nil {
+	if err := sock.Connect(u.fd, addr, scope); err != nil {
 		return os.NewSyscallError("connect", err)
 	}
 	u.connected = true
@@ -252,8 +252,8 @@ func (u *UDP) Disconnect() error {
 	if !u.connected {
 		return errUDPNotConn
 	}
-	if e := udpDisconnect(u.fd); e != 0 {
-		return os.NewSyscallError("disconnect", e)
+	if err := sock.Disconnect(u.fd); err != nil {
+		return os.NewSyscallError("connect", err)
 	}
 	u.connected = false
 	return nil
@@ -303,25 +303,19 @@ func (u *UDP) TrySend(data []byte, to netip.AddrPort) error {
 	if err != nil {
 		return err
 	}
-	var e unix.Errno
-	for {
-		if to.IsValid() {
-			u.sa.set(to, scope)
-			e = udpSendto(u.fd, data, &u.sa)
-		} else {
-			e = udpSendto(u.fd, data, nil)
-		}
-		if e != unix.EINTR {
-			break
-		}
+	if to.IsValid() {
+		u.sa.Set(to, scope)
+		err = sock.Sendto(u.fd, data, &u.sa)
+	} else {
+		err = sock.Sendto(u.fd, data, nil)
 	}
-	switch e {
-	case 0:
+	switch err {
+	case nil:
 		return nil
-	case unix.EAGAIN, unix.ENOBUFS: // as libuv: both mean "try later"
+	case syscall.EAGAIN, syscall.ENOBUFS: // as libuv: both mean "try later"
 		return errUDPAgain
 	}
-	return os.NewSyscallError("sendto", e)
+	return os.NewSyscallError("sendto", err)
 }
 
 // prepareSend checks a send's destination, binds the socket if need be, and returns the
@@ -339,7 +333,7 @@ func (u *UDP) prepareSend(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 	if !to.IsValid() {
 		return to, 0, errUDPNoDest
 	}
-	if err := u.maybeBind(udpFamilyOf(to.Addr()), 0); err != nil {
+	if err := u.maybeBind(sock.FamilyOf(to.Addr()), 0); err != nil {
 		return to, 0, err
 	}
 	return u.target(to)
@@ -349,7 +343,7 @@ func (u *UDP) prepareSend(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 // socket, an IPv4-mapped one plain on an IPv4 socket; a zone becomes the scope.
 func (u *UDP) target(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 	a := to.Addr()
-	if u.family == unix.AF_INET {
+	if u.family == sock.IPv4 {
 		a = a.Unmap()
 		if !a.Is4() {
 			return to, 0, errUDPFamily
@@ -362,7 +356,7 @@ func (u *UDP) target(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 	var scope uint32
 	if z := a.Zone(); z != "" {
 		var err error
-		if scope, err = udpZoneIndex(z); err != nil {
+		if scope, err = sock.ZoneIndex(z); err != nil {
 			return to, 0, err
 		}
 		a = a.WithZone("")
@@ -370,40 +364,26 @@ func (u *UDP) target(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 	return netip.AddrPortFrom(a, to.Port()), scope, nil
 }
 
-// sockaddr is addr as a unix.Sockaddr of the socket's family.
-func (u *UDP) sockaddr(addr netip.AddrPort) (unix.Sockaddr, error) {
-	addr, scope, err := u.target(addr)
-	if err != nil {
-		return nil, err
-	}
-	if u.family == unix.AF_INET {
-		return &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}, nil
-	}
-	return &unix.SockaddrInet6{Port: int(addr.Port()), ZoneId: scope, Addr: addr.Addr().As16()}, nil
-}
-
 // flushSends writes queued sends until the queue is empty or the socket's buffer is full, and
 // queues the completions for the pending phase (uv__udp_sendmsg).
 func (u *UDP) flushSends() {
 	for u.qhead < len(u.queue) {
 		s := &u.queue[u.qhead]
-		var e unix.Errno
+		var err error
 		if s.to.IsValid() {
-			u.sa.set(s.to, s.scope)
-			e = udpSendto(u.fd, s.data, &u.sa)
+			u.sa.Set(s.to, s.scope)
+			err = sock.Sendto(u.fd, s.data, &u.sa)
 		} else {
-			e = udpSendto(u.fd, s.data, nil)
+			err = sock.Sendto(u.fd, s.data, nil)
 		}
-		switch e {
-		case unix.EINTR:
-			continue
-		case unix.EAGAIN, unix.ENOBUFS: // as libuv: wait for writability
+		switch err {
+		case syscall.EAGAIN, syscall.ENOBUFS: // as libuv: wait for writability
 			u.loop.io.start(&u.io, Writable)
 			u.scheduleCompleted()
 			return
-		case 0:
+		case nil:
 		default:
-			s.err = os.NewSyscallError("sendto", e)
+			s.err = os.NewSyscallError("sendto", err)
 		}
 		u.complete(s)
 	}
@@ -496,7 +476,7 @@ func (u *UDP) RecvStart(cb func(u *UDP, data []byte, from netip.AddrPort, err er
 	if u.recvCb != nil {
 		return errUDPAlready
 	}
-	if err := u.maybeBind(unix.AF_INET, 0); err != nil {
+	if err := u.maybeBind(sock.IPv4, 0); err != nil {
 		return err
 	}
 	if u.rbuf == nil {
@@ -571,23 +551,17 @@ func (u *UDP) receive() {
 	fd := u.fd
 	for i := 0; i < udpRecvBatch && u.recvCb != nil && u.fd == fd; i++ {
 		buf := u.rbuf[:]
-		n, e := udpRecvfrom(fd, buf, &u.sa)
-		switch e {
-		case 0:
-		case unix.EAGAIN:
+		n, err := sock.Recvfrom(fd, buf, &u.sa)
+		switch err {
+		case nil:
+		case syscall.EAGAIN:
 			return
-		case unix.EINTR:
-			continue
 		default:
-			u.recvCb(u, nil, netip.AddrPort{}, os.NewSyscallError("recvfrom", e))
+			u.recvCb(u, nil, netip.AddrPort{}, os.NewSyscallError("recvfrom", err))
 			u.loop.afterCallback()
 			return
 		}
-		from, scope := u.sa.addrPort()
-		if scope != 0 {
-			from = netip.AddrPortFrom(from.Addr().WithZone(strconv.FormatUint(uint64(scope), 10)), from.Port())
-		}
-		u.recvCb(u, buf[:n:n], from, nil)
+		u.recvCb(u, buf[:n:n], udpNumericZone(u.sa.AddrPort()), nil)
 		u.loop.afterCallback()
 	}
 }
@@ -614,11 +588,11 @@ func (u *UDP) LocalAddr() (netip.AddrPort, error) {
 	if err != nil {
 		return netip.AddrPort{}, err
 	}
-	sa, err := unix.Getsockname(fd)
+	ap, scope, err := sock.Sockname(fd)
 	if err != nil {
 		return netip.AddrPort{}, os.NewSyscallError("getsockname", err)
 	}
-	return udpAddrPortOf(sa), nil
+	return udpNumericZone(ap, scope), nil
 }
 
 // RemoteAddr returns the address the handle is connected to; ENOTCONN if it is not.
@@ -630,11 +604,11 @@ func (u *UDP) RemoteAddr() (netip.AddrPort, error) {
 	if !u.connected {
 		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.ENOTCONN)
 	}
-	sa, err := unix.Getpeername(fd)
+	ap, scope, err := sock.Peername(fd)
 	if err != nil {
 		return netip.AddrPort{}, os.NewSyscallError("getpeername", err)
 	}
-	return udpAddrPortOf(sa), nil
+	return udpNumericZone(ap, scope), nil
 }
 
 // socket returns the fd for an option or an address query: ErrClosed on a closed handle,
@@ -649,50 +623,21 @@ func (u *UDP) socket() (int, error) {
 	return u.fd, nil
 }
 
-// setInt sets an integer socket option, at level4/opt4 on an IPv4 socket and level6/opt6 on
-// an IPv6 one.
-func (u *UDP) setInt(level4, opt4, level6, opt6, v int) error {
+// sockopt runs set with the socket and its family, and wraps its failure as setsockopt's.
+func (u *UDP) sockopt(set func(fd, family int) error) error {
 	fd, err := u.socket()
 	if err != nil {
 		return err
 	}
-	level, opt := level4, opt4
-	if u.family == unix.AF_INET6 {
-		level, opt = level6, opt6
-	}
-	if err := unix.SetsockoptInt(fd, level, opt, v); err != nil {
+	if err := set(fd, u.family); err != nil {
 		return os.NewSyscallError("setsockopt", err)
 	}
 	return nil
-}
-
-// setMulticast sets a multicast option, opt4 at IPPROTO_IP on an IPv4 socket and opt6 at
-// IPPROTO_IPV6 on an IPv6 one, in the size the system wants (udpSetMulticastOpt).
-func (u *UDP) setMulticast(opt4, opt6, v int) error {
-	fd, err := u.socket()
-	if err != nil {
-		return err
-	}
-	level, opt := unix.IPPROTO_IP, opt4
-	if u.family == unix.AF_INET6 {
-		level, opt = unix.IPPROTO_IPV6, opt6
-	}
-	if err := udpSetMulticastOpt(fd, level, opt, v); err != nil {
-		return os.NewSyscallError("setsockopt", err)
-	}
-	return nil
-}
-
-func udpBoolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // SetBroadcast allows or forbids sending to broadcast addresses (SO_BROADCAST).
 func (u *UDP) SetBroadcast(on bool) error {
-	return u.setInt(unix.SOL_SOCKET, unix.SO_BROADCAST, unix.SOL_SOCKET, unix.SO_BROADCAST, udpBoolInt(on))
+	return u.sockopt(func(fd, _ int) error { return sock.SetBroadcast(fd, on) })
 }
 
 // SetTTL sets the time to live (IPv4) or hop limit (IPv6) of unicast datagrams, 1 to 255.
@@ -700,7 +645,7 @@ func (u *UDP) SetTTL(ttl int) error {
 	if ttl < 1 || ttl > 255 {
 		return errUDPAddrInvalid
 	}
-	return u.setInt(unix.IPPROTO_IP, unix.IP_TTL, unix.IPPROTO_IPV6, unix.IPV6_UNICAST_HOPS, ttl)
+	return u.sockopt(func(fd, family int) error { return sock.SetTTL(fd, family, ttl) })
 }
 
 // SetMulticastTTL sets the time to live (hop limit) of multicast datagrams, 0 to 255.
@@ -708,12 +653,12 @@ func (u *UDP) SetMulticastTTL(ttl int) error {
 	if ttl < 0 || ttl > 255 {
 		return errUDPAddrInvalid
 	}
-	return u.setMulticast(unix.IP_MULTICAST_TTL, unix.IPV6_MULTICAST_HOPS, ttl)
+	return u.sockopt(func(fd, family int) error { return sock.SetMulticastTTL(fd, family, ttl) })
 }
 
 // SetMulticastLoop sets whether multicast datagrams sent are looped back to local receivers.
 func (u *UDP) SetMulticastLoop(on bool) error {
-	return u.setMulticast(unix.IP_MULTICAST_LOOP, unix.IPV6_MULTICAST_LOOP, udpBoolInt(on))
+	return u.sockopt(func(fd, family int) error { return sock.SetMulticastLoop(fd, family, on) })
 }
 
 // SetMulticastInterface selects the interface multicast datagrams leave by: on an IPv4 socket
@@ -724,7 +669,7 @@ func (u *UDP) SetMulticastInterface(iface netip.Addr) error {
 	if err != nil {
 		return err
 	}
-	if u.family == unix.AF_INET {
+	if u.family == sock.IPv4 {
 		var a [4]byte
 		if iface.IsValid() {
 			if iface = iface.Unmap(); !iface.Is4() {
@@ -732,16 +677,16 @@ func (u *UDP) SetMulticastInterface(iface netip.Addr) error {
 			}
 			a = iface.As4()
 		}
-		if err := unix.SetsockoptInet4Addr(fd, unix.IPPROTO_IP, unix.IP_MULTICAST_IF, a); err != nil {
+		if err := sock.SetMulticastInterface4(fd, a); err != nil {
 			return os.NewSyscallError("setsockopt", err)
 		}
 		return nil
 	}
-	idx, err := udpIfaceIndex(iface)
+	idx, err := sock.ZoneIndex(iface.Zone())
 	if err != nil {
 		return err
 	}
-	if err := unix.SetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_MULTICAST_IF, int(idx)); err != nil {
+	if err := sock.SetMulticastInterface6(fd, idx); err != nil {
 		return os.NewSyscallError("setsockopt", err)
 	}
 	return nil
@@ -763,40 +708,31 @@ func (u *UDP) membership(group, iface netip.Addr, join bool) error {
 		return errUDPAddrInvalid
 	}
 	// A group's receivers share its port: the implicit bind reuses the address, as libuv's.
-	if err := u.maybeBind(udpFamilyOf(group), UDPReuseAddr); err != nil {
+	if err := u.maybeBind(sock.FamilyOf(group), UDPReuseAddr); err != nil {
 		return err
 	}
 	var err error
 	if group.Is4() {
-		if u.family != unix.AF_INET {
+		if u.family != sock.IPv4 {
 			return errUDPFamily
 		}
-		mreq := unix.IPMreq{Multiaddr: group.As4()}
+		var a [4]byte
 		if iface.IsValid() {
 			if iface = iface.Unmap(); !iface.Is4() {
 				return errUDPAddrInvalid
 			}
-			mreq.Interface = iface.As4()
+			a = iface.As4()
 		}
-		opt := unix.IP_ADD_MEMBERSHIP
-		if !join {
-			opt = unix.IP_DROP_MEMBERSHIP
-		}
-		err = unix.SetsockoptIPMreq(u.fd, unix.IPPROTO_IP, opt, &mreq)
+		err = sock.Membership4(u.fd, group.As4(), a, join)
 	} else {
-		if u.family != unix.AF_INET6 {
+		if u.family != sock.IPv6 {
 			return errUDPFamily
 		}
-		idx, ierr := udpIfaceIndex(iface)
+		idx, ierr := sock.ZoneIndex(iface.Zone())
 		if ierr != nil {
 			return ierr
 		}
-		mreq := unix.IPv6Mreq{Multiaddr: group.As16(), Interface: idx}
-		opt := unix.IPV6_JOIN_GROUP
-		if !join {
-			opt = unix.IPV6_LEAVE_GROUP
-		}
-		err = unix.SetsockoptIPv6Mreq(u.fd, unix.IPPROTO_IPV6, opt, &mreq)
+		err = sock.Membership6(u.fd, group.As16(), idx, join)
 	}
 	if err != nil {
 		return os.NewSyscallError("setsockopt", err)
@@ -804,46 +740,11 @@ func (u *UDP) membership(group, iface netip.Addr, join bool) error {
 	return nil
 }
 
-// udpFamilyOf is the socket family for a: IPv4 for IPv4 addresses, IPv6 for all others
-// (IPv4-mapped ones too).
-func udpFamilyOf(a netip.Addr) int {
-	if a.Is4() {
-		return unix.AF_INET
+// udpNumericZone gives ap the zone of an IPv6 scope as a number ("fe80::1%2"): no lookup of
+// the interface's name on the receive path.
+func udpNumericZone(ap netip.AddrPort, scope uint32) netip.AddrPort {
+	if scope == 0 {
+		return ap
 	}
-	return unix.AF_INET6
-}
-
-// udpIfaceIndex is the interface index named by an IPv6 address's zone, 0 without one.
-func udpIfaceIndex(a netip.Addr) (uint32, error) {
-	if !a.IsValid() || a.Zone() == "" {
-		return 0, nil
-	}
-	return udpZoneIndex(a.Zone())
-}
-
-// udpZoneIndex resolves a zone, numeric or an interface name, to an interface index.
-func udpZoneIndex(z string) (uint32, error) {
-	if n, err := strconv.ParseUint(z, 10, 32); err == nil {
-		return uint32(n), nil
-	}
-	ifi, err := net.InterfaceByName(z)
-	if err != nil {
-		return 0, err
-	}
-	return uint32(ifi.Index), nil
-}
-
-// udpAddrPortOf converts an IPv4 or IPv6 socket address.
-func udpAddrPortOf(sa unix.Sockaddr) netip.AddrPort {
-	switch sa := sa.(type) {
-	case *unix.SockaddrInet4:
-		return netip.AddrPortFrom(netip.AddrFrom4(sa.Addr), uint16(sa.Port))
-	case *unix.SockaddrInet6:
-		a := netip.AddrFrom16(sa.Addr)
-		if sa.ZoneId != 0 {
-			a = a.WithZone(strconv.FormatUint(uint64(sa.ZoneId), 10))
-		}
-		return netip.AddrPortFrom(a, uint16(sa.Port))
-	}
-	return netip.AddrPort{}
+	return netip.AddrPortFrom(ap.Addr().WithZone(strconv.FormatUint(uint64(scope), 10)), ap.Port())
 }

@@ -1,4 +1,0 @@
-package uvloop
-
-// setKeepAliveIdle: OpenBSD sets the keep-alive timing system-wide only.
-func setKeepAliveIdle(fd, secs int) error { return nil }
