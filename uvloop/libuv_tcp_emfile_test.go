@@ -1,10 +1,9 @@
-//go:build linux
-
 package uvloop_test
 
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -20,6 +19,9 @@ import (
 // Lowering RLIMIT_NOFILE would starve the rest of the test binary, so the test re-executes
 // itself as a child that does only this.
 func TestTCPEmfile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("counts the open fds in /proc/self/fd")
+	}
 	if os.Getenv("UVGO_EMFILE_CHILD") == "1" {
 		emfileChild(t)
 		return
@@ -46,7 +48,8 @@ func emfileChild(t *testing.T) {
 
 	// Lower the limit to a little above what is open, then use up every fd but one.
 	n := len(openFds(t))
-	lim := unix.Rlimit{Cur: uint64(n + 16), Max: uint64(n + 16)}
+	var lim unix.Rlimit
+	setLimit(&lim.Cur, &lim.Max, n+16)
 	mustOK(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
 	var dups []int
 	for {
@@ -89,4 +92,10 @@ func emfileChild(t *testing.T) {
 		t.Fatalf("%d connect callbacks (want 1), connection shed %v", connects, shed)
 	}
 	closeLoop(t, l)
+}
+
+// setLimit sets both fields of an Rlimit, whose type differs by system (uint64 on Linux,
+// int64 on FreeBSD and DragonFly).
+func setLimit[T int64 | uint64](cur, max *T, n int) {
+	*cur, *max = T(n), T(n)
 }
