@@ -21,7 +21,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -33,13 +32,8 @@ func main() {
 	if *pid == 0 {
 		log.Fatal("idleconns: -pid is required")
 	}
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < lim.Max {
-		lim.Cur = lim.Max
-		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
-	}
-	if uint64(lim.Cur) < uint64(*n)+64 {
-		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", lim.Cur, *n+64)
+	if cur := raiseNofile(); cur < uint64(*n)+64 {
+		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", cur, *n+64)
 	}
 	before := rss(*pid)
 	conns := make([]net.Conn, 0, *n)

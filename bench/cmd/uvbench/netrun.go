@@ -19,7 +19,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -91,18 +90,8 @@ func netSkip(w *Workload) string {
 		if runtime.GOOS != "linux" {
 			return "cmd/idleconns reads /proc/PID/status (Linux only)"
 		}
-		need := uint64(w.N) + 100
-		var lim syscall.Rlimit
-		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return "getrlimit: " + err.Error()
-		}
-		if lim.Max < need {
-			return fmt.Sprintf("RLIMIT_NOFILE hard limit is %d, %d connections need %d", lim.Max, w.N, need)
-		}
-		// Set explicitly (even when Go raised it already), so that children inherit it.
-		lim.Cur = lim.Max
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return "setrlimit: " + err.Error()
+		if why := raiseNofile(w.N, uint64(w.N)+100); why != "" {
+			return why
 		}
 	}
 	return ""
