@@ -94,7 +94,9 @@ type options struct {
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
 
-// New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close.
+// New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close. On a
+// system with neither (Windows, DragonFly) it fails with an error wrapping
+// errors.ErrUnsupported.
 func New(opts ...Option) (*Loop, error) {
 	o := defaultOptions()
 	for _, opt := range opts {

@@ -22,6 +22,7 @@ type Sockaddr struct{}
 // IOVecs is Writev's scratch.
 type IOVecs struct{}
 
+// The functions of sock_unix.go and the mechanism files, each failing with ErrUnsupported.
 func Socket(family, typ int) (int, error)                       { return -1, ErrUnsupported }
 func Accept(fd int) (int, error)                                { return -1, ErrUnsupported }
 func Close(fd int) error                                        { return ErrUnsupported }
