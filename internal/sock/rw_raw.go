@@ -21,28 +21,18 @@ type IOVecs struct {
 }
 
 // Read reads into p; on error it returns 0 and the errno (EAGAIN: nothing to read).
-func Read(fd int, p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	for {
-		n, _, errno := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
-		if errno == 0 {
-			return int(n), nil
-		}
-		if errno != syscall.EINTR {
-			return 0, errno
-		}
-	}
-}
+func Read(fd int, p []byte) (int, error) { return rw(unix.SYS_READ, fd, p) }
 
 // Write writes p; on error it returns 0 and the errno (EAGAIN: the socket is full).
-func Write(fd int, p []byte) (int, error) {
+func Write(fd int, p []byte) (int, error) { return rw(unix.SYS_WRITE, fd, p) }
+
+// rw is read(2) or write(2), retried on EINTR.
+func rw(trap uintptr, fd int, p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
 	for {
-		n, _, errno := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		n, _, errno := unix.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
 		if errno == 0 {
 			return int(n), nil
 		}
