@@ -377,11 +377,11 @@ func (u *UDP) flushSends() {
 			err = sock.Sendto(u.fd, s.data, nil)
 		}
 		switch err {
+		case nil:
 		case syscall.EAGAIN, syscall.ENOBUFS: // as libuv: wait for writability
 			u.loop.io.start(&u.io, Writable)
 			u.scheduleCompleted()
 			return
-		case nil:
 		default:
 			s.err = os.NewSyscallError("sendto", err)
 		}
@@ -561,7 +561,11 @@ func (u *UDP) receive() {
 			u.loop.afterCallback()
 			return
 		}
-		u.recvCb(u, buf[:n:n], udpNumericZone(u.sa.AddrPort()), nil)
+		from, scope := u.sa.AddrPort()
+		if scope != 0 {
+			from = udpNumericZone(from, scope)
+		}
+		u.recvCb(u, buf[:n:n], from, nil)
 		u.loop.afterCallback()
 	}
 }
