@@ -22,20 +22,22 @@ func Example() {
 	fs.WriteFile(p, []byte("hello from nodefs"), nil, func(err error) {
 		fs.ReadFileString(p, "utf8", func(err error, s string) {
 			fmt.Println(s)
-			l.SetTimeout(func() { fmt.Println("timeout") }, 0)
+			l.SetTimeout(func() {
+				fmt.Println("timeout")
+				fs.Open("missing.txt", "r", 0o666, func(err error, fd int) { fmt.Println(err) })
+			}, 0)
 			l.SetImmediate(func() { fmt.Println("immediate") })
 			l.NextTick(func() { fmt.Println("nextTick") })
 		})
 	})
-	fs.Open("missing.txt", "r", 0o666, func(err error, fd int) { fmt.Println(err) })
 	l.Run(uvloop.RunDefault)
 	l.Close()
 	// Output:
-	// ENOENT: no such file or directory, open 'missing.txt'
 	// hello from nodefs
 	// nextTick
 	// immediate
 	// timeout
+	// ENOENT: no such file or directory, open 'missing.txt'
 }
 
 // fs/promises with async/await: a FileHandle read at a position.
