@@ -1,0 +1,36 @@
+// Package http1 is an HTTP/1.1 server engine for uvgo loops: an incremental request parser
+// (Parser) and a server on uvloop's TCP and Pipe handles (Server).
+//
+// # The parser
+//
+// Parser keeps its position between reads: a request may arrive split at any byte, and
+// each byte is examined once however the bytes arrive (a head that arrives in pieces is
+// also copied once into the parser's buffer, which the head's slices then point into).
+// Parse reports events — EventHead, EventBody (a slice of the caller's bytes, never
+// copied), EventEnd — and allocates nothing once its buffers have grown.
+//
+// Framing follows RFC 9112 strictly; what is refused is an *Error carrying the status to
+// answer before closing the connection:
+//
+//   - 400: a malformed request line or field line; a line not ended by CRLF (a bare LF
+//     or CR is refused, where net/http's ReadRequest takes a bare LF); obsolete line
+//     folding; a field name that is not a token (ReadRequest keeps a name with a space);
+//     a field value with a control byte; a missing (HTTP/1.1), repeated or invalid Host;
+//     a Content-Length that is not digits, is 2^63 or more (checked before each multiply,
+//     so 18446744073709551621 cannot wrap to 5), or differs from another Content-Length;
+//     Transfer-Encoding beside Content-Length, or in an HTTP/1.0 request (RFC 9112
+//     section 6.1: faulty framing); a chunk size that is empty, not hex or longer than 16
+//     digits; a chunk not followed by CRLF; a chunk-size line over 4 KiB.
+//   - 413: a Content-Length, or chunks adding up to more, than MaxBodySize.
+//   - 414: a request line longer than MaxRequestLineSize.
+//   - 417: an HTTP/1.1 Expect other than 100-continue (as net/http's server).
+//   - 431: a head (or trailer section) over MaxHeaderSize; more than MaxHeadersCount
+//     fields.
+//   - 501: a Transfer-Encoding other than one "chunked".
+//   - 505: a version other than HTTP/1.0 and HTTP/1.1.
+//
+// Up to 64 bytes of empty lines before a request line are skipped (RFC 9112 section 2.2;
+// ReadRequest refuses them). The target is checked byte by byte (visible ASCII), not
+// parsed as a URL. The fuzz test holds the parser to net/http's ReadRequest with the input
+// cut at random places, and lists these differences.
+package http1
