@@ -57,16 +57,39 @@ type Request struct {
 	Upgrade bool
 	// Expect100 is set for an HTTP/1.1 request with "Expect: 100-continue".
 	Expect100 bool
+
+	c    *conn  // the server's connection; nil outside a Server
+	body []byte // the body gathered by BufferBody
 }
 
 // Header returns the value of the first field called name (ASCII case ignored), or nil.
 func (r *Request) Header(name string) []byte {
 	for i := range r.Headers {
-		if equalFold(r.Headers[i].Name, name) {
+		if foldEqual(r.Headers[i].Name, name) {
 			return r.Headers[i].Value
 		}
 	}
 	return nil
+}
+
+// foldEqual compares a and b ignoring ASCII case.
+func foldEqual(a []byte, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // HasBody reports whether the request has a body to read.
@@ -753,11 +776,12 @@ func trimOWS(b []byte) []byte {
 }
 
 // equalFold compares b with lower, a lower-case ASCII string, ignoring ASCII case.
-func equalFold(b []byte, lower string) bool {
+func equalFold[T string | []byte](b T, lower string) bool {
 	if len(b) != len(lower) {
 		return false
 	}
-	for i, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}

@@ -1,0 +1,546 @@
+package http1
+
+import (
+	"errors"
+	"io"
+	"syscall"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// phase is where a connection stands.
+type phase uint8
+
+const (
+	phaseIdle     phase = iota // waiting for a request (keepAliveTimeout)
+	phaseRequest               // a request is arriving (headersTimeout, requestTimeout)
+	phaseRespond               // the request has arrived; its response is in progress
+	phaseClosing               // the last response is being written; then linger
+	phaseLinger                // shut down; reading and dropping until EOF (lingerTimeout)
+	phaseUpgraded              // handed to OnUpgrade
+	phaseClosed
+)
+
+// Reasons for reading to be paused; reading runs while none is set.
+const (
+	pauseWrite uint8 = 1 << iota // output over the high-water mark
+	pauseStash                   // next requests held while a response is in progress
+	pauseUser                    // Request.PauseBody
+)
+
+// errConnClosed is what body and close callbacks get when the connection ends early.
+var errConnClosed = errors.New("http1: connection closed")
+
+// conn is one connection; loop goroutine only. Its callbacks are bound once.
+type conn struct {
+	s          *Server
+	st         uvloop.Stream
+	tcp        *uvloop.TCP // nil for a pipe
+	p          Parser
+	w          Response
+	prev, next *conn // the server's list
+
+	phase    phase
+	bodyDone bool  // the current request has been read to its end
+	inFeed   bool  // feed is on the stack
+	paused   uint8 // pause* bits
+	reading  bool
+	sent100  bool
+	discard  int64 // body bytes dropped after the response ended
+
+	eof bool // the client closed its side
+
+	onData   func([]byte)
+	onEnd    func(error)
+	bufH     Handler // BufferBody's handler, while it gathers
+	gather   func([]byte)
+	gathered func(error)
+	body     []byte // BufferBody's gathered body; counted in held
+	detach   []byte // Request.Detach's copy of the head; counted in held
+
+	stash []byte // bytes of the next requests, waiting for the response in progress
+	held  int64  // bytes counted in s.buffered
+
+	out, spare []byte // output being gathered; the spare buffer for when out is queued
+	inflight   []byte // output queued on the stream (must not change until written)
+	writing    bool
+	flushing   bool // a flush is queued with NextTick
+
+	tHeaders, tRequest, tIdle, tLinger tnode
+
+	onRead  func([]byte, error)
+	onWrite func(error)
+	flushFn func()
+}
+
+func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
+	c := &conn{s: s, st: st, tcp: tcp}
+	c.p.MaxHeaderSize = s.o.maxHeaderSize
+	c.p.MaxRequestLineSize = s.o.maxRequestLineSize
+	c.p.MaxHeadersCount = s.o.maxHeadersCount
+	c.p.MaxBodySize = s.o.maxBodySize
+	c.p.req.c = c
+	c.w.c = c
+	c.tHeaders.c, c.tRequest.c, c.tIdle.c, c.tLinger.c = c, c, c, c
+	c.onRead, c.onWrite, c.flushFn = c.read, c.written, c.flush
+	if err := st.ReadStart(c.onRead); err != nil {
+		st.Close(nil)
+		return err
+	}
+	c.reading = true
+	c.prev, c.next = s.conns.prev, &s.conns
+	s.conns.prev.next = c
+	s.conns.prev = c
+	s.nconns++
+	s.stats.Accepted++
+	c.startRequest() // a new connection has headersTimeout to send its first head
+	return nil
+}
+
+// startRequest starts the clocks of a request.
+func (c *conn) startRequest() {
+	c.phase = phaseRequest
+	c.s.idle.remove(&c.tIdle)
+	c.s.headers.push(&c.tHeaders)
+	c.s.request.push(&c.tRequest)
+}
+
+func (c *conn) read(data []byte, err error) {
+	if err != nil {
+		c.reading = false
+		c.eof = true
+		switch {
+		case err == io.EOF && c.phase == phaseRespond && c.bodyDone:
+			c.w.closeAfter = true // a half-close after the request: answer, then close
+		case err == io.EOF && c.phase == phaseClosing:
+			// the last response is being written: then close
+		default:
+			c.destroy(nil)
+		}
+		return
+	}
+	switch c.phase {
+	case phaseLinger, phaseClosing, phaseClosed, phaseUpgraded:
+		return // dropped
+	case phaseIdle:
+		c.startRequest()
+	}
+	c.feed(data)
+	c.account()
+}
+
+// feed parses data and dispatches the events, one exchange at a time.
+func (c *conn) feed(data []byte) {
+	c.inFeed = true
+	defer func() { c.inFeed = false }()
+	for {
+		switch c.phase {
+		case phaseClosing, phaseLinger, phaseClosed, phaseUpgraded:
+			return
+		case phaseRespond:
+			if c.bodyDone { // the next request waits for this response
+				if len(data) > 0 {
+					c.hold(data)
+				}
+				return
+			}
+		}
+		n, ev, err := c.p.Parse(data)
+		data = data[n:]
+		if err != nil {
+			c.refuse(err, err.(*Error).Status)
+			return
+		}
+		switch ev {
+		case EventNone:
+			return
+		case EventHead:
+			c.s.headers.remove(&c.tHeaders)
+			r := &c.p.req
+			if r.Upgrade && c.s.o.onUpgrade != nil {
+				c.upgrade(r, data)
+				return
+			}
+			c.phase = phaseRespond
+			c.bodyDone = false
+			c.w.begin(r)
+			c.s.handler.ServeHTTP1(&c.w, r)
+		case EventBody:
+			if c.w.ended || c.onData == nil {
+				c.discard += int64(len(c.p.body))
+				if c.w.ended && c.discard > maxDiscard {
+					c.w.closeAfter = true
+					c.closeNow()
+					return
+				}
+				continue
+			}
+			c.onData(c.p.body)
+		case EventEnd:
+			c.s.request.remove(&c.tRequest)
+			c.bodyDone = true
+			if end := c.onEnd; end != nil {
+				c.onData, c.onEnd = nil, nil
+				end(nil)
+			}
+			if c.w.ended {
+				c.finish()
+				if c.phase == phaseRequest && len(data) == 0 {
+					c.goIdle()
+				}
+			}
+		}
+	}
+}
+
+// hold keeps data (bytes of the next requests) until the response in progress ends.
+func (c *conn) hold(data []byte) {
+	if len(c.stash)+len(data) > maxStash && len(c.stash) > 0 {
+		c.pause(pauseStash)
+	}
+	c.stash = append(c.stash, data...)
+	if len(c.stash) >= maxStash {
+		c.pause(pauseStash)
+	}
+}
+
+// account updates the bytes the connection holds in the server's count, and refuses the
+// connection with 503 if they would take the server over MaxBufferedBytes.
+func (c *conn) account() {
+	if c.phase == phaseClosed {
+		return
+	}
+	now := int64(c.p.Buffered() + cap(c.stash) + cap(c.body) + cap(c.detach))
+	if now == c.held {
+		return
+	}
+	if !c.s.hold(now - c.held) {
+		c.release()
+		c.refuse(errOverloaded, 503)
+		return
+	}
+	c.held = now
+}
+
+// release drops the connection's input buffers and their count.
+func (c *conn) release() {
+	c.p.buf, c.stash, c.body, c.detach = nil, nil, nil, nil
+	c.p.hlen = 0
+	c.s.hold(-c.held)
+	c.held = 0
+}
+
+var errOverloaded = &Error{503, "server buffers full"}
+
+// finish ends an exchange whose request and response are both complete, and starts the
+// next if its bytes are here.
+func (c *conn) finish() {
+	c.s.requests.Add(1)
+	if c.w.closeAfter || c.s.shutdown {
+		c.closeNow()
+		return
+	}
+	c.w.reset()
+	c.bodyDone = false
+	c.discard = 0
+	c.sent100 = false
+	c.onData, c.onEnd = nil, nil
+	c.body, c.detach = c.body[:0], c.detach[:0]
+	if cap(c.body) > keepBuf {
+		c.body = nil
+	}
+	if cap(c.detach) > keepBuf {
+		c.detach = nil
+	}
+	c.p.Shrink()
+	c.phase = phaseRequest
+	c.startRequest()
+	if !c.inFeed {
+		stash := c.stash
+		c.stash = nil
+		c.resume(pauseStash)
+		if len(stash) > 0 {
+			c.feed(stash)
+			if len(c.stash) == 0 && cap(stash) <= keepBuf {
+				c.stash = stash[:0]
+			}
+		} else {
+			c.stash = stash[:0]
+			c.goIdle()
+		}
+		c.account()
+	}
+}
+
+// goIdle waits for the next request with keepAliveTimeout.
+func (c *conn) goIdle() {
+	if c.phase != phaseRequest || !c.p.Idle() {
+		return
+	}
+	c.phase = phaseIdle
+	c.s.headers.remove(&c.tHeaders)
+	c.s.request.remove(&c.tRequest)
+	c.s.idle.push(&c.tIdle)
+}
+
+// responseEnded is called by Response.End.
+func (c *conn) responseEnded() {
+	c.queueFlush()
+	switch {
+	case c.w.closeAfter && !c.bodyDone:
+		// No need to read the rest of the request: the connection ends.
+		c.s.requests.Add(1)
+		c.endBody(errConnClosed)
+		c.closeNow()
+	case c.bodyDone && !c.inFeed:
+		c.finish()
+	}
+}
+
+// refuse answers status (unless a response began) and closes.
+func (c *conn) refuse(err error, status int) {
+	if c.phase >= phaseClosing {
+		return
+	}
+	c.s.stats.Refused++
+	if fn := c.s.o.onClientError; fn != nil {
+		fn(err, status)
+	}
+	c.endBody(err)
+	if !c.w.headSent {
+		c.out = appendStatus(c.out, status)
+	}
+	c.w.ended = true
+	c.w.closeAfter = true
+	c.closeNow()
+}
+
+// appendStatus appends the response to a refused request; the connection closes after it.
+func appendStatus(out []byte, status int) []byte {
+	out = append(out, "HTTP/1.1 "...)
+	out = appendInt(out, int64(status), 10)
+	out = append(out, ' ')
+	out = append(out, StatusText(status)...)
+	return append(out, "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"...)
+}
+
+// endBody tells the body's reader that no more will come.
+func (c *conn) endBody(err error) {
+	if end := c.onEnd; end != nil {
+		c.onData, c.onEnd = nil, nil
+		end(err)
+	}
+}
+
+// closeNow writes what is gathered, then shuts down and lingers.
+func (c *conn) closeNow() {
+	if c.phase >= phaseClosing {
+		return
+	}
+	c.phase = phaseClosing
+	c.s.headers.remove(&c.tHeaders)
+	c.s.request.remove(&c.tRequest)
+	c.s.idle.remove(&c.tIdle)
+	c.release()
+	c.queueFlush()
+}
+
+// linger shuts the connection down and discards input until the client closes or the
+// linger timeout passes, so that the client reads the last response rather than a reset.
+func (c *conn) linger() {
+	c.phase = phaseLinger
+	if c.eof {
+		c.destroy(nil)
+		return
+	}
+	if c.st.Shutdown(nil) != nil {
+		c.destroy(nil)
+		return
+	}
+	c.paused = 0
+	c.setReading()
+	c.s.linger.push(&c.tLinger)
+}
+
+func (c *conn) headersExpired() { c.timedOut() }
+func (c *conn) requestExpired() { c.timedOut() }
+func (c *conn) idleExpired()    { c.s.stats.Timeouts++; c.destroy(nil) }
+func (c *conn) lingerExpired()  { c.destroy(nil) }
+
+var errTimeout = &Error{408, "request timeout"}
+
+func (c *conn) timedOut() {
+	c.s.stats.Timeouts++
+	if c.w.headSent {
+		c.destroy(errTimeout)
+		return
+	}
+	c.refuse(errTimeout, 408)
+}
+
+// upgrade hands the connection to OnUpgrade.
+func (c *conn) upgrade(r *Request, head []byte) {
+	c.phase = phaseUpgraded
+	if len(c.out) > 0 { // after what is queued: the stream keeps the order
+		c.st.Write(c.out, nil)
+		c.out = nil
+	}
+	c.st.ReadStop()
+	c.reading = false
+	c.unlink()
+	c.release()
+	c.s.requests.Add(1)
+	c.s.o.onUpgrade(r, c.st, head)
+	c.s.maybeDone()
+}
+
+// destroy closes the connection at once; err (nil for an orderly end) goes to the body's
+// reader and to Response.OnClose.
+func (c *conn) destroy(err error) {
+	if c.phase == phaseClosed || c.phase == phaseUpgraded {
+		return
+	}
+	c.phase = phaseClosed
+	if err == nil {
+		err = errConnClosed
+	}
+	c.endBody(err)
+	if fn := c.w.onClose; fn != nil && !c.w.ended {
+		c.w.onClose = nil
+		fn()
+	}
+	c.unlink()
+	c.release()
+	if !c.st.IsClosing() {
+		c.st.Close(nil)
+	}
+	c.s.maybeDone()
+}
+
+// unlink takes the connection off the server's lists.
+func (c *conn) unlink() {
+	s := c.s
+	s.headers.remove(&c.tHeaders)
+	s.request.remove(&c.tRequest)
+	s.idle.remove(&c.tIdle)
+	s.linger.remove(&c.tLinger)
+	if c.next != nil {
+		c.prev.next = c.next
+		c.next.prev = c.prev
+		c.prev, c.next = nil, nil
+		s.nconns--
+		s.stats.ParserWork += c.p.Work
+	}
+}
+
+// pause stops reading for reason; resume lifts it.
+func (c *conn) pause(reason uint8) {
+	c.paused |= reason
+	c.setReading()
+}
+
+func (c *conn) resume(reason uint8) {
+	if c.paused&reason == 0 {
+		return
+	}
+	c.paused &^= reason
+	c.setReading()
+}
+
+func (c *conn) setReading() {
+	want := c.paused == 0 && !c.eof && c.phase != phaseClosed && c.phase != phaseUpgraded
+	switch {
+	case want && !c.reading:
+		if c.st.ReadStart(c.onRead) != nil {
+			c.destroy(nil)
+			return
+		}
+		c.reading = true
+	case !want && c.reading:
+		c.st.ReadStop()
+		c.reading = false
+	}
+}
+
+// queueFlush writes the gathered output once the current callback returns, so that the
+// responses to all the requests of one read go out in one write.
+func (c *conn) queueFlush() {
+	if !c.flushing {
+		c.flushing = true
+		c.s.loop.NextTick(c.flushFn)
+	}
+}
+
+func (c *conn) flush() {
+	c.flushing = false
+	c.flushNow()
+}
+
+// flushNow writes c.out: at once if the socket takes it, else queued (and then c.out is
+// not touched until written; new output gathers in the spare buffer).
+func (c *conn) flushNow() {
+	if c.phase == phaseClosed || c.phase == phaseUpgraded || c.writing {
+		return
+	}
+	if len(c.out) == 0 {
+		c.drained()
+		return
+	}
+	n, err := c.st.TryWrite(c.out)
+	if err != nil && !errors.Is(err, syscall.EAGAIN) {
+		c.destroy(err)
+		return
+	}
+	if n == len(c.out) {
+		c.out = c.out[:0]
+		c.drained()
+		return
+	}
+	c.inflight = c.out
+	c.out, c.spare = c.spare[:0], nil
+	c.writing = true
+	if err := c.st.Write(c.inflight[n:], c.onWrite); err != nil {
+		c.destroy(err)
+		return
+	}
+	if c.st.WriteQueueSize() > c.s.o.highWater {
+		c.pause(pauseWrite)
+	}
+}
+
+// written runs when the queued output is written.
+func (c *conn) written(err error) {
+	c.writing = false
+	if c.phase == phaseClosed || c.phase == phaseUpgraded {
+		return
+	}
+	if cap(c.inflight) <= 4*c.s.o.highWater {
+		c.spare = c.inflight[:0]
+	}
+	c.inflight = nil
+	if err != nil {
+		c.destroy(err)
+		return
+	}
+	c.flushNow()
+}
+
+// drained runs when all the output is written.
+func (c *conn) drained() {
+	c.resume(pauseWrite)
+	if cap(c.out) > 4*c.s.o.highWater {
+		c.out = nil
+	}
+	switch c.phase {
+	case phaseClosing:
+		c.linger()
+	case phaseRespond, phaseRequest, phaseIdle:
+		if fn := c.w.onDrain; fn != nil && !c.w.ended {
+			c.w.onDrain = nil
+			fn()
+		}
+	}
+}
+
+// buffered is the output gathered and queued.
+func (c *conn) buffered() int { return len(c.out) + c.st.WriteQueueSize() }

@@ -1,0 +1,130 @@
+package http1
+
+import (
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Defaults of the Server's options. The timeouts and the header size are Node's.
+const (
+	DefaultHeadersTimeout   = 60 * time.Second
+	DefaultRequestTimeout   = 300 * time.Second
+	DefaultKeepAliveTimeout = 5 * time.Second
+	DefaultMaxBufferedBytes = 32 << 20 // input held by all the connections of a server
+	DefaultMaxConnections   = 16384
+	DefaultHighWaterMark    = 64 << 10 // output queued per connection before reading pauses
+	DefaultLingerTimeout    = 2 * time.Second
+	// maxDiscard is how much of a request body the server reads and drops after the
+	// response ended, to keep the connection; past it, the connection closes (net/http's
+	// figure).
+	maxDiscard = 256 << 10
+	// maxStash is how many bytes of the next (pipelined) requests a connection holds while
+	// a response is in progress before it stops reading.
+	maxStash = 64 << 10
+)
+
+// Option configures a Server.
+type Option func(*options)
+
+type options struct {
+	headersTimeout     time.Duration
+	requestTimeout     time.Duration
+	keepAliveTimeout   time.Duration
+	lingerTimeout      time.Duration
+	maxHeaderSize      int
+	maxRequestLineSize int
+	maxHeadersCount    int
+	maxBodySize        int64
+	maxBuffered        int64
+	maxConns           int
+	highWater          int
+	backlog            int
+	onUpgrade          func(r *Request, s uvloop.Stream, head []byte)
+	onClientError      func(err error, status int)
+}
+
+func defaultOptions() options {
+	return options{
+		headersTimeout:     DefaultHeadersTimeout,
+		requestTimeout:     DefaultRequestTimeout,
+		keepAliveTimeout:   DefaultKeepAliveTimeout,
+		lingerTimeout:      DefaultLingerTimeout,
+		maxHeaderSize:      DefaultMaxHeaderSize,
+		maxRequestLineSize: DefaultMaxRequestLineSize,
+		maxHeadersCount:    DefaultMaxHeadersCount,
+		maxBodySize:        DefaultMaxBodySize,
+		maxBuffered:        DefaultMaxBufferedBytes,
+		maxConns:           DefaultMaxConnections,
+		highWater:          DefaultHighWaterMark,
+		backlog:            1024,
+	}
+}
+
+// HeadersTimeout limits the time from the first byte of a request (or from the
+// connection's start) to the end of its head; on expiry the server answers 408 and closes.
+// 0 disables it. Default 60 s (Node's server.headersTimeout).
+func HeadersTimeout(d time.Duration) Option { return func(o *options) { o.headersTimeout = d } }
+
+// RequestTimeout limits the time from the first byte of a request to the end of its body;
+// on expiry the server answers 408 (if no response began) and closes. 0 disables it.
+// Default 300 s (Node's server.requestTimeout).
+func RequestTimeout(d time.Duration) Option { return func(o *options) { o.requestTimeout = d } }
+
+// KeepAliveTimeout limits how long a connection waits for its next request after a
+// response; on expiry it closes. 0 disables it. Default 5 s (Node's
+// server.keepAliveTimeout).
+func KeepAliveTimeout(d time.Duration) Option { return func(o *options) { o.keepAliveTimeout = d } }
+
+// LingerTimeout limits how long a connection that the server ends (after a refused
+// request, or Connection: close) reads and discards what the client still sends, so that
+// the client reads the last response rather than a reset. Default 2 s.
+func LingerTimeout(d time.Duration) Option { return func(o *options) { o.lingerTimeout = d } }
+
+// MaxHeaderSize caps a request's head: the request line and the header fields (431).
+// Default 16 KiB (Node's maxHeaderSize).
+func MaxHeaderSize(n int) Option { return func(o *options) { o.maxHeaderSize = n } }
+
+// MaxRequestLineSize caps the request line (414). Default 8 KiB.
+func MaxRequestLineSize(n int) Option { return func(o *options) { o.maxRequestLineSize = n } }
+
+// MaxHeadersCount caps the number of header fields of a request (431). Default 2000
+// (Node's server.maxHeadersCount, which truncates where this refuses).
+func MaxHeadersCount(n int) Option { return func(o *options) { o.maxHeadersCount = n } }
+
+// MaxBodySize caps a request's body (413); -1 for no limit. Default 1 MiB.
+func MaxBodySize(n int64) Option { return func(o *options) { o.maxBodySize = n } }
+
+// MaxBufferedBytes caps the input that all the connections of the server hold at once:
+// heads that arrived in pieces, pipelined requests waiting for their turn, bodies
+// gathered by BufferBody. A connection that would go over the cap is answered 503 and
+// closed. Default 32 MiB.
+func MaxBufferedBytes(n int64) Option { return func(o *options) { o.maxBuffered = n } }
+
+// MaxConnections caps the open connections; past it a new connection is closed at once
+// (Node's server.maxConnections). Default 16384.
+func MaxConnections(n int) Option { return func(o *options) { o.maxConns = n } }
+
+// HighWaterMark is the output a connection queues before it stops reading (and before
+// Response.Write asks its caller to wait for OnDrain). Default 64 KiB.
+func HighWaterMark(n int) Option { return func(o *options) { o.highWater = n } }
+
+// Backlog sets the listen backlog of the listeners the server opens. Default 1024.
+func Backlog(n int) Option { return func(o *options) { o.backlog = n } }
+
+// OnUpgrade hands the connection of an upgrade request (Connection: upgrade with an
+// Upgrade header, or CONNECT) to fn, as Node's 'upgrade' and 'connect' events do: the
+// server writes what it still had to write, stops reading, forgets the stream, and calls fn
+// with the request (valid only during the call), the stream (now the caller's: it writes
+// the 101 response, reads and closes it) and the bytes that followed the head (valid only
+// during the call). Without OnUpgrade, upgrade requests go to the handler as ordinary
+// requests, and the connection closes after a CONNECT.
+func OnUpgrade(fn func(r *Request, s uvloop.Stream, head []byte)) Option {
+	return func(o *options) { o.onUpgrade = fn }
+}
+
+// OnClientError is called when the server refuses a request (err is an *Error, status
+// what it answers) or a timeout ends one (status 408), before it answers and closes.
+func OnClientError(fn func(err error, status int)) Option {
+	return func(o *options) { o.onClientError = fn }
+}
