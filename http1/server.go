@@ -266,12 +266,12 @@ func (s *Server) Shutdown(cb func()) {
 	s.maybeDone()
 }
 
-// CloseIdle closes the connections that wait for a request (Node's
-// closeIdleConnections).
+// CloseIdle closes the connections that wait for a request, having sent nothing of it
+// (Node's closeIdleConnections).
 func (s *Server) CloseIdle() {
 	for c := s.conns.next; c != &s.conns; {
 		next := c.next
-		if c.phase == phaseIdle {
+		if c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle() {
 			c.destroy(nil)
 		}
 		c = next

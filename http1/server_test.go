@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
+	"golang.org/x/sys/unix"
 )
 
 // testServer is a Server on a loop running on its own goroutine.
@@ -708,5 +709,60 @@ func TestServerPipe(t *testing.T) {
 	loop.Post(func() { srv.Close(nil) })
 	if err := <-done; err != nil || string(b) != "Hello, World!" {
 		t.Fatalf("%q %v", b, err)
+	}
+}
+
+// TestServerAllocs pins the hello path at zero allocations per request: pipelined and
+// single requests, split heads, a small echoed body, through a socket pair driven by the
+// test goroutine (RunOnce), the client side with raw system calls.
+func TestServerAllocs(t *testing.T) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fds[1])
+	loop, err := uvloop.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := NewServer(loop, hello)
+	p, _ := loop.NewPipe()
+	if err := p.Open(fds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.ServeConn(p); err != nil {
+		t.Fatal(err)
+	}
+	reqs := []byte(strings.Repeat(get, 4) + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
+	buf := make([]byte, 64<<10)
+	roundTrip := func(in []byte, want int) {
+		for _, part := range [][]byte{in[:len(in)/3], in[len(in)/3:]} {
+			if _, err := unix.Write(fds[1], part); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := loop.Run(uvloop.RunNoWait); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := 0
+		for got < want {
+			if _, err := loop.Run(uvloop.RunNoWait); err != nil {
+				t.Fatal(err)
+			}
+			n, err := unix.Read(fds[1], buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got += bytes.Count(buf[:n], []byte("HTTP/1.1 200"))
+		}
+	}
+	roundTrip(reqs, 5)
+	if n := testing.AllocsPerRun(200, func() { roundTrip(reqs, 5) }); n != 0 {
+		t.Fatalf("%v allocations per 5 requests", n)
+	}
+	srv.Close(nil)
+	loop.Run(uvloop.RunDefault)
+	if err := loop.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
