@@ -1,0 +1,573 @@
+package http1
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Serving a net/http Handler on the loop.
+//
+// A service written for net/http moves onto uvgo by changing how it is served, not its
+// handlers: NewServer(loop, FromNetHTTP(mux)) instead of http.ListenAndServe(addr, mux).
+// Its handlers, and their httptest tests, stay as they are. Two modes:
+//
+//   - FromNetHTTP: the handler runs on the loop goroutine, after the request's body has
+//     been read (up to the server's MaxBodySize, through BufferBody). It must not block:
+//     no waiting on channels, locks held elsewhere, the network or the disk. This is the
+//     fast mode: no goroutine and no hand-off per request.
+//   - FromNetHTTPBlocking: the handler runs on a goroutine of its own (at most workers at
+//     once; the requests beyond wait in order). The body streams to it as it arrives
+//     (reading pauses while it holds more than a high-water mark), and what it writes
+//     streams back through the loop (its writes block while the connection's output is
+//     past the high-water mark); http.Flusher works. Use it for handlers that block.
+//
+// In both modes the request's Context is canceled when the connection closes or the
+// handler returns; RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
+// head follows net/http's rules where they matter to clients: a Content-Type sniffed from
+// the first bytes when none is set, a Content-Length when the whole body is written before
+// the handler returns and fits in 4 KiB (else chunked), the fields named by "Trailer" sent
+// as trailers.
+
+// FromNetHTTP adapts h to run on the loop goroutine; see above.
+func FromNetHTTP(h http.Handler) Handler {
+	return BufferBody(HandlerFunc(func(w *Response, r *Request) {
+		req, cancel := newNetRequest(w.c, r)
+		if r.body != nil {
+			req.Body = &loopBody{b: r.body}
+		}
+		rw := &netWriter{w: w, hdr: http.Header{}, req: req}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					cancel()
+					rw.panicked(p)
+				}
+			}()
+			h.ServeHTTP(rw, req)
+		}()
+		cancel()
+		rw.finish()
+	}))
+}
+
+// newNetRequest builds the *http.Request for r (copying what it keeps). The context ends
+// when the connection closes or cancel is called.
+func newNetRequest(c *conn, r *Request) (*http.Request, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	req := &http.Request{
+		Method:     string(r.Method),
+		RequestURI: string(r.Target),
+		Proto:      "HTTP/1." + strconv.Itoa(r.Minor),
+		ProtoMajor: 1,
+		ProtoMinor: r.Minor,
+		Header:     make(http.Header, len(r.Headers)),
+		Host:       string(r.Host),
+		Close:      !r.KeepAlive,
+		Body:       http.NoBody,
+	}
+	for _, f := range r.Headers {
+		k := textproto.CanonicalMIMEHeaderKey(string(f.Name))
+		if k == "Host" {
+			continue
+		}
+		req.Header[k] = append(req.Header[k], string(f.Value))
+	}
+	u, err := url.ParseRequestURI(req.RequestURI)
+	if err != nil || req.Method == "CONNECT" && !strings.HasPrefix(req.RequestURI, "/") {
+		u = &url.URL{Host: req.RequestURI}
+	}
+	req.URL = u
+	if req.Host == "" {
+		req.Host = u.Host
+	}
+	switch {
+	case r.Chunked:
+		req.ContentLength = -1
+		req.TransferEncoding = []string{"chunked"}
+		delete(req.Header, "Transfer-Encoding")
+	default:
+		req.ContentLength = r.ContentLength
+	}
+	if c.tcp != nil {
+		if ap, err := c.tcp.RemoteAddr(); err == nil {
+			req.RemoteAddr = ap.String()
+		}
+	}
+	return req.WithContext(ctx), cancel
+}
+
+// loopBody is a body read in full before the handler runs.
+type loopBody struct {
+	b   []byte
+	off int
+}
+
+func (b *loopBody) Read(p []byte) (int, error) {
+	if b.off >= len(b.b) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.b[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *loopBody) Close() error { return nil }
+
+// netWriter is the http.ResponseWriter of FromNetHTTP: on the loop goroutine.
+type netWriter struct {
+	w       *Response
+	hdr     http.Header
+	req     *http.Request
+	status  int
+	sent    bool   // the head is gathered in w
+	buf     []byte // up to 4 KiB held back so that a short body gets a Content-Length
+	done    bool
+	trailer []string
+}
+
+func (rw *netWriter) Header() http.Header { return rw.hdr }
+
+func (rw *netWriter) WriteHeader(code int) {
+	if rw.status != 0 || code < 200 && code != 101 {
+		return // a second call, or an informational status: nothing to send
+	}
+	rw.status = code
+}
+
+func (rw *netWriter) Write(p []byte) (int, error) {
+	if rw.done {
+		return 0, http.ErrHandlerTimeout
+	}
+	if rw.status == 0 {
+		rw.status = 200
+	}
+	if !rw.sent && len(rw.buf)+len(p) <= 4096 {
+		rw.buf = append(rw.buf, p...)
+		return len(p), nil
+	}
+	if !rw.sent && len(rw.buf) == 0 {
+		rw.sniff(p)
+	}
+	rw.sendHead(-1)
+	return rw.w.Write(p)
+}
+
+// sniff sets the Content-Type from the body's first bytes if the handler set none (as
+// net/http's server does).
+func (rw *netWriter) sniff(p []byte) {
+	if rw.hdr["Content-Type"] == nil && len(p) > 0 && rw.status != 204 && rw.status != 304 {
+		rw.hdr.Set("Content-Type", http.DetectContentType(p))
+	}
+}
+
+func (rw *netWriter) Flush() {
+	if rw.status == 0 {
+		rw.status = 200
+	}
+	rw.sendHead(-1)
+	rw.w.Flush()
+}
+
+// sendHead gives the status and fields to w, then what buf holds; length is the
+// Content-Length if known, else -1.
+func (rw *netWriter) sendHead(length int) {
+	if rw.sent {
+		return
+	}
+	rw.sent = true
+	w := rw.w
+	w.WriteHeader(rw.status)
+	rw.sniff(rw.buf)
+	if length >= 0 && rw.hdr.Get("Content-Length") == "" {
+		w.SetContentLength(int64(length))
+	}
+	for k, vs := range rw.hdr {
+		if k == "Trailer" {
+			for _, v := range vs {
+				for _, t := range strings.Split(v, ",") {
+					rw.trailer = append(rw.trailer, textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(t)))
+				}
+			}
+		}
+		for _, v := range vs {
+			w.AddHeader(k, v)
+		}
+	}
+	if len(rw.buf) > 0 {
+		w.Write(rw.buf)
+		rw.buf = nil
+	}
+}
+
+// finish ends the response once the handler returned.
+func (rw *netWriter) finish() {
+	if rw.done {
+		return
+	}
+	if rw.status == 0 {
+		rw.status = 200
+	}
+	rw.sendHead(len(rw.buf))
+	for _, k := range rw.trailer {
+		if v := rw.hdr.Get(k); v != "" {
+			rw.w.AddTrailer(k, v)
+		}
+	}
+	rw.done = true
+	if !rw.w.Ended() {
+		rw.w.End(nil)
+	}
+}
+
+// panicked answers 500 if nothing was sent, and ends the connection.
+func (rw *netWriter) panicked(p any) {
+	rw.done = true
+	w := rw.w
+	if w.Ended() {
+		return
+	}
+	if p == http.ErrAbortHandler || rw.sent {
+		w.c.destroy(errors.New("http1: handler panicked"))
+		return
+	}
+	w.closeAfter = true
+	w.WriteHeader(500)
+	w.End(nil)
+}
+
+// FromNetHTTPBlocking adapts h to run on goroutines of its own, at most workers at once
+// (at least 1); see above.
+func FromNetHTTPBlocking(h http.Handler, workers int) Handler {
+	p := &workerPool{h: h, max: max(workers, 1)}
+	return HandlerFunc(p.serve)
+}
+
+// workerPool runs the handler's goroutines; loop goroutine only.
+type workerPool struct {
+	h       http.Handler
+	max     int
+	running int
+	queue   []*exchange // waiting for a worker
+}
+
+// exchange is one request served by a worker: the body flows from the loop to the worker,
+// the response from the worker to the loop.
+type exchange struct {
+	pool    *workerPool
+	c       *conn
+	w       *Response
+	req     *http.Request
+	cancel  context.CancelFunc
+	release func() // the loop's Hold
+
+	mu   sync.Mutex
+	cond sync.Cond
+	// mu protects the following fields.
+	chunks  [][]byte // body bytes for the worker
+	queued  int      // bytes in chunks
+	paused  bool     // the loop paused the body for the worker to catch up
+	bodyEnd bool
+	bodyErr error
+	pending int  // response bytes posted and not yet given to w
+	blocked bool // w's output is past the high-water mark
+	closed  bool // the connection closed or the exchange ended
+
+	// loop goroutine only:
+	hdr     http.Header
+	status  int
+	sent    bool
+	trailer []string
+}
+
+func (p *workerPool) serve(w *Response, r *Request) {
+	req, cancel := newNetRequest(w.c, r)
+	x := &exchange{pool: p, c: w.c, w: w, req: req, cancel: cancel, release: w.c.s.loop.Hold()}
+	x.cond.L = &x.mu
+	x.hdr = http.Header{}
+	if r.HasBody() {
+		req.Body = &workerBody{x: x}
+		r.OnBody(x.data, x.end)
+	} else {
+		x.bodyEnd = true
+	}
+	w.OnClose(x.connClosed)
+	if p.running < p.max {
+		p.start(x)
+	} else {
+		p.queue = append(p.queue, x)
+	}
+}
+
+func (p *workerPool) start(x *exchange) {
+	p.running++
+	rw := &workerWriter{x: x, hdr: x.hdr}
+	go x.run(rw)
+}
+
+// run is the worker goroutine.
+func (x *exchange) run(rw *workerWriter) {
+	var panicked any
+	func() {
+		defer func() { panicked = recover() }()
+		x.pool.h.ServeHTTP(rw, x.req)
+	}()
+	x.cancel()
+	hdr, status := rw.snapshot(), rw.status
+	x.post(func() { x.finish(hdr, status, panicked) })
+}
+
+// post runs fn on the loop; if the loop is gone, nothing is left to do.
+func (x *exchange) post(fn func()) { x.c.s.loop.Post(fn) }
+
+// data and end run on the loop: the body's bytes for the worker.
+func (x *exchange) data(b []byte) {
+	x.mu.Lock()
+	x.chunks = append(x.chunks, append([]byte(nil), b...))
+	x.queued += len(b)
+	pause := x.queued > x.c.s.o.highWater && !x.paused
+	if pause {
+		x.paused = true
+	}
+	x.cond.Broadcast()
+	x.mu.Unlock()
+	if pause {
+		x.c.pause(pauseUser)
+	}
+}
+
+func (x *exchange) end(err error) {
+	x.mu.Lock()
+	x.bodyEnd, x.bodyErr = true, err
+	x.cond.Broadcast()
+	x.mu.Unlock()
+}
+
+func (x *exchange) connClosed() {
+	x.cancel()
+	x.mu.Lock()
+	x.closed = true
+	if !x.bodyEnd {
+		x.bodyEnd, x.bodyErr = true, errConnClosed
+	}
+	x.cond.Broadcast()
+	x.mu.Unlock()
+}
+
+// finish runs on the loop when the handler has returned.
+func (x *exchange) finish(hdr http.Header, status int, panicked any) {
+	defer x.release()
+	p := x.pool
+	p.running--
+	if len(p.queue) > 0 {
+		next := p.queue[0]
+		p.queue[0] = nil
+		p.queue = p.queue[1:]
+		if next.c.phase != phaseClosed {
+			p.start(next)
+		} else {
+			next.release()
+		}
+	}
+	x.mu.Lock()
+	closed := x.closed
+	x.closed = true
+	x.cond.Broadcast()
+	x.mu.Unlock()
+	if closed || x.w.Ended() {
+		return
+	}
+	if panicked != nil {
+		if panicked == http.ErrAbortHandler || x.sent {
+			x.c.destroy(errors.New("http1: handler panicked"))
+			return
+		}
+		x.w.closeAfter = true
+		x.w.WriteHeader(500)
+		x.w.End(nil)
+		return
+	}
+	if x.status == 0 {
+		x.status = status
+	}
+	length := -1
+	if !x.sent {
+		length = 0 // the handler wrote nothing
+	}
+	x.sendHead(hdr, length)
+	for _, k := range x.trailer {
+		if v := hdr.Get(k); v != "" {
+			x.w.AddTrailer(k, v)
+		}
+	}
+	x.w.End(nil)
+}
+
+// sendHead gives the status and fields to w (loop goroutine).
+func (x *exchange) sendHead(hdr http.Header, length int) {
+	if x.sent {
+		return
+	}
+	x.sent = true
+	w := x.w
+	if x.status == 0 {
+		x.status = 200
+	}
+	w.WriteHeader(x.status)
+	if length >= 0 && hdr.Get("Content-Length") == "" {
+		w.SetContentLength(int64(length))
+	}
+	for k, vs := range hdr {
+		if k == "Trailer" {
+			for _, v := range vs {
+				for _, t := range strings.Split(v, ",") {
+					x.trailer = append(x.trailer, textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(t)))
+				}
+			}
+		}
+		for _, v := range vs {
+			w.AddHeader(k, v)
+		}
+	}
+}
+
+// write runs on the loop: bytes the worker wrote.
+func (x *exchange) write(hdr http.Header, status int, b []byte, flush bool) {
+	x.mu.Lock()
+	x.pending -= len(b)
+	closed := x.closed
+	x.mu.Unlock()
+	if closed || x.w.Ended() {
+		return
+	}
+	if x.status == 0 {
+		x.status = status
+	}
+	x.sendHead(hdr, -1)
+	if len(b) > 0 {
+		x.w.Write(b)
+	}
+	if flush {
+		x.w.Flush()
+	}
+	if x.w.NeedDrain() {
+		x.mu.Lock()
+		x.blocked = true
+		x.mu.Unlock()
+		x.w.OnDrain(x.drained)
+	} else {
+		x.mu.Lock()
+		x.cond.Broadcast()
+		x.mu.Unlock()
+	}
+}
+
+func (x *exchange) drained() {
+	x.mu.Lock()
+	x.blocked = false
+	x.cond.Broadcast()
+	x.mu.Unlock()
+}
+
+// workerBody is the request body a worker reads.
+type workerBody struct {
+	x   *exchange
+	cur []byte
+}
+
+func (b *workerBody) Read(p []byte) (int, error) {
+	x := b.x
+	if len(b.cur) == 0 {
+		x.mu.Lock()
+		for len(x.chunks) == 0 && !x.bodyEnd {
+			x.cond.Wait()
+		}
+		if len(x.chunks) == 0 {
+			err := x.bodyErr
+			x.mu.Unlock()
+			if err == nil {
+				err = io.EOF
+			}
+			return 0, err
+		}
+		b.cur = x.chunks[0]
+		x.chunks[0] = nil
+		x.chunks = x.chunks[1:]
+		x.queued -= len(b.cur)
+		resume := x.paused && x.queued <= x.c.s.o.highWater/2
+		if resume {
+			x.paused = false
+		}
+		x.mu.Unlock()
+		if resume {
+			x.post(func() { x.c.resume(pauseUser) })
+		}
+	}
+	n := copy(p, b.cur)
+	b.cur = b.cur[n:]
+	return n, nil
+}
+
+func (b *workerBody) Close() error { return nil }
+
+// workerWriter is the http.ResponseWriter of FromNetHTTPBlocking: on the worker goroutine.
+type workerWriter struct {
+	x      *exchange
+	hdr    http.Header // the worker's; copied when the head is sent
+	status int
+	sent   bool
+	snap   http.Header
+}
+
+func (rw *workerWriter) Header() http.Header { return rw.hdr }
+
+func (rw *workerWriter) WriteHeader(code int) {
+	if rw.status != 0 || code < 200 && code != 101 {
+		return
+	}
+	rw.status = code
+}
+
+// snapshot copies the header for the loop; after the head is sent, the copy sent then
+// (with any trailer values set since).
+func (rw *workerWriter) snapshot() http.Header { return rw.hdr.Clone() }
+
+func (rw *workerWriter) Write(p []byte) (int, error) {
+	return rw.send(p, false)
+}
+
+func (rw *workerWriter) Flush() { rw.send(nil, true) }
+
+func (rw *workerWriter) send(p []byte, flush bool) (int, error) {
+	x := rw.x
+	if rw.status == 0 {
+		rw.status = 200
+	}
+	if !rw.sent {
+		rw.sent = true
+		if rw.hdr.Get("Content-Type") == "" && rw.hdr["Content-Type"] == nil && len(p) > 0 {
+			rw.hdr.Set("Content-Type", http.DetectContentType(p))
+		}
+		rw.snap = rw.hdr.Clone()
+	}
+	x.mu.Lock()
+	for (x.blocked || x.pending > x.c.s.o.highWater) && !x.closed {
+		x.cond.Wait()
+	}
+	if x.closed {
+		x.mu.Unlock()
+		return 0, errConnClosed
+	}
+	x.pending += len(p)
+	x.mu.Unlock()
+	b := append([]byte(nil), p...)
+	hdr, status := rw.snap, rw.status
+	x.post(func() { x.write(hdr, status, b, flush) })
+	return len(p), nil
+}
