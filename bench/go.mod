@@ -1,6 +1,6 @@
 module github.com/uvgo/uvgo/bench
 
-go 1.26
+go 1.26.0
 
 replace github.com/uvgo/uvgo => ../
 
@@ -10,9 +10,15 @@ require (
 )
 
 require (
+	github.com/google/btree v1.1.3 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
+
+require (
 	github.com/dlclark/regexp2 v1.11.4 // indirect
 	github.com/dop251/goja_nodejs v0.0.0-20260212111938-1f56ff5bcf14
 	github.com/go-sourcemap/sourcemap v2.1.4+incompatible // indirect
 	github.com/google/pprof v0.0.0-20240727154555-813a5fbdbec8 // indirect
+	github.com/uvgo/uvgo v0.0.0-00010101000000-000000000000
 	golang.org/x/text v0.16.0 // indirect
 )
