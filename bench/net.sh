@@ -2,7 +2,10 @@
 # net.sh — uvgo's network examples beside their peers on loopback, interleaved rounds:
 #
 #   HTTP hello    examples/http (1 loop, 2 loops) vs Node's http (node/http-hello.js) vs Go's
-#                 net/http (peers/nethttp, GOMAXPROCS=1 and unrestricted), under wrk
+#                 net/http (peers/nethttp, GOMAXPROCS=1 and unrestricted), under wrk; the same
+#                 net/http handler on one uvgo loop through http1.FromNetHTTP (peers/uvnethttp);
+#                 BASELINE=path/to/binary adds another build of examples/http (an older commit,
+#                 say) to the interleaved rounds, for A/B comparisons
 #   TCP echo      examples/echo vs Node's net (node/tcp-echo-server.js) vs libuv in C
 #                 (libuv/bin/echo_server, if libuv builds), driven by cmd/echoclient
 #                 (C connections, SIZE-byte messages, round trips/s)
@@ -13,7 +16,7 @@
 # clients inside the workload table; this script keeps uvgo's 2-loop HTTP server and its own report.
 #
 # Prints a Markdown table and saves it to bench/results/latest/net.md. About 3 minutes.
-#   ROUNDS=3 DURATION=5s CONNS=50 SIZE=64 IDLE=10000 ./net.sh
+#   ROUNDS=3 DURATION=5s CONNS=50 SIZE=64 IDLE=10000 [BASELINE=bin] ./net.sh
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -21,6 +24,7 @@ DURATION=${DURATION:-5s}
 CONNS=${CONNS:-50}
 SIZE=${SIZE:-64}
 IDLE=${IDLE:-10000}
+BASELINE=${BASELINE:-}
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -40,7 +44,8 @@ done
 
 echo "building..." >&2
 (cd "$root" && go build -o "$tmp/uvhttp" ./examples/http && go build -o "$tmp/uvecho" ./examples/echo)
-(cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/echoclient" ./cmd/echoclient &&
+(cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/uvnethttp" ./peers/uvnethttp &&
+	go build -o "$tmp/echoclient" ./cmd/echoclient &&
 	go build -o "$tmp/idleconns" ./cmd/idleconns)
 have_libuv=""
 if make -s -C "$here/libuv" bin/echo_server >/dev/null 2>&1; then have_libuv=1; else echo "net.sh: libuv echo_server does not build; skipping it" >&2; fi
@@ -80,18 +85,24 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
 # ---- HTTP hello ----
-http_names=(uvgo-1 uvgo-2 node nethttp-1 nethttp)
+http_names=(uvgo-1 uvgo-2 bridge node nethttp-1 nethttp)
 declare -A http_label=(
 	[uvgo-1]="uvgo examples/http, 1 loop"
 	[uvgo-2]="uvgo examples/http, 2 loops"
+	[bridge]="net/http handler on uvgo (http1.FromNetHTTP), 1 loop"
 	[node]="Node http ($(node --version))"
 	[nethttp-1]="Go net/http, GOMAXPROCS=1"
 	[nethttp]="Go net/http, GOMAXPROCS=$(nproc)"
+	[baseline]="BASELINE $BASELINE, 1 loop"
 )
+if [ -n "$BASELINE" ]; then http_names=(baseline "${http_names[@]}"); fi
 declare -A port
 for n in "${http_names[@]}"; do port[$n]=$(freeport); done
 start uvgo1 "${port[uvgo-1]}" "$tmp/uvhttp" -addr "127.0.0.1:${port[uvgo-1]}" -loops 1
 start uvgo2 "${port[uvgo-2]}" "$tmp/uvhttp" -addr "127.0.0.1:${port[uvgo-2]}" -loops 2
+start bridge "${port[bridge]}" "$tmp/uvnethttp" -addr "127.0.0.1:${port[bridge]}"
+pid_baseline=""
+if [ -n "$BASELINE" ]; then start baseline "${port[baseline]}" "$BASELINE" -addr "127.0.0.1:${port[baseline]}" -loops 1; fi
 start node "${port[node]}" node "$here/node/http-hello.js" "${port[node]}"
 start nethttp1 "${port[nethttp-1]}" env GOMAXPROCS=1 "$tmp/nethttp" -addr "127.0.0.1:${port[nethttp-1]}"
 start nethttp "${port[nethttp]}" "$tmp/nethttp" -addr "127.0.0.1:${port[nethttp]}"
@@ -109,7 +120,7 @@ for r in $(seq "$ROUNDS"); do
 done
 declare -A rps
 for n in "${http_names[@]}"; do rps[$n]=$(median <"$tmp/http-$n"); done
-for p in "$pid_uvgo1" "$pid_uvgo2" "$pid_node" "$pid_nethttp1" "$pid_nethttp"; do kill "$p"; done
+for p in "$pid_uvgo1" "$pid_uvgo2" "$pid_bridge" $pid_baseline "$pid_node" "$pid_nethttp1" "$pid_nethttp"; do kill "$p"; done
 
 # ---- TCP echo ----
 echo_names=(uvgo node)
@@ -176,7 +187,8 @@ field() { sed -n "s/.*$2=\([0-9.-]*\).*/\1/p" <<<"$1"; }
 		echo "| ${http_label[$n]} | ${rps[$n]} | $(ratio "${rps[$n]}" "${rps[node]}") | $(ratio "${rps[$n]}" "${rps[nethttp-1]}") | $(paste -sd' ' "$tmp/http-$n") |"
 	done
 	echo
-	echo "Goal: one loop ≥ 2× Node and ≥ 2× net/http at GOMAXPROCS=1."
+	echo "Goals: one loop ≥ 2× Node and ≥ 2× net/http at GOMAXPROCS=1; the net/http handler on"
+	echo "uvgo (FromNetHTTP, 1 loop) ≥ 1.5× net/http at GOMAXPROCS=1."
 	echo
 	echo "## TCP echo (cmd/echoclient: $CONNS connections, $SIZE-byte messages, one in flight each, $DURATION)"
 	echo

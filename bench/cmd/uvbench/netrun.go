@@ -47,27 +47,35 @@ type Peer struct {
 	Env  []string // added to the environment
 }
 
-// httpPeers are Go's net/http (bench/peers/nethttp) at one P and unrestricted.
+// peerBridge is the net/http hello handler on one uvgo loop (bench/peers/uvnethttp,
+// http1.FromNetHTTP): its goal is 1.5x net/http at GOMAXPROCS=1.
+const peerBridge = "net/http handler on uvgo (http1.FromNetHTTP), 1 loop"
+
+// httpPeers are Go's net/http (bench/peers/nethttp) at one P and unrestricted, and the
+// same handler on uvgo.
 var httpPeers = []Peer{
+	{Name: peerBridge},
 	{Name: "Go net/http, GOMAXPROCS=1", Env: []string{"GOMAXPROCS=1"}},
 	{Name: "Go net/http, GOMAXPROCS=" + strconv.Itoa(runtime.NumCPU())},
 }
 
 // NetBins are the programs of the network workloads, built once per invocation.
 type NetBins struct {
-	UVEcho, UVHTTP, NetHTTP, EchoClient, IdleConns string
+	UVEcho, UVHTTP, NetHTTP, UVNetHTTP, EchoClient, IdleConns string
 }
 
 // buildNet builds uvgo's examples (root module) and the peers and clients (bench module).
 func buildNet(root, benchDir, tmp string) (*NetBins, error) {
 	b := &NetBins{
 		UVEcho: filepath.Join(tmp, "uvecho"), UVHTTP: filepath.Join(tmp, "uvhttp"),
-		NetHTTP: filepath.Join(tmp, "nethttp"), EchoClient: filepath.Join(tmp, "echoclient"),
-		IdleConns: filepath.Join(tmp, "idleconns"),
+		NetHTTP: filepath.Join(tmp, "nethttp"), UVNetHTTP: filepath.Join(tmp, "uvnethttp"),
+		EchoClient: filepath.Join(tmp, "echoclient"),
+		IdleConns:  filepath.Join(tmp, "idleconns"),
 	}
 	for _, x := range []struct{ dir, out, pkg string }{
 		{root, b.UVEcho, "./examples/echo"}, {root, b.UVHTTP, "./examples/http"},
-		{benchDir, b.NetHTTP, "./peers/nethttp"}, {benchDir, b.EchoClient, "./cmd/echoclient"},
+		{benchDir, b.NetHTTP, "./peers/nethttp"}, {benchDir, b.UVNetHTTP, "./peers/uvnethttp"},
+		{benchDir, b.EchoClient, "./cmd/echoclient"},
 		{benchDir, b.IdleConns, "./cmd/idleconns"},
 	} {
 		if _, err := command(x.dir, "go", "build", "-o", x.out, x.pkg); err != nil {
@@ -180,6 +188,8 @@ func serverArgv(rt string, w *Workload, v *Variant, nb *NetBins, benchDir string
 			return []string{"node", filepath.Join(benchDir, "node", v.Node), port}
 		case rtLibuv:
 			return []string{filepath.Join(benchDir, "libuv", "bin", v.C), addr}
+		case peerBridge:
+			return []string{nb.UVNetHTTP, "-addr", addr}
 		}
 		return []string{nb.NetHTTP, "-addr", addr} // an HTTP peer
 	}
@@ -366,7 +376,7 @@ func prepareNet(root, benchDir, tmp string, results []*Result, logf func(string,
 	if len(nets) == 0 {
 		return nil
 	}
-	logf("building the network servers and clients (examples/echo, examples/http, peers/nethttp, cmd/echoclient, cmd/idleconns)")
+	logf("building the network servers and clients (examples/echo, examples/http, peers/nethttp, peers/uvnethttp, cmd/echoclient, cmd/idleconns)")
 	nb, err := buildNet(root, benchDir, tmp)
 	if err != nil {
 		for _, r := range nets {
