@@ -43,6 +43,7 @@ type conn struct {
 	phase    phase
 	bodyDone bool  // the current request has been read to its end
 	inFeed   bool  // feed is on the stack
+	inRead   bool  // read is on the stack: it flushes when feed returns
 	paused   uint8 // pause* bits
 	reading  bool
 	sent100  bool
@@ -61,10 +62,11 @@ type conn struct {
 	stash []byte // bytes of the next requests, waiting for the response in progress
 	held  int64  // bytes counted in s.buffered
 
-	out, spare []byte // output being gathered; the spare buffer for when out is queued
-	inflight   []byte // output queued on the stream (must not change until written)
-	writing    bool
-	flushing   bool // a flush is queued with NextTick
+	out, spare  []byte // output being gathered; the spare buffer for when out is queued
+	inflight    []byte // output queued on the stream (must not change until written)
+	writing     bool
+	flushing    bool // output is waiting for a flush
+	flushQueued bool // the flush is queued with NextTick
 
 	tHeaders, tRequest, tIdle, tLinger tnode
 
@@ -125,14 +127,25 @@ func (c *conn) read(data []byte, err error) {
 	case phaseIdle:
 		c.startRequest()
 	}
+	c.inRead = true
 	c.feed(data)
+	c.inRead = false
+	if c.flushing && !c.flushQueued {
+		// The responses of this read go out now, in one write, without a NextTick.
+		c.flushing = false
+		c.flushNow()
+	}
 	c.account()
 }
 
 // feed parses data and dispatches the events, one exchange at a time.
 func (c *conn) feed(data []byte) {
 	c.inFeed = true
-	defer func() { c.inFeed = false }()
+	c.feedLoop(data)
+	c.inFeed = false
+}
+
+func (c *conn) feedLoop(data []byte) {
 	for {
 		switch c.phase {
 		case phaseClosing, phaseLinger, phaseClosed, phaseUpgraded:
@@ -465,15 +478,22 @@ func (c *conn) setReading() {
 // queueFlush writes the gathered output once the current callback returns, so that the
 // responses to all the requests of one read go out in one write.
 func (c *conn) queueFlush() {
-	if !c.flushing {
-		c.flushing = true
+	if c.flushing {
+		return
+	}
+	c.flushing = true
+	if !c.inRead { // read flushes when it returns
+		c.flushQueued = true
 		c.s.loop.NextTick(c.flushFn)
 	}
 }
 
 func (c *conn) flush() {
-	c.flushing = false
-	c.flushNow()
+	c.flushQueued = false
+	if c.flushing {
+		c.flushing = false
+		c.flushNow()
+	}
 }
 
 // flushNow writes c.out: at once if the socket takes it, else queued (and then c.out is

@@ -365,6 +365,12 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			p.nver = 0
 			st = stVersion
 		case stVersion:
+			if p.nver == 0 && lim-i >= 9 && data[i+8] == '\r' && string(data[i:i+7]) == "HTTP/1." && (data[i+7] == '1' || data[i+7] == '0') {
+				p.req.Minor = int(data[i+7] - '0') // the common case, at once
+				i += 9
+				st = stReqLF
+				continue
+			}
 			if c == '\r' {
 				switch {
 				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.1":

@@ -163,11 +163,19 @@ func (w *Response) Ended() bool { return w.ended }
 // writeHead gathers the status line and the header section.
 func (w *Response) writeHead() {
 	c := w.c
-	out := append(c.out, "HTTP/1.1 "...)
-	out = appendInt(out, int64(w.status), 10)
-	out = append(out, ' ')
-	out = append(out, StatusText(w.status)...)
-	out = append(out, "\r\n"...)
+	out := c.out
+	switch w.status {
+	case 200:
+		out = append(out, "HTTP/1.1 200 OK\r\n"...)
+	case 404:
+		out = append(out, "HTTP/1.1 404 Not Found\r\n"...)
+	default:
+		out = append(out, "HTTP/1.1 "...)
+		out = appendInt(out, int64(w.status), 10)
+		out = append(out, ' ')
+		out = append(out, StatusText(w.status)...)
+		out = append(out, "\r\n"...)
+	}
 	if !w.userDate {
 		out = append(out, "Date: "...)
 		out = append(out, c.s.now()...)
