@@ -33,4 +33,35 @@
 // ReadRequest refuses them). The target is checked byte by byte (visible ASCII), not
 // parsed as a URL. The fuzz test holds the parser to net/http's ReadRequest with the input
 // cut at random places, and lists these differences.
+//
+// # The server
+//
+// A Server serves one loop's connections (TCP or Pipe): run N loops on N goroutines with
+// uvloop.TCPReusePort to use N cores, as examples/http -loops N does. Its Handler runs on
+// the loop goroutine when a request's head has arrived; the body streams to Request.OnBody
+// (or is gathered first by BufferBody), and the Response streams out. One request is
+// served at a time per connection: pipelined requests wait (their bytes held, up to 64 KiB,
+// then reading stops) until the response before them ends, so responses keep their order
+// even when handlers answer later.
+//
+// Safe by default, each limit an Option:
+//
+//   - HeadersTimeout 60 s, from a request's first byte (or the connection's start) to the
+//     end of its head; RequestTimeout 300 s, to the end of its body: 408, then close.
+//     KeepAliveTimeout 5 s between requests. Each kind of timeout is one loop timer for the
+//     whole server, over its connections in order of deadline: entering, leaving and
+//     moving cost a few pointer writes, and there is no goroutine per connection.
+//   - MaxHeaderSize 16 KiB, MaxRequestLineSize 8 KiB, MaxHeadersCount 2000, MaxBodySize
+//     1 MiB: refused with 431, 414, 431, 413.
+//   - MaxBufferedBytes 32 MiB over all connections: split heads, held pipelined requests
+//     and gathered bodies count; a connection that would go over is answered 503.
+//   - MaxConnections 16384; past it, and when the process runs out of fds (uvloop's
+//     listener then accepts and closes what it cannot keep), connections are shed at once.
+//   - HighWaterMark 64 KiB of output per connection: past it the connection stops reading
+//     until its output drains (Response.NeedDrain and OnDrain let a streaming handler wait).
+//
+// Refused requests get their status and "Connection: close"; the server then shuts its side
+// down and reads until the client closes (LingerTimeout, 2 s), so that the client reads the
+// answer rather than a reset. net/http handlers run on a Server through FromNetHTTP and
+// FromNetHTTPBlocking (see FromNetHTTP).
 package http1
