@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-// Serving a net/http Handler on the loop.
+// FromNetHTTP adapts h, a net/http Handler, to run on the loop goroutine.
 //
 // A service written for net/http moves onto uvgo by changing how it is served, not its
 // handlers: NewServer(loop, FromNetHTTP(mux)) instead of http.ListenAndServe(addr, mux).
@@ -32,10 +32,9 @@ import (
 // handler returns; RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
 // head follows net/http's rules where they matter to clients: a Content-Type sniffed from
 // the first bytes when none is set, a Content-Length when the whole body is written before
-// the handler returns and fits in 4 KiB (else chunked), the fields named by "Trailer" sent
-// as trailers.
-
-// FromNetHTTP adapts h to run on the loop goroutine; see above.
+// the handler returns and fits in 4 KiB (FromNetHTTP; otherwise, and always with
+// FromNetHTTPBlocking unless the handler sets one, chunked), the fields named by "Trailer"
+// sent as trailers.
 func FromNetHTTP(h http.Handler) Handler {
 	return BufferBody(HandlerFunc(func(w *Response, r *Request) {
 		req, cancel := newNetRequest(w.c, r)
@@ -243,7 +242,7 @@ func (rw *netWriter) panicked(p any) {
 }
 
 // FromNetHTTPBlocking adapts h to run on goroutines of its own, at most workers at once
-// (at least 1); see above.
+// (at least 1); see FromNetHTTP.
 func FromNetHTTPBlocking(h http.Handler, workers int) Handler {
 	p := &workerPool{h: h, max: max(workers, 1)}
 	return HandlerFunc(p.serve)
