@@ -716,7 +716,7 @@ func TestServerPipe(t *testing.T) {
 // single requests, split heads, a small echoed body, through a socket pair driven by the
 // test goroutine (RunOnce), the client side with raw system calls.
 func TestServerAllocs(t *testing.T) {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

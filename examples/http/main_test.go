@@ -290,7 +290,7 @@ type pair struct {
 }
 
 func newPair(tb testing.TB) *pair {
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
