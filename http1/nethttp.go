@@ -28,8 +28,9 @@ import (
 //     streams back through the loop (its writes block while the connection's output is
 //     past the high-water mark); http.Flusher works. Use it for handlers that block.
 //
-// In both modes the request's Context is canceled when the connection closes or the
-// handler returns; RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
+// With FromNetHTTPBlocking the request's Context is canceled when the connection closes or
+// the handler returns (with FromNetHTTP it is context.Background(): nothing can happen
+// while the handler runs); RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
 // head follows net/http's rules where they matter to clients: a Content-Type sniffed from
 // the first bytes when none is set, a Content-Length when the whole body is written before
 // the handler returns and fits in 4 KiB (FromNetHTTP; otherwise, and always with
@@ -37,7 +38,7 @@ import (
 // sent as trailers.
 func FromNetHTTP(h http.Handler) Handler {
 	return BufferBody(HandlerFunc(func(w *Response, r *Request) {
-		req, cancel := newNetRequest(w.c, r)
+		req := newNetRequestNoContext(w.c, r)
 		if r.body != nil {
 			req.Body = &loopBody{b: r.body}
 		}
@@ -45,13 +46,11 @@ func FromNetHTTP(h http.Handler) Handler {
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
-					cancel()
 					rw.panicked(p)
 				}
 			}()
 			h.ServeHTTP(rw, req)
 		}()
-		cancel()
 		rw.finish()
 	}))
 }
@@ -59,7 +58,15 @@ func FromNetHTTP(h http.Handler) Handler {
 // newNetRequest builds the *http.Request for r (copying what it keeps). The context ends
 // when the connection closes or cancel is called.
 func newNetRequest(c *conn, r *Request) (*http.Request, context.CancelFunc) {
+	req := newNetRequestNoContext(c, r)
 	ctx, cancel := context.WithCancel(context.Background())
+	return req.WithContext(ctx), cancel
+}
+
+// newNetRequestNoContext builds the *http.Request for r, whose Context is
+// context.Background(): for a handler that runs to its end on the loop, where no
+// cancellation can reach it.
+func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 	req := &http.Request{
 		Method:     string(r.Method),
 		RequestURI: string(r.Target),
@@ -99,7 +106,7 @@ func newNetRequest(c *conn, r *Request) (*http.Request, context.CancelFunc) {
 			req.RemoteAddr = ap.String()
 		}
 	}
-	return req.WithContext(ctx), cancel
+	return req
 }
 
 // loopBody is a body read in full before the handler runs.
