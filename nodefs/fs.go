@@ -30,6 +30,9 @@ const (
 	// readFileChunk is Node's kReadFileUnknownBufferLength: readFile reads a file whose size
 	// fstat does not tell (not a regular file) in chunks of this size.
 	readFileChunk = 64 << 10
+	// readFileBufferLength is Node's kReadFileBufferLength: readFile reads a regular file in
+	// reads of at most this size, so that a big file does not hold a pool thread for long.
+	readFileBufferLength = 512 << 10
 	// readFileMax is Node's kIoMaxLength: larger files fail with ERR_FS_FILE_TOO_LARGE.
 	readFileMax = 1<<31 - 1
 	// Constants of fs.constants that ports use.

@@ -11,9 +11,10 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// ReadFile is fs.readFile(path, cb): as Node does it, open, fstat, read (several times for
-// a file whose size fstat does not tell), close — each a round trip to the work pool — then
-// cb with the bytes, which cb owns.
+// ReadFile is fs.readFile(path, cb): as Node does it, open, fstat, read, close — each a
+// round trip to the work pool — then cb with the bytes, which cb owns. Reads take at most
+// 512 KiB each (Node's kReadFileBufferLength), so a 1 MiB file takes two; a file whose size
+// fstat does not tell (not a regular file) is read 64 KiB at a time until a read returns 0.
 func (f *FS) ReadFile(p string, cb func(err error, data []byte)) error {
 	return f.ReadFileFlag(p, "r", cb)
 }
@@ -99,7 +100,7 @@ func (c *readFileCtx) read() {
 		}
 		dst = c.buf[len(c.buf) : len(c.buf)+readFileChunk]
 	} else {
-		dst = c.buf[c.pos:]
+		dst = c.buf[c.pos:min(c.pos+readFileBufferLength, c.size)]
 	}
 	if err := c.f.loop.FSRead(&c.req, c.fd, dst, -1, c.didRead); err != nil {
 		c.closeWith(fromErr(err))

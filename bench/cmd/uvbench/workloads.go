@@ -66,6 +66,12 @@ type Workload struct {
 	Peers []Peer // more servers measured beside the three runtimes (net/http)
 }
 
+// fsGoal is the goal of the fs workloads (issue 11).
+var fsGoal = Goal{MaxVsNode: 0.5, MaxVsLibuv: 1, Text: "≤ 1/2 of Node's time, ≤ libuv's"}
+
+// fsComposed says what the libuv programs of the Node-level fs workloads do.
+const fsComposed = "libuv has no readFile or writeFile: its program composes the same requests as Node's fs does (uv_fs_open, uv_fs_fstat, uv_fs_read, uv_fs_write, uv_fs_close), one threadpool round trip each, and hands the caller a malloc'd buffer as Node's readFile hands a Buffer"
+
 const (
 	noNodeLoop   = "Node has no idle/check handles in JS; the setImmediate workloads are its loop-level measure"
 	noNodeAsync  = "plain Node has no cross-thread wake-up of the main loop (it would take worker_threads and a MessagePort, which measures V8 messaging, not the loop)"
@@ -184,7 +190,20 @@ var workloads = []Workload{
 	{
 		Name: "fs-readfile", Shape: "N fs.readFile calls of one 1 KiB file (open, fstat, read, close), each started from the previous one's callback",
 		Per: "readFile", N: 50_000, QuickN: 5_000, Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
-		Variants: []Variant{{Go: "ReadFile", GoPkg: "./nodefs/", Node: "fs-readfile.js", NoC: "libuv has no readFile: it is Node's composition of four requests (fs-stat and fs-read are the libuv-level rows)"}},
+		Variants: []Variant{{Go: "ReadFile", GoPkg: "./nodefs/", Node: "fs-readfile.js", C: "fs_readfile"}},
+		Note:     fsComposed,
+	},
+	{
+		Name: "fs-readfile-1m", Shape: "N fs.readFile calls of one 1 MiB file (open, fstat, two reads of 512 KiB, close), each started from the previous one's callback",
+		Per: "readFile", N: 2_000, QuickN: 200, Goal: fsGoal,
+		Variants: []Variant{{Go: "ReadFile1M", GoPkg: "./nodefs/", Node: "fs-readfile-1m.js", C: "fs_readfile_1m"}},
+		Note:     fsComposed,
+	},
+	{
+		Name: "fs-smallfiles", Shape: "N files of 1 KiB in a fresh directory, each written with fs.writeFile (open, write, close), then each read back with fs.readFile (open, fstat, read, close); at most 64 in flight in each phase",
+		Per: "file", N: 10_000, QuickN: 1_000, Goal: fsGoal,
+		Variants: []Variant{{Go: "SmallFiles", GoPkg: "./nodefs/", Node: "fs-smallfiles.js", C: "fs_smallfiles"}},
+		Note:     fsComposed + "; creating 10,000 files is mostly the kernel's (ext4's) work, the same for every runtime, which bounds the ratios",
 	},
 
 	{
