@@ -16,12 +16,15 @@ import (
 // it fails. Comparisons use ctime, mtime, birth time, size, mode, owner, inode and device.
 //
 // An active FSPoll keeps the loop alive unless unref'd (and a stat in flight does, as any
-// request). Stop and Close drop a stat in flight: its result is not reported. The interval is
-// measured from the start of each stat, as libuv's is. Loop goroutine only.
+// request). Stop drops a stat in flight: its result is not reported. Close waits for it, as
+// libuv's does: the close callback runs once the stat has completed (unreported). The
+// interval is measured from the start of each stat, as libuv's is. Loop goroutine only.
 type FSPoll struct {
 	handle
 	entry    timers.Entry
-	req      *FSReq // the stat in flight, or nil
+	req      *FSReq // the stat whose result counts, or nil
+	own      FSReq  // the request stats use when no older one is still in flight
+	inFlight int    // stats started and not completed, reported or not
 	path     string
 	interval int64 // ns
 	started  int64 // loop time of the current stat's start
@@ -29,6 +32,7 @@ type FSPoll struct {
 	lastErr  syscall.Errno
 	stat     Stat
 	cb       func(p *FSPoll, err error, prev, curr Stat)
+	statted  func(*FSReq) // p.done, bound once
 }
 
 // NewFSPoll creates a stat-polling handle (uv_fs_poll_init); Start begins polling.
@@ -36,6 +40,7 @@ func (l *Loop) NewFSPoll() *FSPoll {
 	p := &FSPoll{}
 	p.handle.init(l, p, KindFSPoll)
 	p.entry.Fn = p.tick
+	p.statted = p.done
 	return p
 }
 
@@ -74,8 +79,13 @@ func (p *FSPoll) Path() string {
 	return p.path
 }
 
-// closeStart stops polling; a stat in flight completes as a request, unreported.
-func (p *FSPoll) closeStart() { p.stopPoll() }
+// closeStart stops polling; with a stat in flight the close waits for its completion.
+func (p *FSPoll) closeStart() {
+	p.stopPoll()
+	if p.inFlight > 0 {
+		p.flags |= flagCloseLater
+	}
+}
 
 func (p *FSPoll) closeFinish() {}
 
@@ -89,15 +99,24 @@ func (p *FSPoll) tick() { p.statNow() }
 
 func (p *FSPoll) statNow() {
 	p.started = p.loop.now
-	req := new(FSReq)
-	p.req = req
-	if err := p.loop.FSStat(req, p.path, func(r *FSReq) { p.statted(r) }); err != nil {
-		p.req = nil
+	req := &p.own
+	if req.InFlight() { // a stat from before a Stop is still out
+		req = new(FSReq)
 	}
+	if err := p.loop.FSStat(req, p.path, p.statted); err != nil {
+		p.req = nil
+		return
+	}
+	p.req = req
+	p.inFlight++
 }
 
-func (p *FSPoll) statted(r *FSReq) {
+func (p *FSPoll) done(r *FSReq) {
+	p.inFlight--
 	if p.req != r { // stopped (or restarted) since
+		if p.inFlight == 0 && p.flags&flagCloseLater != 0 {
+			p.closePending()
+		}
 		return
 	}
 	p.req = nil

@@ -33,7 +33,9 @@ type Handle interface {
 type closer interface {
 	// closeStart is the kind's part of Close, run before the handle joins the closing list:
 	// stop what the kind started and release what must go at once (an fd leaves the poller
-	// and is closed now, so that it can be reused).
+	// and is closed now, so that it can be reused). A kind that must wait for something before
+	// its close can complete (FSPoll's stat in flight) sets flagCloseLater here and calls
+	// closePending once that is done.
 	closeStart()
 	// closeFinish is the kind's part of the close phase, run before the handle leaves the
 	// loop and its close callback runs: it completes the requests still in flight (with
@@ -78,6 +80,7 @@ const (
 	flagClosing                          // Close called; in the closing list
 	flagClosed                           // close callback ran; out of the handle list
 	flagInternal                         // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
+	flagCloseLater                       // set by closeStart: the kind calls closePending when it is ready (uv__fs_poll_close)
 )
 
 // handle is the part every handle kind embeds. Every field is for the loop goroutine only.
@@ -184,9 +187,19 @@ func (h *handle) Close(cb func()) error {
 	h.stop()
 	h.flags |= flagClosing
 	h.closeCb = cb
+	if h.flags&flagCloseLater == 0 {
+		h.closePending()
+	}
+	return nil
+}
+
+// closePending puts a closing handle on the loop's closing list (uv__make_close_pending): at
+// once from Close, or later from a kind whose closeStart set flagCloseLater, when what it
+// waited for is done.
+func (h *handle) closePending() {
+	h.flags &^= flagCloseLater
 	h.nextClose = h.loop.closing
 	h.loop.closing = h
-	return nil
 }
 
 // finishClose is the close phase's work for one handle (uv__finish_close): the kind completes

@@ -74,6 +74,7 @@ type Loop struct {
 	metrics Metrics
 
 	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
+	fsWatch *fsWatchSet  // the kernel watch instance of the FSEvent handles (fsevent.go); nil while none watches
 	streams streamShared // the read buffer, iovecs, write requests and reserve fd of the streams (stream.go); loop goroutine only
 }
 

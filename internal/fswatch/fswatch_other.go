@@ -4,17 +4,23 @@ package fswatch
 
 import "errors"
 
-// Watcher is not implemented on this system.
-type Watcher struct{}
+// Set is not implemented on this system.
+type Set struct{}
 
-// New fails with errors.ErrUnsupported.
-func New(path string) (*Watcher, error) { return nil, errors.ErrUnsupported }
+// NewSet fails with errors.ErrUnsupported.
+func NewSet() (*Set, error) { return nil, errors.ErrUnsupported }
 
 // Fd is -1.
-func (w *Watcher) Fd() int { return -1 }
+func (s *Set) Fd() int { return -1 }
+
+// Add fails with errors.ErrUnsupported.
+func (s *Set) Add(path string) (int, error) { return -1, errors.ErrUnsupported }
+
+// Remove does nothing.
+func (s *Set) Remove(wd int) error { return nil }
 
 // Read fails with errors.ErrUnsupported.
-func (w *Watcher) Read(fn func(name string, events int)) error { return errors.ErrUnsupported }
+func (s *Set) Read(fn func(wd int, name string, events int)) error { return errors.ErrUnsupported }
 
 // Close does nothing.
-func (w *Watcher) Close() error { return nil }
+func (s *Set) Close() error { return nil }

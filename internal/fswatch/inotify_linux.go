@@ -9,45 +9,64 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Watcher is one inotify instance watching one path.
-type Watcher struct {
-	fd   int
-	wd   int
-	base string
-	buf  [eventBufferSize]byte
+// Set is one inotify instance; its watches are inotify watches.
+type Set struct {
+	fd    int
+	bases map[int]string // wd -> the base name of the path it was first added with
+	buf   [eventBufferSize]byte
 }
 
 const inotifyMask = unix.IN_ATTRIB | unix.IN_CREATE | unix.IN_MODIFY | unix.IN_DELETE |
 	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_MOVED_FROM | unix.IN_MOVED_TO
 
-// New starts watching path.
-func New(path string) (*Watcher, error) {
+// NewSet makes an inotify instance, non-blocking and close-on-exec.
+func NewSet() (*Set, error) {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil, errno(err)
 	}
+	return &Set{fd: fd, bases: make(map[int]string)}, nil
+}
+
+// Fd is the descriptor to poll for readability.
+func (s *Set) Fd() int { return s.fd }
+
+// Add starts watching path and returns its watch descriptor: the same one for a file
+// already watched.
+func (s *Set) Add(path string) (int, error) {
 	var wd int
+	var err error
 	for {
-		wd, err = unix.InotifyAddWatch(fd, path, inotifyMask)
+		wd, err = unix.InotifyAddWatch(s.fd, path, inotifyMask)
 		if err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		unix.Close(fd)
-		return nil, errno(err)
+		return -1, errno(err)
 	}
-	return &Watcher{fd: fd, wd: wd, base: basename(path)}, nil
+	if _, ok := s.bases[wd]; !ok {
+		s.bases[wd] = basename(path)
+	}
+	return wd, nil
 }
 
-// Fd is the descriptor to poll for readability.
-func (w *Watcher) Fd() int { return w.fd }
+// Remove stops the watch wd. A watch the kernel dropped already (its file was deleted) is
+// not an error.
+func (s *Set) Remove(wd int) error {
+	delete(s.bases, wd)
+	_, err := unix.InotifyRmWatch(s.fd, uint32(wd))
+	if err == syscall.EINVAL {
+		err = nil
+	}
+	return errno(err)
+}
 
 // Read calls fn for each event the kernel has, until none is left. Names passed to fn are
-// fresh strings.
-func (w *Watcher) Read(fn func(name string, events int)) error {
+// fresh strings. Events of a watch removed since are not reported.
+func (s *Set) Read(fn func(wd int, name string, events int)) error {
 	for {
-		n, err := unix.Read(w.fd, w.buf[:])
+		n, err := unix.Read(s.fd, s.buf[:])
 		if err == syscall.EINTR {
 			continue
 		}
@@ -61,38 +80,43 @@ func (w *Watcher) Read(fn func(name string, events int)) error {
 			return nil
 		}
 		for off := 0; off+unix.SizeofInotifyEvent <= n; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&s.buf[off]))
 			nameLen := int(ev.Len)
 			end := off + unix.SizeofInotifyEvent + nameLen
 			if end > n {
 				break
 			}
-			if ev.Mask&unix.IN_IGNORED == 0 && ev.Mask&unix.IN_Q_OVERFLOW == 0 {
-				events := 0
-				if ev.Mask&(unix.IN_ATTRIB|unix.IN_MODIFY) != 0 {
-					events |= Change
-				}
-				if ev.Mask&^(unix.IN_ATTRIB|unix.IN_MODIFY) != 0 {
-					events |= Rename
-				}
-				name := w.base
-				if nameLen > 0 {
-					raw := w.buf[off+unix.SizeofInotifyEvent : end]
-					l := 0
-					for l < len(raw) && raw[l] != 0 {
-						l++
-					}
-					name = string(raw[:l])
-				}
-				fn(name, events)
-			}
 			off = end
+			if ev.Mask&(unix.IN_IGNORED|unix.IN_Q_OVERFLOW) != 0 {
+				continue
+			}
+			base, ok := s.bases[int(ev.Wd)]
+			if !ok {
+				continue
+			}
+			events := 0
+			if ev.Mask&(unix.IN_ATTRIB|unix.IN_MODIFY) != 0 {
+				events |= Change
+			}
+			if ev.Mask&^(unix.IN_ATTRIB|unix.IN_MODIFY) != 0 {
+				events |= Rename
+			}
+			name := base
+			if nameLen > 0 {
+				raw := s.buf[end-nameLen : end]
+				l := 0
+				for l < len(raw) && raw[l] != 0 {
+					l++
+				}
+				name = string(raw[:l])
+			}
+			fn(int(ev.Wd), name, events)
 		}
 	}
 }
 
-// Close stops watching and releases the descriptor.
-func (w *Watcher) Close() error { return errno(unix.Close(w.fd)) }
+// Close releases the instance and all its watches.
+func (s *Set) Close() error { return errno(unix.Close(s.fd)) }
 
 func errno(err error) error {
 	if err == nil {

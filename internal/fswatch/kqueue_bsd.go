@@ -8,55 +8,68 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Watcher is a kqueue of its own with one EVFILT_VNODE filter on the watched path's
-// descriptor; the kqueue's descriptor is what the loop polls (a kqueue is readable while it
-// holds events).
-type Watcher struct {
-	kq, fd int
-	base   string
+// Set is one kqueue; each watch is an EVFILT_VNODE filter on a descriptor of the watched
+// path, and that descriptor is its wd. The kqueue's descriptor is what the loop polls (a
+// kqueue is readable while it holds events).
+type Set struct {
+	kq     int
+	bases  map[int]string // wd -> the base name of the watched path
 	events [8]unix.Kevent_t
 }
 
 const vnodeFflags = unix.NOTE_ATTRIB | unix.NOTE_WRITE | unix.NOTE_RENAME | unix.NOTE_DELETE |
 	unix.NOTE_EXTEND | unix.NOTE_REVOKE
 
-// New starts watching path.
-func New(path string) (*Watcher, error) {
-	fd, err := openEvtonly(path)
-	if err != nil {
-		return nil, errno(err)
-	}
+// NewSet makes a kqueue, close-on-exec.
+func NewSet() (*Set, error) {
 	kq, err := unix.Kqueue()
 	if err != nil {
-		unix.Close(fd)
 		return nil, errno(err)
 	}
 	unix.CloseOnExec(kq)
+	return &Set{kq: kq, bases: make(map[int]string)}, nil
+}
+
+// Fd is the descriptor to poll for readability.
+func (s *Set) Fd() int { return s.kq }
+
+// Add starts watching path; every call is a watch of its own.
+func (s *Set) Add(path string) (int, error) {
+	fd, err := openEvtonly(path)
+	if err != nil {
+		return -1, errno(err)
+	}
 	var ch [1]unix.Kevent_t
 	unix.SetKevent(&ch[0], fd, unix.EVFILT_VNODE, unix.EV_ADD|unix.EV_CLEAR)
 	ch[0].Fflags = vnodeFflags
 	for {
-		_, err = unix.Kevent(kq, ch[:], nil, nil)
+		_, err = unix.Kevent(s.kq, ch[:], nil, nil)
 		if err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		unix.Close(kq)
 		unix.Close(fd)
-		return nil, errno(err)
+		return -1, errno(err)
 	}
-	return &Watcher{kq: kq, fd: fd, base: basename(path)}, nil
+	s.bases[fd] = basename(path)
+	return fd, nil
 }
 
-// Fd is the descriptor to poll for readability.
-func (w *Watcher) Fd() int { return w.kq }
+// Remove stops the watch wd: closing its descriptor removes its filter.
+func (s *Set) Remove(wd int) error {
+	if _, ok := s.bases[wd]; !ok {
+		return nil
+	}
+	delete(s.bases, wd)
+	return errno(unix.Close(wd))
+}
 
 // Read calls fn for each event the kqueue holds, until none is left.
-func (w *Watcher) Read(fn func(name string, events int)) error {
+func (s *Set) Read(fn func(wd int, name string, events int)) error {
 	var zero unix.Timespec
 	for {
-		n, err := unix.Kevent(w.kq, nil, w.events[:], &zero)
+		n, err := unix.Kevent(s.kq, nil, s.events[:], &zero)
 		if err == syscall.EINTR {
 			continue
 		}
@@ -64,7 +77,12 @@ func (w *Watcher) Read(fn func(name string, events int)) error {
 			return errno(err)
 		}
 		for i := 0; i < n; i++ {
-			ff := w.events[i].Fflags
+			wd := int(s.events[i].Ident)
+			base, ok := s.bases[wd]
+			if !ok {
+				continue
+			}
+			ff := s.events[i].Fflags
 			events := 0
 			if ff&(unix.NOTE_ATTRIB|unix.NOTE_EXTEND) != 0 {
 				events |= Change
@@ -73,21 +91,22 @@ func (w *Watcher) Read(fn func(name string, events int)) error {
 				events |= Rename
 			}
 			if events != 0 {
-				fn(w.base, events)
+				fn(wd, base, events)
 			}
 		}
-		if n < len(w.events) {
+		if n < len(s.events) {
 			return nil
 		}
 	}
 }
 
-// Close stops watching and releases both descriptors.
-func (w *Watcher) Close() error {
-	err := unix.Close(w.kq)
-	if cerr := unix.Close(w.fd); err == nil {
-		err = cerr
+// Close releases the kqueue and the descriptors of all its watches.
+func (s *Set) Close() error {
+	err := unix.Close(s.kq)
+	for wd := range s.bases {
+		unix.Close(wd)
 	}
+	s.bases = nil
 	return errno(err)
 }
 
