@@ -75,12 +75,12 @@ func (k HandleKind) String() string {
 type handleFlags uint8
 
 const (
-	flagActive   handleFlags = 1 << iota // started
-	flagRef                              // keeps the loop alive while active
-	flagClosing                          // Close called; in the closing list
-	flagClosed                           // close callback ran; out of the handle list
-	flagInternal                         // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
-	flagCloseLater                       // set by closeStart: the kind calls closePending when it is ready (uv__fs_poll_close)
+	flagActive     handleFlags = 1 << iota // started
+	flagRef                                // keeps the loop alive while active
+	flagClosing                            // Close called; in the closing list
+	flagClosed                             // close callback ran; out of the handle list
+	flagInternal                           // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
+	flagCloseLater                         // set by closeStart: the kind calls closePending when it is ready (uv__fs_poll_close)
 )
 
 // handle is the part every handle kind embeds. Every field is for the loop goroutine only.
