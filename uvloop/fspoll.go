@@ -83,7 +83,7 @@ func (p *FSPoll) Path() string {
 func (p *FSPoll) closeStart() {
 	p.stopPoll()
 	if p.inFlight > 0 {
-		p.flags |= flagCloseLater
+		p.flags |= flagDeferred
 	}
 }
 
@@ -114,7 +114,7 @@ func (p *FSPoll) statNow() {
 func (p *FSPoll) done(r *FSReq) {
 	p.inFlight--
 	if p.req != r { // stopped (or restarted) since
-		if p.inFlight == 0 && p.flags&flagCloseLater != 0 {
+		if p.inFlight == 0 && p.flags&flagDeferred != 0 {
 			p.closePending()
 		}
 		return

@@ -34,7 +34,7 @@ type closer interface {
 	// closeStart is the kind's part of Close, run before the handle joins the closing list:
 	// stop what the kind started and release what must go at once (an fd leaves the poller
 	// and is closed now, so that it can be reused). A kind that must wait for something before
-	// its close can complete (FSPoll's stat in flight) sets flagCloseLater here and calls
+	// its close can complete (FSPoll's stat in flight) sets flagDeferred here and calls
 	// closePending once that is done.
 	closeStart()
 	// closeFinish is the kind's part of the close phase, run before the handle leaves the
@@ -75,12 +75,12 @@ func (k HandleKind) String() string {
 type handleFlags uint8
 
 const (
-	flagActive     handleFlags = 1 << iota // started
-	flagRef                                // keeps the loop alive while active
-	flagClosing                            // Close called; in the closing list
-	flagClosed                             // close callback ran; out of the handle list
-	flagInternal                           // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
-	flagCloseLater                         // set by closeStart: the kind calls closePending when it is ready (uv__fs_poll_close)
+	flagActive   handleFlags = 1 << iota // started
+	flagRef                              // keeps the loop alive while active
+	flagClosing                          // Close called; in the closing list
+	flagClosed                           // close callback ran; out of the handle list
+	flagInternal                         // the loop's own (Node timers, immediates): not walked, closed by Loop.Close
+	flagDeferred                         // set by closeStart: the kind calls closePending when it is ready (uv__fs_poll_close)
 )
 
 // handle is the part every handle kind embeds. Every field is for the loop goroutine only.
@@ -187,17 +187,17 @@ func (h *handle) Close(cb func()) error {
 	h.stop()
 	h.flags |= flagClosing
 	h.closeCb = cb
-	if h.flags&flagCloseLater == 0 {
+	if h.flags&flagDeferred == 0 {
 		h.closePending()
 	}
 	return nil
 }
 
 // closePending puts a closing handle on the loop's closing list (uv__make_close_pending): at
-// once from Close, or later from a kind whose closeStart set flagCloseLater, when what it
+// once from Close, or later from a kind whose closeStart set flagDeferred, when what it
 // waited for is done.
 func (h *handle) closePending() {
-	h.flags &^= flagCloseLater
+	h.flags &^= flagDeferred
 	h.nextClose = h.loop.closing
 	h.loop.closing = h
 }
