@@ -194,6 +194,15 @@ func (f *FS) WriteFileString(p, data, encoding string, opts *WriteOptions, cb fu
 	return f.writeFile(p, b, opts, "w", cb)
 }
 
+// AppendFileString is fs.appendFile(path, string, {encoding}, cb).
+func (f *FS) AppendFileString(p, data, encoding string, opts *WriteOptions, cb func(err error)) error {
+	b, err := Decode(data, encoding)
+	if err != nil {
+		return err
+	}
+	return f.writeFile(p, b, opts, "a", cb)
+}
+
 // AppendFile is fs.appendFile(path, data, options, cb): WriteFile with flag "a".
 func (f *FS) AppendFile(p string, data []byte, opts *WriteOptions, cb func(err error)) error {
 	return f.writeFile(p, data, opts, "a", cb)

@@ -55,6 +55,16 @@ func (p *Promises) WriteFile(path string, data []byte, opts *WriteOptions) *prom
 	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.WriteFile(path, data, opts, cb) })
 }
 
+// WriteFileString is fsPromises.writeFile(path, string, {encoding}).
+func (p *Promises) WriteFileString(path, data, encoding string, opts *WriteOptions) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.WriteFileString(path, data, encoding, opts, cb) })
+}
+
+// AppendFileString is fsPromises.appendFile(path, string, {encoding}).
+func (p *Promises) AppendFileString(path, data, encoding string, opts *WriteOptions) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.AppendFileString(path, data, encoding, opts, cb) })
+}
+
 // AppendFile is fsPromises.appendFile(path, data, options).
 func (p *Promises) AppendFile(path string, data []byte, opts *WriteOptions) *promise.Promise[Void] {
 	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.AppendFile(path, data, opts, cb) })
@@ -278,6 +288,15 @@ func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
 		step()
 		return nil
 	})
+}
+
+// ReadFileString is filehandle.readFile(encoding).
+func (h *FileHandle) ReadFileString(encoding string) *promise.Promise[string] {
+	enc, ok := normEncoding(encoding)
+	if !ok {
+		return promise.Reject[string](h.fs.loop, unknownEncoding(encoding))
+	}
+	return promise.Then(h.ReadFile(), func(b []byte) (string, error) { return encodeNorm(b, enc), nil }, nil)
 }
 
 // WriteFile is filehandle.writeFile(data): all of data at the file's position.

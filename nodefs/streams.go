@@ -1,8 +1,6 @@
 package nodefs
 
 import (
-	"unicode/utf8"
-
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -44,8 +42,7 @@ type ReadStream struct {
 	pos       int64 // -1: the file's position
 	end       int64 // -1: to the end of the file
 	hwm       int
-	encoding  string
-	tail      []byte // utf8: the start of a character split between reads
+	dec       *stringDecoder // with an encoding: "data" carries strings
 	autoClose bool
 
 	BytesRead int64 // bytesRead
@@ -71,7 +68,10 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 		return nil, unknownEncoding(o.Encoding)
 	}
 	r := &ReadStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode, pos: -1, end: -1,
-		hwm: o.HighWaterMark, encoding: o.Encoding, autoClose: !o.NoAutoClose}
+		hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}
+	if enc, _ := normEncoding(o.Encoding); enc != "" {
+		r.dec = &stringDecoder{enc: enc}
+	}
 	if r.mode == 0 {
 		r.mode = defaultFileMode
 	}
@@ -219,31 +219,39 @@ func (r *ReadStream) read() {
 	}
 }
 
+// SetEncoding is readable.setEncoding(encoding): from now on "data" carries strings,
+// decoded as Node's StringDecoder does (a character or a base64 group split between reads is
+// held back until its end arrives). "" is utf8, as Node's default; raw bytes ("buffer") and
+// unknown names give ERR_UNKNOWN_ENCODING.
+func (r *ReadStream) SetEncoding(encoding string) error {
+	if encoding == "" {
+		encoding = "utf8"
+	}
+	enc, ok := normEncoding(encoding)
+	if !ok || enc == "" {
+		return unknownEncoding(encoding)
+	}
+	r.dec = &stringDecoder{enc: enc}
+	return nil
+}
+
+// ReadableEncoding is readable.readableEncoding: the encoding's normalized name, "" for raw
+// bytes.
+func (r *ReadStream) ReadableEncoding() string {
+	if r.dec == nil {
+		return ""
+	}
+	return r.dec.enc
+}
+
 func (r *ReadStream) emitData(b []byte) {
-	if r.encoding == "" {
+	if r.dec == nil {
 		r.Emit("data", b)
 		return
 	}
-	if enc, _ := normEncoding(r.encoding); enc == "utf8" {
-		if len(r.tail) > 0 {
-			b = append(r.tail, b...)
-			r.tail = nil
-		}
-		cut := len(b)
-		for i := max(0, len(b)-3); i < len(b); i++ {
-			if utf8.RuneStart(b[i]) && !utf8.FullRune(b[i:]) {
-				cut = i
-				break
-			}
-		}
-		r.tail = append([]byte(nil), b[cut:]...)
-		b = b[:cut]
-		if len(b) == 0 {
-			return
-		}
+	if s := r.dec.Write(b); s != "" {
+		r.Emit("data", s)
 	}
-	s, _ := Encode(b, r.encoding)
-	r.Emit("data", s)
 }
 
 func (r *ReadStream) pushEOF() {
@@ -251,9 +259,10 @@ func (r *ReadStream) pushEOF() {
 		return
 	}
 	r.ended = true
-	if len(r.tail) > 0 {
-		r.tail = nil
-		r.Emit("data", "\uFFFD")
+	if r.dec != nil {
+		if s := r.dec.End(); s != "" {
+			r.Emit("data", s)
+		}
 	}
 	r.fs.loop.NextTick(func() {
 		if r.destroyed {
