@@ -20,6 +20,7 @@ type Error struct {
 	Dest    string // the second path of rename, link, symlink, copyfile; "" otherwise
 	Message string
 	Err     error
+	hasPath bool // Node's error object has a path property (it can be ""), and the message quotes it
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -31,8 +32,9 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Err == nil && t.Code == e.Code
 }
 
-// HasPath reports whether Node's error object would have a path property.
-func (e *Error) HasPath() bool { return e.Path != "" }
+// HasPath reports whether Node's error object has a path property: a call with a path
+// reports it even when it is "" (ENOENT: no such file or directory, stat '').
+func (e *Error) HasPath() bool { return e.hasPath || e.Path != "" }
 
 // errnoInfo is libuv's name and description of an errno, which Node prints.
 type errnoInfo struct{ name, desc string }
@@ -77,23 +79,30 @@ var errnoTable = map[syscall.Errno]errnoInfo{
 	syscall.EXDEV:        {"EXDEV", "cross-device link not permitted"},
 }
 
-// uvException is Node's uvException: the error object of a failed fs call.
+// uvException is Node's uvException: the error object of a failed fs call. A path or dest
+// of "" is left out, as Node's JavaScript-made exceptions leave out a falsy path.
 func uvException(errno syscall.Errno, sysc, path, dest string, cause error) *Error {
+	return uvExceptionPaths(errno, sysc, path, dest, path != "", dest != "", cause)
+}
+
+// uvExceptionPaths is uvException with the paths present however empty, as the binding's
+// C++ exceptions (ENOENT: no such file or directory, open '').
+func uvExceptionPaths(errno syscall.Errno, sysc, path, dest string, hasPath, hasDest bool, cause error) *Error {
 	info, ok := errnoTable[errno]
 	if !ok {
 		info = errnoInfo{"UNKNOWN", "unknown error"}
 	}
 	msg := info.name + ": " + info.desc + ", " + sysc
-	if path != "" {
+	if hasPath {
 		msg += " '" + path + "'"
 	}
-	if dest != "" {
+	if hasDest {
 		msg += " -> '" + dest + "'"
 	}
 	if cause == nil {
 		cause = errno
 	}
-	return &Error{Code: info.name, Errno: -int(errno), Syscall: sysc, Path: path, Dest: dest, Message: msg, Err: cause}
+	return &Error{Code: info.name, Errno: -int(errno), Syscall: sysc, Path: path, Dest: dest, Message: msg, Err: cause, hasPath: hasPath}
 }
 
 // fromErr turns what uvloop or package os returned into Node's error: the system call's
@@ -115,9 +124,12 @@ func fromErr(err error) error {
 	var se *os.SyscallError
 	switch {
 	case errors.As(err, &le):
-		return uvException(errno, le.Op, le.Old, le.New, err)
+		return uvExceptionPaths(errno, le.Op, le.Old, le.New, true, true, err)
 	case errors.As(err, &pe):
-		return uvException(errno, pe.Op, pe.Path, "", err)
+		if pe.Op == "watch" { // made in JavaScript by FSWatcher: an empty path is left out
+			return uvException(errno, pe.Op, pe.Path, "", err)
+		}
+		return uvExceptionPaths(errno, pe.Op, pe.Path, "", true, false, err)
 	case errors.As(err, &se):
 		return uvException(errno, se.Syscall, "", "", err)
 	}

@@ -108,6 +108,9 @@ func start(err error) error {
 // Open is fs.open(path, flags, mode, cb): cb gets the descriptor. mode is used when the file
 // is created (Node's default 0o666: pass 0o666).
 func (f *FS) Open(p, flags string, mode uint32, cb func(err error, fd int)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	fl, err := Flags(flags)
 	if err != nil {
 		return err
@@ -120,21 +123,30 @@ func (f *FS) Open(p, flags string, mode uint32, cb func(err error, fd int)) erro
 
 // Close is fs.close(fd, cb).
 func (f *FS) Close(fd int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSClose(nil, fd, done(cb)))
 }
 
 // Read is fs.read(fd, buffer, offset, length, position, cb): it reads up to length bytes
 // into buf[offset:] at position, or at the file's position if position is -1 (Node's null).
-// buf must not be touched until cb runs; cb gets it back, as Node does.
+// buf must not be touched until cb runs; cb gets it back, as Node does. The arguments are
+// checked as Node checks them (ERR_OUT_OF_RANGE for an offset, length or position outside
+// the buffer or below -1, ERR_INVALID_ARG_VALUE for an empty buffer); a zero length calls
+// back on a nextTick without reading.
 func (f *FS) Read(fd int, buf []byte, offset, length int, position int64, cb func(err error, bytesRead int, buf []byte)) error {
-	if offset < 0 || offset > len(buf) {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"offset\" is out of range.")
+	if cb == nil {
+		return errNoCallback
 	}
-	if length < 0 || length > len(buf)-offset {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"length\" is out of range.")
+	if err := checkFd(fd); err != nil {
+		return err
 	}
-	if position < -1 {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"position\" is out of range.")
+	if err := checkReadArgs(len(buf), offset, length, position); err != nil {
+		return err
 	}
 	if length == 0 { // Node calls back on a nextTick without reading
 		f.loop.NextTick(func() { cb(nil, 0, buf) })
@@ -146,34 +158,49 @@ func (f *FS) Read(fd int, buf []byte, offset, length int, position int64, cb fun
 }
 
 // Write is fs.write(fd, buffer, offset, length, position, cb): it writes buf[offset:
-// offset+length] at position, or at the file's position if position is -1 (Node's null).
-// buf must not be touched until cb runs.
+// offset+length] at position, or at the file's position if position is negative (Node's
+// null). buf must not be touched until cb runs. offset and length outside the buffer give
+// Node's ERR_OUT_OF_RANGE.
 func (f *FS) Write(fd int, buf []byte, offset, length int, position int64, cb func(err error, written int, buf []byte)) error {
-	if offset < 0 || offset > len(buf) {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"offset\" is out of range.")
+	if cb == nil {
+		return errNoCallback
 	}
-	if length < 0 || length > len(buf)-offset {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"length\" is out of range.")
+	if err := checkFd(fd); err != nil {
+		return err
 	}
-	if position < -1 {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"position\" is out of range.")
+	if err := checkWriteArgs(len(buf), offset, length); err != nil {
+		return err
+	}
+	if position < 0 {
+		position = -1
 	}
 	return start(f.loop.FSWrite(nil, fd, buf[offset:offset+length], position, func(r *uvloop.FSReq) {
 		cb(fromErr(r.Err()), int(max(r.Result(), 0)), buf)
 	}))
 }
 
-// WriteString is fs.write(fd, string, position, encoding, cb).
+// WriteString is fs.write(fd, string, position, encoding, cb). An encoding Node does not
+// know is utf8 here, as in Node's binding.
 func (f *FS) WriteString(fd int, s string, position int64, encoding string, cb func(err error, written int, s string)) error {
-	b, err := Decode(s, encoding)
-	if err != nil {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
 		return err
 	}
+	enc, ok := normEncoding(encoding)
+	if !ok {
+		enc = "utf8"
+	}
+	b := decodeNorm(s, enc)
 	return f.Write(fd, b, 0, len(b), position, func(err error, n int, _ []byte) { cb(err, n, s) })
 }
 
 // Stat is fs.stat(path, cb).
 func (f *FS) Stat(p string, cb func(err error, st *Stats)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -182,6 +209,9 @@ func (f *FS) Stat(p string, cb func(err error, st *Stats)) error {
 
 // Lstat is fs.lstat(path, cb).
 func (f *FS) Lstat(p string, cb func(err error, st *Stats)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -190,6 +220,12 @@ func (f *FS) Lstat(p string, cb func(err error, st *Stats)) error {
 
 // Fstat is fs.fstat(fd, cb).
 func (f *FS) Fstat(fd int, cb func(err error, st *Stats)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSFstat(nil, fd, statDone(cb)))
 }
 
@@ -205,6 +241,9 @@ func statDone(cb func(error, *Stats)) func(*uvloop.FSReq) {
 
 // Readdir is fs.readdir(path, cb): the names, sorted as libuv's scandir sorts.
 func (f *FS) Readdir(p string, cb func(err error, names []string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -224,6 +263,9 @@ func (f *FS) Readdir(p string, cb func(err error, names []string)) error {
 
 // ReaddirWithFileTypes is fs.readdir(path, {withFileTypes: true}, cb).
 func (f *FS) ReaddirWithFileTypes(p string, cb func(err error, ents []*Dirent)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -252,6 +294,9 @@ type MkdirOptions struct {
 // and cb gets the first directory made ("" if none was: Node's undefined); an existing
 // directory is not an error then.
 func (f *FS) Mkdir(p string, opts *MkdirOptions, cb func(err error, first string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}

@@ -16,11 +16,17 @@ import (
 // 512 KiB each (Node's kReadFileBufferLength), so a 1 MiB file takes two; a file whose size
 // fstat does not tell (not a regular file) is read 64 KiB at a time until a read returns 0.
 func (f *FS) ReadFile(p string, cb func(err error, data []byte)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	return f.ReadFileFlag(p, "r", cb)
 }
 
 // ReadFileFlag is fs.readFile(path, {flag}, cb).
 func (f *FS) ReadFileFlag(p, flag string, cb func(err error, data []byte)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	fl, err := Flags(flag)
 	if err != nil {
 		return err
@@ -33,18 +39,21 @@ func (f *FS) ReadFileFlag(p, flag string, cb func(err error, data []byte)) error
 }
 
 // ReadFileString is fs.readFile(path, encoding, cb): the contents decoded as Node's
-// buf.toString(encoding) does.
+// buf.toString(encoding) does. An unknown encoding gives ERR_INVALID_ARG_VALUE.
 func (f *FS) ReadFileString(p, encoding string, cb func(err error, data string)) error {
-	if _, ok := normEncoding(encoding); !ok {
-		return unknownEncoding(encoding)
+	if cb == nil {
+		return errNoCallback
+	}
+	enc, err := checkEncoding(encoding)
+	if err != nil {
+		return err
 	}
 	return f.ReadFile(p, func(err error, b []byte) {
 		if err != nil {
 			cb(err, "")
 			return
 		}
-		s, _ := Encode(b, encoding)
-		cb(nil, s)
+		cb(nil, encodeNorm(b, enc))
 	})
 }
 
@@ -182,33 +191,50 @@ type WriteOptions struct {
 // WriteFile is fs.writeFile(path, data, options, cb): open, write until everything is
 // written, close. data must not be touched until cb runs.
 func (f *FS) WriteFile(p string, data []byte, opts *WriteOptions, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	return f.writeFile(p, data, opts, "w", cb)
 }
 
 // WriteFileString is fs.writeFile(path, string, {encoding}, cb).
 func (f *FS) WriteFileString(p, data, encoding string, opts *WriteOptions, cb func(err error)) error {
-	b, err := Decode(data, encoding)
+	if cb == nil {
+		return errNoCallback
+	}
+	enc, err := checkEncoding(encoding)
 	if err != nil {
 		return err
 	}
+	b := decodeNorm(data, enc)
 	return f.writeFile(p, b, opts, "w", cb)
 }
 
 // AppendFileString is fs.appendFile(path, string, {encoding}, cb).
 func (f *FS) AppendFileString(p, data, encoding string, opts *WriteOptions, cb func(err error)) error {
-	b, err := Decode(data, encoding)
+	if cb == nil {
+		return errNoCallback
+	}
+	enc, err := checkEncoding(encoding)
 	if err != nil {
 		return err
 	}
+	b := decodeNorm(data, enc)
 	return f.writeFile(p, b, opts, "a", cb)
 }
 
 // AppendFile is fs.appendFile(path, data, options, cb): WriteFile with flag "a".
 func (f *FS) AppendFile(p string, data []byte, opts *WriteOptions, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	return f.writeFile(p, data, opts, "a", cb)
 }
 
 func (f *FS) writeFile(p string, data []byte, opts *WriteOptions, flag string, cb func(error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	mode := uint32(defaultFileMode)
 	if opts != nil {
 		if opts.Flag != "" {
@@ -284,6 +310,9 @@ func (c *writeFileCtx) closed(r *uvloop.FSReq) {
 
 // Rename is fs.rename(oldPath, newPath, cb).
 func (f *FS) Rename(oldPath, newPath string, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPaths(oldPath, newPath); err != nil {
 		return err
 	}
@@ -299,6 +328,9 @@ func checkPaths(a, b string) error {
 
 // Unlink is fs.unlink(path, cb).
 func (f *FS) Unlink(p string, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -307,6 +339,9 @@ func (f *FS) Unlink(p string, cb func(err error)) error {
 
 // Rmdir is fs.rmdir(path, cb).
 func (f *FS) Rmdir(p string, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -323,6 +358,9 @@ type RmOptions struct {
 // without Force), ERR_FS_EISDIR for a directory without Recursive, then the removal on the
 // work pool.
 func (f *FS) Rm(p string, opts *RmOptions, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -340,8 +378,7 @@ func (f *FS) Rm(p string, opts *RmOptions, cb func(err error)) error {
 			return
 		}
 		if r.Stat().IsDir() && !o.Recursive {
-			cb(&Error{Code: "ERR_FS_EISDIR", Errno: int(syscall.EISDIR), Syscall: "rm", Path: p,
-				Message: "Path is a directory: rm returned EISDIR (is a directory) " + p, Err: syscall.EISDIR})
+			cb(errRmIsDir(p))
 			return
 		}
 		var rerr error
@@ -354,6 +391,12 @@ func (f *FS) Rm(p string, opts *RmOptions, cb func(err error)) error {
 			cb(fromErr(err))
 		}
 	}))
+}
+
+// errRmIsDir is Node's ERR_FS_EISDIR of rm on a directory without recursive.
+func errRmIsDir(p string) *Error {
+	return &Error{Code: "ERR_FS_EISDIR", Errno: int(syscall.EISDIR), Syscall: "rm", Path: p,
+		Message: "Path is a directory: rm returned EISDIR (is a directory) " + p, Err: syscall.EISDIR}
 }
 
 // rimraf removes p and, for a directory, everything under it.
@@ -394,6 +437,9 @@ func withOp(err error, op, p string) error {
 // CopyFile is fs.copyFile(src, dest, mode, cb); mode is 0 or COPYFILE_EXCL,
 // COPYFILE_FICLONE, COPYFILE_FICLONE_FORCE.
 func (f *FS) CopyFile(src, dest string, mode int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("src", src); err != nil {
 		return err
 	}
@@ -401,18 +447,21 @@ func (f *FS) CopyFile(src, dest string, mode int, cb func(err error)) error {
 		return err
 	}
 	if mode < 0 || mode > 7 {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received "+itoa(int64(mode)))
+		return errModeRange
 	}
 	return start(f.loop.FSCopyfile(nil, src, dest, mode, done(cb)))
 }
 
 // Access is fs.access(path, mode, cb); mode is F_OK or R_OK|W_OK|X_OK.
 func (f *FS) Access(p string, mode int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
 	if mode < 0 || mode > 7 {
-		return argError("ERR_OUT_OF_RANGE", "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7. Received "+itoa(int64(mode)))
+		return errModeRange
 	}
 	return start(f.loop.FSAccess(nil, p, uint32(mode), done(cb)))
 }
@@ -421,6 +470,9 @@ func (f *FS) Access(p string, mode int, cb func(err error)) error {
 // each prefix is lstat'ed and its links followed; a missing component fails as that
 // prefix's lstat ("ENOENT: no such file or directory, lstat '/missing'").
 func (f *FS) Realpath(p string, cb func(err error, resolved string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -486,6 +538,9 @@ func realpathJS(p string) (string, error) {
 
 // RealpathNative is fs.realpath.native(path, cb): libuv's realpath (uv_fs_realpath).
 func (f *FS) RealpathNative(p string, cb func(err error, resolved string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -495,6 +550,9 @@ func (f *FS) RealpathNative(p string, cb func(err error, resolved string)) error
 // Mkdtemp is fs.mkdtemp(prefix, cb): a new directory named prefix plus six random
 // characters.
 func (f *FS) Mkdtemp(prefix string, cb func(err error, dir string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("prefix", prefix); err != nil {
 		return err
 	}
@@ -509,6 +567,9 @@ func (f *FS) Mkdtemp(prefix string, cb func(err error, dir string)) error {
 
 // Chmod is fs.chmod(path, mode, cb).
 func (f *FS) Chmod(p string, mode uint32, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -517,11 +578,20 @@ func (f *FS) Chmod(p string, mode uint32, cb func(err error)) error {
 
 // Fchmod is fs.fchmod(fd, mode, cb).
 func (f *FS) Fchmod(fd int, mode uint32, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSFchmod(nil, fd, mode, done(cb)))
 }
 
 // Symlink is fs.symlink(target, path, cb).
 func (f *FS) Symlink(target, p string, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("target", target); err != nil {
 		return err
 	}
@@ -533,6 +603,9 @@ func (f *FS) Symlink(target, p string, cb func(err error)) error {
 
 // Link is fs.link(existingPath, newPath, cb).
 func (f *FS) Link(existingPath, newPath string, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPaths(existingPath, newPath); err != nil {
 		return err
 	}
@@ -541,6 +614,9 @@ func (f *FS) Link(existingPath, newPath string, cb func(err error)) error {
 
 // Readlink is fs.readlink(path, cb).
 func (f *FS) Readlink(p string, cb func(err error, target string)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -549,6 +625,12 @@ func (f *FS) Readlink(p string, cb func(err error, target string)) error {
 
 // Ftruncate is fs.ftruncate(fd, len, cb).
 func (f *FS) Ftruncate(fd int, n int64, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	if n < 0 {
 		n = 0 // Node clamps a negative length to 0
 	}
@@ -557,6 +639,9 @@ func (f *FS) Ftruncate(fd int, n int64, cb func(err error)) error {
 
 // Truncate is fs.truncate(path, len, cb): open "r+", ftruncate, close.
 func (f *FS) Truncate(p string, n int64, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	return f.Open(p, "r+", defaultFileMode, func(err error, fd int) {
 		if err != nil {
 			cb(err)
@@ -576,6 +661,9 @@ func (f *FS) Truncate(p string, n int64, cb func(err error)) error {
 
 // Utimes is fs.utimes(path, atime, mtime, cb).
 func (f *FS) Utimes(p string, atime, mtime time.Time, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
@@ -584,21 +672,42 @@ func (f *FS) Utimes(p string, atime, mtime time.Time, cb func(err error)) error 
 
 // Futimes is fs.futimes(fd, atime, mtime, cb).
 func (f *FS) Futimes(fd int, atime, mtime time.Time, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSFutime(nil, fd, atime, mtime, done(cb)))
 }
 
 // Fsync is fs.fsync(fd, cb).
 func (f *FS) Fsync(fd int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSFsync(nil, fd, done(cb)))
 }
 
 // Fdatasync is fs.fdatasync(fd, cb).
 func (f *FS) Fdatasync(fd int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
+	if err := checkFd(fd); err != nil {
+		return err
+	}
 	return start(f.loop.FSFdatasync(nil, fd, done(cb)))
 }
 
 // Chown is fs.chown(path, uid, gid, cb).
 func (f *FS) Chown(p string, uid, gid int, cb func(err error)) error {
+	if cb == nil {
+		return errNoCallback
+	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}

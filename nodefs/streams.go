@@ -64,8 +64,11 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 	if err := checkPath("path", path); err != nil {
 		return nil, err
 	}
-	if _, ok := normEncoding(o.Encoding); !ok {
-		return nil, unknownEncoding(o.Encoding)
+	if _, err := checkEncoding(o.Encoding); err != nil {
+		return nil, err
+	}
+	if o.HighWaterMark < 0 {
+		return nil, argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(o.HighWaterMark)))
 	}
 	r := &ReadStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode, pos: -1, end: -1,
 		hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}

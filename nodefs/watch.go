@@ -18,7 +18,7 @@ type FSWatcher struct {
 // Watch is fs.watch(filename, listener): listener, if not nil, is added for "change". An
 // unwatchable path returns Node's error (ENOENT: no such file or directory, watch 'x').
 func (f *FS) Watch(filename string, listener func(eventType, filename string)) (*FSWatcher, error) {
-	if err := checkPath("filename", filename); err != nil {
+	if err := checkPath("path", filename); err != nil {
 		return nil, err
 	}
 	w := &FSWatcher{h: f.loop.NewFSEvent()}
@@ -76,7 +76,10 @@ type StatWatcher struct {
 // WatchFile is fs.watchFile(filename, {interval}, listener); interval 0 is Node's default,
 // 5007 ms. Calling it again for the same filename adds the listener to the same watcher.
 func (f *FS) WatchFile(filename string, interval time.Duration, listener func(curr, prev *Stats)) (*StatWatcher, error) {
-	if err := checkPath("filename", filename); err != nil {
+	if listener == nil {
+		return nil, argError("ERR_INVALID_ARG_TYPE", `The "listener" argument must be of type function. Received undefined`)
+	}
+	if err := checkPath("path", filename); err != nil {
 		return nil, err
 	}
 	if interval <= 0 {

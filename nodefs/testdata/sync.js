@@ -1,0 +1,71 @@
+// Records sync.txt (run from an empty directory: node sync.js > sync.txt): what Node's
+// synchronous fs calls return and throw, for nodefs's TestSyncAgainstNode.
+const fs = require('fs');
+const show = (v) => (v === undefined ? 'undefined' : JSON.stringify(v));
+const t = (name, f) => {
+  try {
+    console.log(name, 'ok', show(f()));
+  } catch (e) {
+    console.log(name, e.code, show(e.errno), show(e.syscall), show(e.path), show(e.dest), '|', e.message);
+  }
+};
+fs.writeFileSync('f', 'hi\n');
+fs.mkdirSync('d');
+t('readFileSync', () => fs.readFileSync('f', 'utf8'));
+t('readFileSync hex', () => fs.readFileSync('f', 'hex'));
+t('readFileSync missing', () => fs.readFileSync('nope'));
+t('readFileSync dir', () => fs.readFileSync('d'));
+t('readFileSync empty path', () => fs.readFileSync(''));
+t('readFileSync bad encoding', () => fs.readFileSync('f', 'klingon'));
+t('writeFileSync base64', () => fs.writeFileSync('g', 'aGk=', 'base64'));
+t('readFileSync g', () => fs.readFileSync('g', 'latin1'));
+t('appendFileSync', () => fs.appendFileSync('g', Buffer.from('!')));
+t('readFileSync g again', () => fs.readFileSync('g', 'utf8'));
+t('writeFileSync dir', () => fs.writeFileSync('.', 'x'));
+t('writeFileSync no parent', () => fs.writeFileSync('zz/y', 'x'));
+t('writeFileSync wx existing', () => fs.writeFileSync('g', 'x', { flag: 'wx' }));
+t('existsSync', () => [fs.existsSync('f'), fs.existsSync('nope'), fs.existsSync(''), fs.existsSync('f\0x')]);
+t('statSync size', () => fs.statSync('f').size);
+t('statSync isDirectory', () => fs.statSync('d').isDirectory());
+t('statSync missing', () => fs.statSync('nope'));
+t('statSync no throw', () => fs.statSync('nope', { throwIfNoEntry: false }));
+t('statSync through a file', () => fs.statSync('f/x'));
+t('lstatSync missing', () => fs.lstatSync('nope'));
+t('fstatSync bad fd', () => fs.fstatSync(99999));
+t('fstatSync negative fd', () => fs.fstatSync(-1));
+t('mkdirSync exists', () => fs.mkdirSync('d'));
+t('mkdirSync recursive', () => fs.mkdirSync('d/a/b', { recursive: true }));
+t('mkdirSync recursive again', () => fs.mkdirSync('d/a/b', { recursive: true }));
+t('mkdirSync recursive through a file', () => fs.mkdirSync('f/a', { recursive: true }));
+t('readdirSync', () => fs.readdirSync('.'));
+t('readdirSync file', () => fs.readdirSync('f'));
+t('readdirSync types', () => fs.readdirSync('d', { withFileTypes: true }).map((e) => [e.name, e.isDirectory()]));
+t('unlinkSync missing', () => fs.unlinkSync('nope'));
+t('unlinkSync dir', () => fs.unlinkSync('d'));
+t('rmdirSync not empty', () => fs.rmdirSync('d'));
+t('rmSync missing', () => fs.rmSync('nope'));
+t('rmSync dir', () => fs.rmSync('d'));
+t('rmSync force', () => fs.rmSync('nope', { force: true }));
+t('rmSync recursive', () => fs.rmSync('d', { recursive: true }));
+t('renameSync missing', () => fs.renameSync('nope', 'other'));
+t('renameSync', () => fs.renameSync('g', 'h'));
+t('copyFileSync excl', () => fs.copyFileSync('f', 'h', fs.constants.COPYFILE_EXCL));
+t('copyFileSync bad mode', () => fs.copyFileSync('f', 'h', 99));
+t('accessSync missing', () => fs.accessSync('nope'));
+t('accessSync bad mode', () => fs.accessSync('f', 99));
+t('openSync bad flags', () => fs.openSync('f', 'zz'));
+t('openSync missing', () => fs.openSync('nope', 'r'));
+t('readSync closed fd', () => fs.readSync(99999, Buffer.alloc(4), 0, 4, 0));
+t('readSync too long', () => fs.readSync(0, Buffer.alloc(4), 0, 8, 0));
+t('readSync negative position', () => fs.readSync(0, Buffer.alloc(4), 0, 4, -5));
+t('readSync negative offset', () => fs.readSync(0, Buffer.alloc(4), -1, 4, 0));
+t('readSync empty buffer', () => fs.readSync(0, Buffer.alloc(0), 0, 4, 0));
+t('writeSync closed fd', () => fs.writeSync(99999, Buffer.from('x'), 0, 1, 0));
+t('writeSync offset past the end', () => fs.writeSync(1, Buffer.alloc(4), 5, 1, 0));
+t('closeSync closed fd', () => fs.closeSync(99999));
+t('readlinkSync missing', () => fs.readlinkSync('nope'));
+t('realpathSync missing', () => fs.realpathSync('nope/x'));
+t('mkdtempSync NUL', () => fs.mkdtempSync('a\0b'));
+t('stat NUL', () => fs.statSync('a\0b'));
+fs.rmSync('f');
+fs.rmSync('h');
