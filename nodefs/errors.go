@@ -33,7 +33,7 @@ func (e *Error) Is(target error) bool {
 }
 
 // HasPath reports whether Node's error object has a path property: a call with a path
-// reports it even when it is "" (ENOENT: no such file or directory, stat '').
+// reports it even when it is "" (ENOENT: no such file or directory, stat ”).
 func (e *Error) HasPath() bool { return e.hasPath || e.Path != "" }
 
 // errnoInfo is libuv's name and description of an errno, which Node prints.
@@ -86,7 +86,7 @@ func uvException(errno syscall.Errno, sysc, path, dest string, cause error) *Err
 }
 
 // uvExceptionPaths is uvException with the paths present however empty, as the binding's
-// C++ exceptions (ENOENT: no such file or directory, open '').
+// C++ exceptions (ENOENT: no such file or directory, open ”).
 func uvExceptionPaths(errno syscall.Errno, sysc, path, dest string, hasPath, hasDest bool, cause error) *Error {
 	info, ok := errnoTable[errno]
 	if !ok {
