@@ -169,20 +169,5 @@ func TestSyncAgainstNode(t *testing.T) {
 		t1("stat NUL", err)
 	})
 	filtered := strings.Split(strings.TrimSpace(string(want)), "\n")
-	gotText := strings.ReplaceAll(strings.Join(got, "\n"), wd, "/tmp/rec")
-	if gotText != strings.Join(filtered, "\n") {
-		g, w := strings.Split(gotText, "\n"), filtered
-		for i := 0; i < max(len(g), len(w)); i++ {
-			var gl, wl string
-			if i < len(g) {
-				gl = g[i]
-			}
-			if i < len(w) {
-				wl = w[i]
-			}
-			if gl != wl {
-				t.Errorf("line %d:\n got  %s\n node %s", i+1, gl, wl)
-			}
-		}
-	}
+	compareLines(t, strings.ReplaceAll(strings.Join(got, "\n"), wd, "/tmp/rec"), strings.Join(filtered, "\n"))
 }
