@@ -47,8 +47,11 @@ type ReadStream struct {
 
 	BytesRead int64 // bytesRead
 
-	opened, flowing, reading, ended, destroyed, closing bool
-	pipes                                               []*pipe
+	opened, opening, reading, ended, destroyed bool
+	flowing                                    bool  // data events are being emitted
+	paused                                     bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
+	destErr                                    error // the error Destroy was given, emitted once the open or read in flight is done
+	pipes                                      []*pipe
 }
 
 // CreateReadStream is fs.createReadStream(path, options).
@@ -100,9 +103,13 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 		}
 	}
 	loop := f.loop
+	r.opening = true // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
 	if o.HasFd {
+		if err := checkFd(o.Fd); err != nil {
+			return nil, err
+		}
 		r.fd = o.Fd
-		loop.NextTick(func() { r.didOpen() })
+		loop.NextTick(r.didOpen)
 	} else {
 		loop.NextTick(r.open) // Node constructs on a nextTick
 	}
@@ -116,48 +123,74 @@ func (r *ReadStream) Path() string { return r.path }
 func (r *ReadStream) Fd() int { return r.fd }
 
 func (r *ReadStream) open() {
-	if r.destroyed {
-		return
-	}
 	if err := r.fs.loop.FSOpen(nil, r.path, r.flags, r.mode, func(req *uvloop.FSReq) {
 		if err := req.Err(); err != nil {
+			r.opening = false
+			if r.destroyed {
+				if r.destErr == nil {
+					r.destErr = fromErr(err)
+				}
+				r.finishDestroy()
+				return
+			}
 			r.Destroy(fromErr(err))
 			return
 		}
 		r.fd = int(req.Result())
 		r.didOpen()
 	}); err != nil {
+		r.opening = false
 		r.Destroy(fromErr(err))
 	}
 }
 
+// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
+// stream was destroyed meanwhile, and the destroy then goes on.
 func (r *ReadStream) didOpen() {
-	if r.destroyed {
-		return
-	}
 	r.opened = true
 	r.Emit("open", r.fd)
 	r.Emit("ready")
+	r.opening = false // a Destroy from the listeners waited for this point
+	if r.destroyed {
+		r.finishDestroy()
+		return
+	}
 	r.read()
 }
 
-// OnData adds a "data" listener for bytes and starts the flow; with an Encoding use
-// OnDataString.
-func (r *ReadStream) OnData(fn func(chunk []byte)) *nodenet.Listener {
-	l := r.On("data", func(a ...any) { fn(a[0].([]byte)) })
-	r.Resume()
+// On is emitter.on(event, fn); a "data" listener starts the flow unless Pause was called,
+// as Node's Readable does.
+func (r *ReadStream) On(event string, fn func(args ...any)) *nodenet.Listener {
+	l := r.EventEmitter.On(event, fn)
+	if event == "data" && !r.paused {
+		r.Resume()
+	}
 	return l
 }
 
-// OnDataString adds a "data" listener for a stream with an Encoding and starts the flow.
-func (r *ReadStream) OnDataString(fn func(chunk string)) *nodenet.Listener {
-	l := r.On("data", func(a ...any) { fn(a[0].(string)) })
-	r.Resume()
+// Once is emitter.once(event, fn), with On's rule for "data".
+func (r *ReadStream) Once(event string, fn func(args ...any)) *nodenet.Listener {
+	l := r.EventEmitter.Once(event, fn)
+	if event == "data" && !r.paused {
+		r.Resume()
+	}
 	return l
+}
+
+// OnData adds a "data" listener for bytes (which starts the flow); with an encoding use
+// OnDataString.
+func (r *ReadStream) OnData(fn func(chunk []byte)) *nodenet.Listener {
+	return r.On("data", func(a ...any) { fn(a[0].([]byte)) })
+}
+
+// OnDataString adds a "data" listener for a stream with an encoding.
+func (r *ReadStream) OnDataString(fn func(chunk string)) *nodenet.Listener {
+	return r.On("data", func(a ...any) { fn(a[0].(string)) })
 }
 
 // Resume is readable.resume(): the stream flows; "resume" follows from a nextTick.
 func (r *ReadStream) Resume() *ReadStream {
+	r.paused = false
 	if r.flowing {
 		return r
 	}
@@ -169,13 +202,13 @@ func (r *ReadStream) Resume() *ReadStream {
 	return r
 }
 
-// Pause is readable.pause(); "pause" follows from a nextTick.
+// Pause is readable.pause(): the flow stops and "pause" is emitted at once, as Node's.
 func (r *ReadStream) Pause() *ReadStream {
-	if !r.flowing {
+	if r.paused {
 		return r
 	}
-	r.flowing = false
-	r.fs.loop.NextTick(func() { r.Emit("pause") })
+	r.flowing, r.paused = false, true
+	r.Emit("pause")
 	return r
 }
 
@@ -198,7 +231,8 @@ func (r *ReadStream) read() {
 	r.reading = true
 	if err := r.fs.loop.FSRead(nil, r.fd, buf, r.pos, func(req *uvloop.FSReq) {
 		r.reading = false
-		if r.destroyed {
+		if r.destroyed { // Destroy waited for this read
+			r.finishDestroy()
 			return
 		}
 		if err := req.Err(); err != nil {
@@ -279,12 +313,22 @@ func (r *ReadStream) pushEOF() {
 }
 
 // Destroy is readable.destroy(err): the descriptor is closed, then "error" (if err is not
-// nil) and "close" follow from a nextTick.
+// nil) and "close" follow from a nextTick. An open or a read in flight is waited for first,
+// as Node's does (its "open" and "ready" are still emitted).
 func (r *ReadStream) Destroy(err error) {
 	if r.destroyed {
 		return
 	}
-	r.destroyed = true
+	r.destroyed, r.destErr = true, err
+	r.flowing = false
+	if r.opening || r.reading {
+		return
+	}
+	r.finishDestroy()
+}
+
+func (r *ReadStream) finishDestroy() {
+	err := r.destErr
 	r.closeFd(func() {
 		if err != nil {
 			r.Emit("error", err)
@@ -353,8 +397,25 @@ func (r *ReadStream) Pipe(dst Writable, end bool) Writable {
 			endWritable(dst)
 		}
 	})
-	r.Resume()
+	dst.Once("finish", func(...any) { r.Unpipe(dst) })
+	dst.Once("close", func(...any) { r.Unpipe(dst) })
 	return dst
+}
+
+// Unpipe is readable.unpipe(destination): the stream stops writing into dst, which gets
+// "unpipe"; Pipe does it when dst finishes or closes. The stream pauses if no pipe is left.
+func (r *ReadStream) Unpipe(dst Writable) {
+	for i, p := range r.pipes {
+		if p.dst == dst {
+			r.pipes = append(r.pipes[:i:i], r.pipes[i+1:]...)
+			r.Off("data", p.onData)
+			if len(r.pipes) == 0 && !r.ended {
+				r.Pause()
+			}
+			dst.Emit("unpipe", r)
+			return
+		}
+	}
 }
 
 // endWritable ends a pipe's destination.
@@ -405,6 +466,8 @@ type WriteStream struct {
 	writing   bool
 	needDrain bool
 	opened    bool
+	opening   bool  // the open request is in flight
+	destErr   error // the error Destroy was given, emitted once the open or write in flight is done
 	ending    bool
 	finished  bool
 	destroyed bool
@@ -445,7 +508,11 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 		}
 		w.pos = o.Start
 	}
+	w.opening = true // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
 	if o.HasFd {
+		if err := checkFd(o.Fd); err != nil {
+			return nil, err
+		}
 		w.fd = o.Fd
 		f.loop.NextTick(w.didOpen)
 	} else {
@@ -464,46 +531,57 @@ func (w *WriteStream) Fd() int { return w.fd }
 func (w *WriteStream) WritableLength() int { return w.length }
 
 func (w *WriteStream) open() {
-	if w.destroyed {
-		return
-	}
 	if err := w.fs.loop.FSOpen(nil, w.path, w.flags, w.mode, func(req *uvloop.FSReq) {
 		if err := req.Err(); err != nil {
+			w.opening = false
+			if w.destroyed {
+				if w.destErr == nil {
+					w.destErr = fromErr(err)
+				}
+				w.finishDestroy()
+				return
+			}
 			w.Destroy(fromErr(err))
 			return
 		}
 		w.fd = int(req.Result())
 		w.didOpen()
 	}); err != nil {
+		w.opening = false
 		w.Destroy(fromErr(err))
 	}
 }
 
+// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
+// stream was destroyed meanwhile, and the destroy then goes on.
 func (w *WriteStream) didOpen() {
-	if w.destroyed {
-		return
-	}
 	w.opened = true
 	w.Emit("open", w.fd)
 	w.Emit("ready")
+	w.opening = false // a Destroy from the listeners waited for this point
+	if w.destroyed {
+		w.finishDestroy()
+		return
+	}
 	w.flush()
 }
 
 // Write is writable.write(chunk, cb): it queues data and reports whether the buffer is
-// below the high-water mark. After End it fails: cb and "error" get
-// ERR_STREAM_WRITE_AFTER_END from a nextTick.
+// below the high-water mark. After End it fails as Node's: cb gets ERR_STREAM_WRITE_AFTER_END
+// from a nextTick and the stream is destroyed with it ("error", then "close"). On a destroyed
+// stream cb gets ERR_STREAM_DESTROYED.
 func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
 	if w.ending || w.destroyed {
 		err := nodenet.ErrWriteAfterEnd
-		if w.destroyed && !w.ending {
+		if w.destroyed {
 			err = nodenet.ErrDestroyed
 		}
-		w.fs.loop.NextTick(func() {
-			if cb != nil {
-				cb(err)
-			}
-			w.Emit("error", err)
-		})
+		if cb != nil {
+			w.fs.loop.NextTick(func() { cb(err) })
+		}
+		if !w.destroyed {
+			w.Destroy(err)
+		}
 		return false
 	}
 	w.length += len(data)
@@ -548,6 +626,12 @@ func (w *WriteStream) flush() {
 
 func (w *WriteStream) writeAll(bufs [][]byte, total int, batch []pendingWrite) {
 	cb := func(req *uvloop.FSReq) {
+		if w.destroyed { // Destroy waited for this write
+			w.writing = false
+			w.failQueued(batch)
+			w.finishDestroy()
+			return
+		}
 		if err := req.Err(); err != nil {
 			w.writing = false
 			err = fromErr(err)
@@ -645,12 +729,38 @@ func (w *WriteStream) finish() {
 }
 
 // Destroy is writable.destroy(err): the descriptor is closed, then "error" (if err is not
-// nil) and "close" follow from a nextTick.
+// nil) and "close" follow from a nextTick. An open or a write in flight is waited for first,
+// as Node's does (its "open" and "ready" are still emitted); writes still queued get
+// ERR_STREAM_DESTROYED.
 func (w *WriteStream) Destroy(err error) {
 	if w.destroyed {
 		return
 	}
-	w.destroyed = true
+	w.destroyed, w.destErr = true, err
+	if w.opening || w.writing {
+		return
+	}
+	w.failQueued(nil)
+	w.finishDestroy()
+}
+
+// failQueued calls back the writes that will not be made: batch (in flight when Destroy
+// came) and the queue.
+func (w *WriteStream) failQueued(batch []pendingWrite) {
+	queued := w.queue
+	w.queue = nil
+	for _, ws := range [][]pendingWrite{batch, queued} {
+		for _, p := range ws {
+			if p.cb != nil {
+				cb := p.cb
+				w.fs.loop.NextTick(func() { cb(nodenet.ErrDestroyed) })
+			}
+		}
+	}
+}
+
+func (w *WriteStream) finishDestroy() {
+	err := w.destErr
 	loop := w.fs.loop
 	then := func() {
 		if err != nil {
@@ -678,3 +788,9 @@ func (w *WriteStream) Close(cb func()) {
 		w.End(nil, nil)
 	}
 }
+
+// Destroyed is readable.destroyed: Destroy was called (or the stream ended and closed).
+func (r *ReadStream) Destroyed() bool { return r.destroyed }
+
+// Destroyed is writable.destroyed.
+func (w *WriteStream) Destroyed() bool { return w.destroyed }
