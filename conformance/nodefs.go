@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/uvgo/uvgo/nodefs"
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// Ports of the fs scenarios (200-205), on package nodefs: fs.x(...) is nodefs.New(l).X(...),
+// Ports of the fs scenarios (200-208), on package nodefs: fs.x(...) is nodefs.New(l).X(...),
 // fs/promises is FS.Promises(), fs.createReadStream is FS.CreateReadStream. The *Sync calls
 // of the scripts' set-up and clean-up are package os.
 
@@ -240,5 +241,115 @@ func fsPromisesAwaitLoop(l *uvloop.Loop, out func(string)) func() {
 		return unit{}, nil
 	})
 	out("main end")
+	return nil
+}
+
+// 206: a read stream's events, each handler queueing a tick, a microtask and an immediate.
+func fsStreamEventsTicksImmediates(l *uvloop.Loop, out func(string)) func() {
+	fs := nodefs.New(l)
+	dir := tempDir("uvgo-206-")
+	file := filepath.Join(dir, "in.txt")
+	fs.WriteFileSync(file, []byte("abcdefghijklmnopqrst"), nil)
+	queues := func(name string) {
+		l.NextTick(func() { out(name + " nextTick") })
+		logThen(resolved(l), out, name+" promise")
+		l.SetImmediate(func() { out(name + " immediate") })
+	}
+	rs, _ := fs.CreateReadStream(file, &nodefs.ReadStreamOptions{HighWaterMark: 8})
+	for _, ev := range []string{"open", "ready", "end", "close"} {
+		rs.On(ev, func(...any) {
+			out(ev)
+			queues(ev)
+		})
+	}
+	n := 0
+	rs.OnData(func(chunk []byte) {
+		n++
+		out(logLine("data", n, string(chunk)))
+		queues("data " + strconv.Itoa(n))
+	})
+	rs.On("close", func(...any) { fs.RmSync(dir, &nodefs.RmOptions{Recursive: true}) })
+	l.NextTick(func() { out("main nextTick") })
+	out("main end")
+	return nil
+}
+
+// 207: readFile of 1.5 MiB takes six pool round trips (open, fstat, three reads, close),
+// each in a later iteration; a 100 ms timer set first fires after its busy callback.
+func fsReadFileRoundTripsVs100msTimer(l *uvloop.Loop, out func(string)) func() {
+	fs := nodefs.New(l)
+	dir := tempDir("uvgo-207-")
+	file := filepath.Join(dir, "big.bin")
+	fs.WriteFileSync(file, []byte(strings.Repeat("x", 1536*1024)), nil)
+	scheduled := time.Now()
+	done := false
+	iterations := 0
+	l.SetTimeout(func() {
+		out(logLine("timeout fired; readFile done:", done, "delay >= 99:", time.Since(scheduled) >= 99*ms))
+		fs.RmSync(dir, &nodefs.RmOptions{Recursive: true})
+	}, 100*ms)
+	var spin func()
+	spin = func() {
+		iterations++
+		if !done {
+			l.SetImmediate(spin)
+		}
+	}
+	spin()
+	fs.ReadFile(file, func(err error, data []byte) {
+		done = true
+		out(logLine("readFile", jsErr(err), len(data), "immediates meanwhile >= 6:", iterations >= 6))
+		busyWait(10 * ms)
+		out("readFile callback end")
+	})
+	out("main end")
+	return nil
+}
+
+// 208: inside the callback of any fs call an immediate runs before a 0 ms timeout.
+func fsImmediateBeforeTimeoutInCallbacks(l *uvloop.Loop, out func(string)) func() {
+	fs := nodefs.New(l)
+	fsp := fs.Promises()
+	dir := tempDir("uvgo-208-")
+	file := filepath.Join(dir, "f.txt")
+	fs.WriteFileSync(file, []byte("hello"), nil)
+	race := func(name string, next func()) {
+		l.SetTimeout(func() {
+			out(name + " timeout")
+			next()
+		}, 0)
+		l.SetImmediate(func() { out(name + " immediate") })
+		out(name + " callback")
+	}
+	fd := -1
+	steps := []func(next func()){
+		func(next func()) { fs.Stat(file, func(error, *nodefs.Stats) { race("stat", next) }) },
+		func(next func()) { fs.Open(file, "r", 0o666, func(_ error, f int) { fd = f; race("open", next) }) },
+		func(next func()) {
+			fs.Read(fd, make([]byte, 5), 0, 5, 0, func(error, int, []byte) { race("read", next) })
+		},
+		func(next func()) { fs.Close(fd, func(error) { race("close", next) }) },
+		func(next func()) { fs.WriteFile(file, []byte("world"), nil, func(error) { race("writeFile", next) }) },
+		func(next func()) { fs.ReadFileString(file, "utf8", func(error, string) { race("readFile", next) }) },
+		func(next func()) { fs.Readdir(dir, func(error, []string) { race("readdir", next) }) },
+		func(next func()) {
+			promise.Then(fsp.Stat(file), func(*nodefs.Stats) (unit, error) { race("promises.stat", next); return unit{}, nil }, nil)
+		},
+		func(next func()) {
+			rs, _ := fs.CreateReadStream(file, nil)
+			rs.Once("data", func(...any) { race("stream data", next) })
+		},
+	}
+	i := 0
+	var next func()
+	next = func() {
+		if i == len(steps) {
+			l.SetTimeout(func() { fs.RmSync(dir, &nodefs.RmOptions{Recursive: true}) }, 10*ms)
+			return
+		}
+		i++
+		steps[i-1](next)
+	}
+	next()
 	return nil
 }

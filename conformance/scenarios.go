@@ -76,12 +76,15 @@ var Scenarios = map[string]Scenario{
 	"111-net-server-close-with-connection-open": {Main: netServerCloseWithConnectionOpen},
 	"112-net-write-after-end":                   {Main: netWriteAfterEnd},
 
-	"200-fs-error-objects":                    {Main: fsErrorObjects},
-	"201-fs-callback-chain-queues":            {Main: fsCallbackChainQueues},
-	"202-fs-stat-before-readfile-round-trips": {Main: fsStatBeforeReadFile},
-	"203-fs-read-stream-pipe-write-stream":    {Main: fsReadStreamPipe},
-	"204-fs-watch-rename":                     {Main: fsWatchRename},
-	"205-fs-promises-await-loop":              {Main: fsPromisesAwaitLoop},
+	"200-fs-error-objects":                            {Main: fsErrorObjects},
+	"201-fs-callback-chain-queues":                    {Main: fsCallbackChainQueues},
+	"202-fs-stat-before-readfile-round-trips":         {Main: fsStatBeforeReadFile},
+	"203-fs-read-stream-pipe-write-stream":            {Main: fsReadStreamPipe},
+	"204-fs-watch-rename":                             {Main: fsWatchRename},
+	"205-fs-promises-await-loop":                      {Main: fsPromisesAwaitLoop},
+	"206-fs-stream-events-ticks-immediates":           {Main: fsStreamEventsTicksImmediates},
+	"207-fs-readfile-round-trips-vs-100ms-timer":      {Main: fsReadFileRoundTripsVs100msTimer},
+	"208-fs-immediate-before-timeout-in-fs-callbacks": {Main: fsImmediateBeforeTimeoutInCallbacks},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
