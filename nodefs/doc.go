@@ -19,6 +19,28 @@
 // are. Calls that Node overloads on an encoding have a String variant (ReadFileString,
 // WriteFileString, WriteString). Promise calls that resolve to undefined resolve to Void.
 //
+// The synchronous calls (ReadFileSync, WriteFileSync, ExistsSync, StatSync, MkdirSync,
+// ReaddirSync, UnlinkSync, RmSync, ...) block the loop goroutine, as Node's do, and fail
+// with the same errors.
+//
+// # Streams
+//
+// CreateReadStream and CreateWriteStream follow Node's state machine: the open is
+// constructed on a nextTick; "open" and "ready" come together from its completion; a "data"
+// listener (On, Once, OnData) starts the flow unless Pause was called; each read is one pool
+// round trip of at most HighWaterMark bytes; "end" comes from a nextTick after the read that
+// returned 0, "close" after the descriptor is closed. A WriteStream's Write reports whether
+// the buffer is below its HighWaterMark ("drain" follows when it empties); End's callback
+// runs just before "finish". Destroy waits for an open or a read/write in flight (Node's
+// construct and kIsPerformingIO) before it closes the descriptor.
+//
+// # Encodings
+//
+// Encode, Decode and the streams' decoding speak Buffer's encodings: utf8 (invalid bytes
+// become U+FFFD as V8 replaces them), base64, base64url, hex, latin1 (binary), ascii,
+// utf16le (ucs2), and raw bytes. A stream with an encoding (the Encoding option or
+// SetEncoding) never splits a character or a base64 group between two "data" events.
+//
 // # Order
 //
 // Every callback runs in the poll phase, followed by the nextTick/microtask drain, so an
@@ -33,9 +55,13 @@
 // Failures are *Error values with Node's code, errno (negative), syscall, path, dest and
 // message, e.g. "ENOENT: no such file or directory, open 'missing.txt'"; they wrap the
 // errno, so errors.Is(err, fs.ErrNotExist) and errors.Is(err, syscall.ENOENT) work. What
-// Node throws synchronously (an unknown flag, an out-of-range offset, a path with a NUL
-// byte, an unknown encoding) is returned by the call, whose callback then never runs; the
-// promise API rejects instead.
+// Node throws synchronously (a nil callback: ERR_INVALID_ARG_TYPE; an unknown flag, a path
+// with a NUL byte, an empty buffer, an unknown encoding: ERR_INVALID_ARG_VALUE; a negative
+// descriptor, an offset, length or position outside the buffer or the file:
+// ERR_OUT_OF_RANGE; each with Node's message) is returned by the call, whose callback then
+// never runs; the promise API rejects instead. Bad input that reaches the system (an empty
+// path, a closed descriptor, a directory where a file is expected) fails in the callback
+// with Node's error, and the loop runs on.
 //
 // # Buffers
 //

@@ -58,8 +58,13 @@
 //
 // The FS* methods are libuv's uv_fs_* requests (FSOpen, FSRead, FSStat, FSCopyfile, ...): a
 // system call on the work pool, its callback in the poll phase, on a caller-owned FSReq that
-// can be reused without allocating (see FSReq). FSEvent watches a path (inotify, kqueue) and
-// FSPoll stat-polls one, as uv_fs_event_t and uv_fs_poll_t.
+// can be reused without allocating (see FSReq); bad input (an empty path, a closed
+// descriptor, a directory where a file is expected, a negative offset, unknown flags) ends in
+// libuv's errno, never a panic. FSEvent watches a path, as uv_fs_event_t: all the FSEvent
+// handles of a loop share one kernel instance (one inotify descriptor, or one kqueue),
+// created with the first watch and closed with the last, and handles watching the same file
+// each hear its events. FSPoll stat-polls a path, as uv_fs_poll_t; its Close waits for a stat
+// in flight.
 //
 // # Goroutines
 //
