@@ -60,9 +60,12 @@ const (
 	KindPipe
 	KindFSEvent
 	KindFSPoll
+	KindSignal
+	KindProcess
+	KindTTY
 )
 
-var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp", "tcp", "pipe", "fs_event", "fs_poll"}
+var kindNames = [...]string{"unknown", "timer", "idle", "prepare", "check", "async", "poll", "udp", "tcp", "pipe", "fs_event", "fs_poll", "signal", "process", "tty"}
 
 // String returns the kind's name: "timer", "idle", ...
 func (k HandleKind) String() string {

@@ -1,0 +1,180 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// defPath is where a file name is looked up when the environment has no PATH (_PATH_DEFPATH).
+const defPath = "/usr/local/bin:/bin:/usr/bin"
+
+// LookPath finds file as execvp does: a name with a slash is used as it is; any other is
+// searched in the PATH of env (the parent's environment if env is nil). It fails with
+// ENOENT if no directory has it, or EACCES if one has it but not executable.
+func LookPath(file string, env []string) (string, error) {
+	if file == "" {
+		return "", syscall.ENOENT
+	}
+	if strings.Contains(file, "/") {
+		return file, nil
+	}
+	path, ok := "", false
+	if env == nil {
+		path, ok = os.LookupEnv("PATH")
+	} else {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, found := strings.CutPrefix(env[i], "PATH="); found {
+				path, ok = v, true
+				break
+			}
+		}
+	}
+	if !ok {
+		path = defPath
+	}
+	err := error(syscall.ENOENT)
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		p := dir + "/" + file
+		var st unix.Stat_t
+		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			continue
+		}
+		if st.Mode&0o111 == 0 || unix.Access(p, unix.X_OK) != nil {
+			err = syscall.EACCES
+			continue
+		}
+		return p, nil
+	}
+	return "", err
+}
+
+// Spawn starts path with argv (argv[0] included) as fork and exec do, and returns the child's
+// pid. The errors the child meets before exec (chdir, setuid, exec itself) come back from
+// Spawn, bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
+func Spawn(path string, argv []string, attr *Attr) (int, error) {
+	files := make([]uintptr, len(attr.Files))
+	null := -1
+	for i, fd := range attr.Files {
+		switch fd {
+		case DevNull:
+			if null < 0 {
+				var err error
+				null, err = unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+				if err != nil {
+					return 0, bare(err)
+				}
+			}
+			files[i] = uintptr(null)
+		case Closed:
+			files[i] = ^uintptr(0)
+		default:
+			files[i] = uintptr(fd)
+		}
+	}
+	if null >= 0 {
+		defer unix.Close(null)
+	}
+	env := attr.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	sys := &syscall.SysProcAttr{Setsid: attr.Setsid}
+	if attr.SetUID || attr.SetGID {
+		c := &syscall.Credential{Uid: uint32(os.Getuid()), Gid: uint32(os.Getgid()), NoSetGroups: !attr.SetUID}
+		if attr.SetUID {
+			c.Uid = attr.UID
+		}
+		if attr.SetGID {
+			c.Gid = attr.GID
+		}
+		sys.Credential = c
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys})
+	if err != nil {
+		return 0, bare(err)
+	}
+	return pid, nil
+}
+
+// bare returns the errno inside err, or err.
+func bare(err error) error {
+	if e, ok := err.(syscall.Errno); ok {
+		return e
+	}
+	if pe, ok := err.(*os.PathError); ok {
+		return bare(pe.Err)
+	}
+	return err
+}
+
+// Kill sends sig to pid (kill(2)); 0 only checks that the process exists.
+func Kill(pid, sig int) error {
+	for {
+		err := unix.Kill(pid, unix.Signal(sig))
+		if err != unix.EINTR {
+			return bare(err)
+		}
+	}
+}
+
+// Getpid is the calling process's id.
+func Getpid() int { return unix.Getpid() }
+
+// Reap collects pid's exit status if it has exited (wait4 with WNOHANG). ok is false while
+// the child runs.
+func Reap(pid int) (st Status, ok bool, err error) {
+	return wait4(pid, unix.WNOHANG)
+}
+
+func wait4(pid, options int) (Status, bool, error) {
+	var ws unix.WaitStatus
+	for {
+		got, err := unix.Wait4(pid, &ws, options, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return Status{}, false, bare(err)
+		}
+		if got == 0 {
+			return Status{}, false, nil
+		}
+		return statusOf(ws), true, nil
+	}
+}
+
+func statusOf(ws unix.WaitStatus) Status {
+	if ws.Signaled() {
+		return Status{Signal: int(ws.Signal())}
+	}
+	return Status{Code: ws.ExitStatus()}
+}
+
+// Socketpair returns the two ends of a close-on-exec Unix stream socket pair, for a child's
+// stdio: the parent keeps one, the child gets the other (made non-close-on-exec by the dup
+// into its place).
+func Socketpair() (int, int, error) {
+	syscall.ForkLock.RLock()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.CloseOnExec(fds[0])
+		unix.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return -1, -1, bare(err)
+	}
+	return fds[0], fds[1], nil
+}
+
+// Close closes fd.
+func Close(fd int) error { return bare(unix.Close(fd)) }
