@@ -76,6 +76,7 @@ type Loop struct {
 	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
 	fsWatch *fsWatchSet  // the kernel watch instance of the FSEvent handles (fsevent.go); nil while none watches
 	streams streamShared // the read buffer, iovecs, write requests and reserve fd of the streams (stream.go); loop goroutine only
+	dns     dnsQueue     // the lookups holding a slot of the pool and those waiting for one (dns.go); loop goroutine only
 	sig     *loopSignals // the Signal handles' state (signal.go), nil until the first Start; loop goroutine only
 }
 

@@ -120,11 +120,13 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	return nil
 }
 
-// BindString is Bind with an address such as "127.0.0.1:0" or "[::1]:8080".
+// BindString is Bind with an address such as "127.0.0.1:0", "[::1]:8080" or
+// "localhost:8080". A host name is looked up at once, on the loop goroutine, which waits for
+// the answer (bindName); to bind without waiting, look the name up with GetAddrInfo first.
 func (t *TCP) BindString(addr string, flags TCPFlags) error {
 	ap, err := netip.ParseAddrPort(addr)
 	if err != nil {
-		return err
+		return t.bindName(addr, flags)
 	}
 	return t.Bind(ap, flags)
 }
@@ -208,11 +210,14 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	return nil
 }
 
-// ConnectString is Connect with an address such as "127.0.0.1:8080".
+// ConnectString is Connect with an address such as "127.0.0.1:8080" or "localhost:8080". A
+// host name is looked up on the work pool first (GetAddrInfo) and the first address is
+// connected to; a failed lookup arrives in cb as a *DNSError. The lookup counts as the
+// connect in flight: writes wait for the connection, Close cancels both.
 func (t *TCP) ConnectString(addr string, cb func(err error)) error {
 	ap, err := netip.ParseAddrPort(addr)
 	if err != nil {
-		return err
+		return t.connectName(addr, cb)
 	}
 	return t.Connect(ap, cb)
 }
