@@ -46,7 +46,7 @@
 // # Not (yet) here
 //
 // Socket timeouts (setTimeout), keep-alive, cork/uncork, the 'readable' event and read(),
-// DNS names other than "localhost", Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for writes
+// Node 20's autoSelectFamily (a name's first address is the one connected to), Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for writes
 // pending when a connecting socket is destroyed (their callbacks are not called).
 //
 // Everything in this package belongs to the loop goroutine.

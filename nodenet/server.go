@@ -3,6 +3,7 @@ package nodenet
 import (
 	"net/netip"
 
+	"github.com/uvgo/uvgo/nodedns"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -46,11 +47,10 @@ func CreateServer(l *uvloop.Loop, connectionListener func(*Socket)) *Server {
 // Without a host the listener is set up at once on "::" (dual-stack where the system allows
 // it); if binding or listening there fails for any reason (no IPv6, the port taken on IPv6)
 // it tries "0.0.0.0", and only that attempt's error is reported, as Node's
-// createServerHandle falls back. With a host the listener is set up from a nextTick (Node
-// looks the host up first; an IP address takes a tick): an IP address literal is used as
-// it is, "localhost" means 127.0.0.1, and any other name fails with "error" ENOTFOUND (host
-// names are not resolved yet). Either way "listening" comes from a later nextTick, or
-// "error" if it failed.
+// createServerHandle falls back. With a host the listener is set up once the host is looked
+// up (nodedns.Lookup: from a nextTick for an IP address, from the poll phase for a name); a
+// failed lookup emits "error" with the lookup's *nodedns.Error (ENOTFOUND). Either way
+// "listening" comes from a later nextTick, or "error" if it failed.
 func (s *Server) Listen(port int, host string, cb func()) *Server {
 	if cb != nil {
 		s.Once("listening", func(...any) { cb() })
@@ -65,17 +65,16 @@ func (s *Server) Listen(port int, host string, cb func()) *Server {
 		}
 		return s
 	}
-	if host == "localhost" {
-		host = "127.0.0.1"
-	}
-	s.loop.NextTick(func() {
-		ip, err := netip.ParseAddr(host)
+	err := nodedns.Lookup(s.loop, host, nil, func(err error, address string, family int) {
 		if err != nil {
-			s.Emit("error", &Error{Code: "ENOTFOUND", Message: "getaddrinfo ENOTFOUND " + host, Syscall: "getaddrinfo", Err: err})
+			s.Emit("error", err)
 			return
 		}
-		s.listenOrFail(ip, port, host)
+		s.listenOrFail(netip.MustParseAddr(address), port, address)
 	})
+	if err != nil {
+		s.loop.NextTick(func() { s.Emit("error", err) })
+	}
 	return s
 }
 

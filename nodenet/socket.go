@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"syscall"
 
+	"github.com/uvgo/uvgo/nodedns"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -84,17 +85,18 @@ func newSocket(l *uvloop.Loop) *Socket {
 }
 
 // Connect is net.connect(port, host, connectListener): it returns at once, and the
-// connection is made from a nextTick (Node looks the host up first; an IP address takes a
-// tick). connectListener, if not nil, is a Once("connect") listener. A failure is
-// reported as "error" then "close". host may be an IPv4 or IPv6 address, "localhost" or ""
-// (both 127.0.0.1).
+// connection is made from a nextTick for an IP address, or after the host name is looked up
+// on the work pool (nodedns.Lookup; "" means "localhost"), as Node does: the socket emits
+// "lookup" (err, address, family, host) first, and a failed lookup is reported as "error"
+// (the lookup's *nodedns.Error, ENOTFOUND for an unknown name) then "close".
+// connectListener, if not nil, is a Once("connect") listener.
 func Connect(l *uvloop.Loop, port int, host string, connectListener func()) *Socket {
 	s := newSocket(l)
 	if connectListener != nil {
 		s.Once("connect", func(...any) { connectListener() })
 	}
-	if host == "" || host == "localhost" {
-		host = "127.0.0.1"
+	if host == "" {
+		host = "localhost"
 	}
 	s.addr, s.port = host, port
 	s.connecting = true
@@ -105,19 +107,34 @@ func Connect(l *uvloop.Loop, port int, host string, connectListener func()) *Soc
 		return s
 	}
 	s.setHandle(tcp)
-	ip, perr := netip.ParseAddr(host)
-	l.NextTick(func() {
+	connect := func(ip netip.Addr) {
+		s.addr = ip.String()
+		if err := tcp.Connect(netip.AddrPortFrom(ip, uint16(port)), s.afterConnect); err != nil {
+			s.Destroy(sysError(err, "connect", s.addr, port))
+		}
+	}
+	if ip, perr := netip.ParseAddr(host); perr == nil {
+		l.NextTick(func() {
+			if s.connecting {
+				connect(ip)
+			}
+		})
+		return s
+	}
+	err = nodedns.Lookup(l, host, nil, func(err error, address string, family int) {
+		s.Emit("lookup", err, address, family, host)
 		if !s.connecting {
 			return
 		}
-		if perr != nil {
-			s.Destroy(&Error{Code: "ENOTFOUND", Message: "getaddrinfo ENOTFOUND " + host, Syscall: "getaddrinfo", Err: perr})
+		if err != nil {
+			l.NextTick(func() { s.Destroy(err) })
 			return
 		}
-		if err := tcp.Connect(netip.AddrPortFrom(ip, uint16(port)), s.afterConnect); err != nil {
-			s.Destroy(sysError(err, "connect", host, port))
-		}
+		connect(netip.MustParseAddr(address))
 	})
+	if err != nil {
+		l.NextTick(func() { s.Destroy(err) })
+	}
 	return s
 }
 
