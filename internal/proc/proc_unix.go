@@ -178,3 +178,12 @@ func Socketpair() (int, int, error) {
 
 // Close closes fd.
 func Close(fd int) error { return bare(unix.Close(fd)) }
+
+// SignalName is the name of signal n ("SIGTERM"), "" if it has none.
+func SignalName(n int) string { return unix.SignalName(unix.Signal(n)) }
+
+// SignalNum is the number of the signal named name ("SIGTERM"), 0 if there is none.
+func SignalNum(name string) int { return int(unix.SignalNum(name)) }
+
+// ErrnoName is the name of errno ("ENOENT"), "" if it has none.
+func ErrnoName(errno syscall.Errno) string { return unix.ErrnoName(errno) }

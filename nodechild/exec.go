@@ -1,0 +1,183 @@
+package nodechild
+
+import (
+	"strings"
+	"time"
+
+	"github.com/uvgo/uvgo/promise"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// ExecOptions are exec's and execFile's options. The zero value (or nil) is Node's default.
+type ExecOptions struct {
+	Cwd string
+	Env []string
+	// Timeout, if positive, kills the child with KillSignal once it has run that long.
+	Timeout time.Duration
+	// KillSignal is the signal of Timeout and of MaxBuffer; "" is SIGTERM.
+	KillSignal string
+	// MaxBuffer is the most bytes of stdout or of stderr kept; beyond it the child is killed
+	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. 0 is Node's 1 MiB.
+	MaxBuffer int
+	// Shell runs the file through /bin/sh -c (ExecFile; Exec always does).
+	Shell bool
+}
+
+// DefaultMaxBuffer is Node's maxBuffer: 1 MiB.
+const DefaultMaxBuffer = 1024 * 1024
+
+// ExecError is the error exec and execFile report when the command fails: Node's
+// "Command failed: cmd\nstderr" with the exit code (an int, or the errno's name when the
+// program did not start), whether it was killed and by which signal. Err is the spawn
+// error when there was one (then Message is its message).
+type ExecError struct {
+	Message string
+	Code    any    // the exit code (int), the errno's name ("ENOENT"), a Node code, or nil
+	Killed  bool   // the child was killed (timeout, maxBuffer or Kill)
+	Signal  string // the signal that ended it, or ""
+	Cmd     string // the command with its arguments
+	Stdout  string // what the child wrote, for the promise forms
+	Stderr  string
+	Err     error // the spawn error or the maxBuffer error, or nil
+}
+
+func (e *ExecError) Error() string { return e.Message }
+func (e *ExecError) Unwrap() error { return e.Err }
+
+// Exec is child_process.exec(command, options, callback): command runs through /bin/sh -c,
+// and cb gets what it wrote on stdout and stderr once it has ended and both have closed
+// (the child's "close"), with a nil error if it exited with 0, else an *ExecError.
+func Exec(l *uvloop.Loop, command string, opts *ExecOptions, cb func(err error, stdout, stderr string)) (*ChildProcess, error) {
+	var o ExecOptions
+	if opts != nil {
+		o = *opts
+	}
+	o.Shell = true
+	return ExecFile(l, command, nil, &o, cb)
+}
+
+// ExecFile is child_process.execFile(file, args, options, callback): as Exec, without a shell
+// unless options ask for one. A program that cannot be started gives cb the spawn error (an
+// *ExecError wrapping the *Error with code ENOENT, ...).
+func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb func(err error, stdout, stderr string)) (*ChildProcess, error) {
+	var o ExecOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxBuffer <= 0 {
+		o.MaxBuffer = DefaultMaxBuffer
+	}
+	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell})
+	if err != nil {
+		return nil, err
+	}
+	cmd := file
+	if len(args) > 0 {
+		cmd += " " + strings.Join(args, " ")
+	}
+	var (
+		stdout, stderr strings.Builder
+		ex             *ExecError
+		killed, exited bool
+		timer          *uvloop.Timeout
+	)
+	kill := func() {
+		killed = true
+		c.Kill(o.KillSignal)
+	}
+	exithandler := func() {
+		if exited {
+			return
+		}
+		exited = true
+		if timer != nil {
+			l.ClearTimeout(timer)
+			timer = nil
+		}
+		if cb == nil {
+			return
+		}
+		so, se := stdout.String(), stderr.String()
+		if ex == nil && c.ExitCode != nil && *c.ExitCode == 0 && c.SignalCode == "" {
+			cb(nil, so, se)
+			return
+		}
+		if ex == nil {
+			ex = &ExecError{Message: "Command failed: " + cmd + "\n" + se, Killed: c.Killed || killed, Signal: c.SignalCode}
+			if c.ExitCode != nil {
+				ex.Code = *c.ExitCode
+			}
+		}
+		ex.Cmd, ex.Stdout, ex.Stderr = cmd, so, se
+		cb(ex, so, se)
+	}
+	c.On("close", func(...any) { exithandler() })
+	c.OnError(func(err error) {
+		e := &ExecError{Message: err.Error(), Err: err}
+		if ce, ok := err.(*Error); ok {
+			e.Code = ce.Code
+		}
+		ex = e
+		if c.Stdout != nil {
+			c.Stdout.Destroy(nil)
+		}
+		if c.Stderr != nil {
+			c.Stderr.Destroy(nil)
+		}
+		exithandler()
+	})
+	if o.Timeout > 0 {
+		timer = l.SetTimeout(func() { timer = nil; kill() }, o.Timeout)
+	}
+	collect := func(b *strings.Builder, name string) func(data []byte) {
+		return func(data []byte) {
+			if b.Len()+len(data) > o.MaxBuffer {
+				b.Write(data[:o.MaxBuffer-b.Len()])
+				ex = &ExecError{Code: "ERR_CHILD_PROCESS_STDIO_MAXBUFFER",
+					Message: name + " maxBuffer length exceeded"}
+				kill()
+				return
+			}
+			b.Write(data)
+		}
+	}
+	if c.Stdout != nil {
+		c.Stdout.OnData(collect(&stdout, "stdout"))
+	}
+	if c.Stderr != nil {
+		c.Stderr.OnData(collect(&stderr, "stderr"))
+	}
+	return c, nil
+}
+
+// Output is what the promise forms of exec and execFile resolve to.
+type Output struct{ Stdout, Stderr string }
+
+// ExecPromise is util.promisify(child_process.exec): it resolves to the output, or rejects
+// with the *ExecError (whose Stdout and Stderr are set).
+func ExecPromise(l *uvloop.Loop, command string, opts *ExecOptions) *promise.Promise[Output] {
+	p, r := promise.WithResolvers[Output](l)
+	if _, err := Exec(l, command, opts, settleOutput(r)); err != nil {
+		r.Reject(err)
+	}
+	return p
+}
+
+// ExecFilePromise is util.promisify(child_process.execFile).
+func ExecFilePromise(l *uvloop.Loop, file string, args []string, opts *ExecOptions) *promise.Promise[Output] {
+	p, r := promise.WithResolvers[Output](l)
+	if _, err := ExecFile(l, file, args, opts, settleOutput(r)); err != nil {
+		r.Reject(err)
+	}
+	return p
+}
+
+func settleOutput(r *promise.Resolvers[Output]) func(error, string, string) {
+	return func(err error, stdout, stderr string) {
+		if err != nil {
+			r.Reject(err)
+			return
+		}
+		r.Resolve(Output{stdout, stderr})
+	}
+}
