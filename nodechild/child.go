@@ -189,7 +189,7 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		if p == nil {
 			continue
 		}
-		s := nodenet.NewSocket(l, p, i > 0 && !c.spawnFailed, i == 0 && !c.spawnFailed)
+		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.spawnFailed, Writable: i == 0 && !c.spawnFailed})
 		c.Stdio[i] = s
 		if i > 0 {
 			c.closesNeed++

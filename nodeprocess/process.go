@@ -1,0 +1,169 @@
+// Package nodeprocess is the part of Node.js's process object that code ported to uvgo
+// needs around a loop: signal events (process.on('SIGINT', ...)), process.kill and
+// process.pid, and the standard streams (Stdin, Stdout, Stderr) over whatever fds 0-2 are —
+// a TTY, a pipe, a socket or a file.
+//
+// A Process belongs to one loop and its goroutine. Signal listeners are Node's: the first
+// listener of a signal starts an unref'd uvloop Signal handle (a signal listener does not
+// keep the loop alive, as in Node), and removing the last one stops it, which gives the
+// signal its default action back. Listeners get the signal's name and number.
+package nodeprocess
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+
+	"github.com/uvgo/uvgo/internal/proc"
+	"github.com/uvgo/uvgo/nodenet"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Process is Node's process object for one loop. Loop goroutine only.
+type Process struct {
+	nodenet.EventEmitter
+	loop    *uvloop.Loop
+	signals map[string]*uvloop.Signal // the started handle of each signal listened to
+
+	stdin          *Stdin
+	stdout, stderr *Stdout
+	restore        [][2]int // fds whose flags Close puts back, with the flags
+}
+
+// New returns the process object of l.
+func New(l *uvloop.Loop) *Process {
+	return &Process{loop: l, signals: map[string]*uvloop.Signal{}}
+}
+
+// Error is an error as Node's process reports it.
+type Error struct {
+	Errno   int
+	Code    string
+	Syscall string
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Pid is process.pid.
+func (p *Process) Pid() int { return os.Getpid() }
+
+// isSignal reports whether event names a signal ("SIGINT") and its number.
+func isSignal(event string) (syscall.Signal, bool) {
+	if len(event) < 4 || event[:3] != "SIG" {
+		return 0, false
+	}
+	n := proc.SignalNum(event)
+	return syscall.Signal(n), n != 0
+}
+
+// On is process.on(event, fn). For a signal name, fn gets (name string, number int).
+func (p *Process) On(event string, fn func(args ...any)) *nodenet.Listener {
+	l := p.EventEmitter.On(event, fn)
+	p.watch(event)
+	return l
+}
+
+// Once is process.once(event, fn).
+func (p *Process) Once(event string, fn func(args ...any)) *nodenet.Listener {
+	l := p.EventEmitter.Once(event, fn)
+	p.watch(event)
+	return l
+}
+
+// Off is process.off(event, listener): the signal stops being watched with its last listener.
+func (p *Process) Off(event string, l *nodenet.Listener) bool {
+	ok := p.EventEmitter.Off(event, l)
+	p.unwatch(event)
+	return ok
+}
+
+// RemoveAllListeners is process.removeAllListeners(events...).
+func (p *Process) RemoveAllListeners(events ...string) {
+	p.EventEmitter.RemoveAllListeners(events...)
+	if len(events) == 0 {
+		for ev := range p.signals {
+			events = append(events, ev)
+		}
+	}
+	for _, ev := range events {
+		p.unwatch(ev)
+	}
+}
+
+// OnSignal adds a listener of the signal named, which gets the name and the number.
+func (p *Process) OnSignal(name string, fn func(name string, num int)) *nodenet.Listener {
+	return p.On(name, func(a ...any) { fn(a[0].(string), a[1].(int)) })
+}
+
+func (p *Process) watch(event string) {
+	sig, ok := isSignal(event)
+	if !ok || p.signals[event] != nil {
+		return
+	}
+	h, err := p.loop.NewSignal(func(_ *uvloop.Signal, signum syscall.Signal) {
+		p.Emit(event, event, int(signum))
+	})
+	if err == nil {
+		err = h.Start(sig)
+	}
+	if err != nil {
+		if h != nil {
+			h.Close(nil)
+		}
+		p.loop.NextTick(func() {
+			p.Emit("error", &Error{Errno: -int(syscall.EINVAL), Code: "EINVAL", Syscall: "uv_signal_start", Message: "uv_signal_start EINVAL", Err: err})
+		})
+		return
+	}
+	h.Unref()
+	p.signals[event] = h
+}
+
+func (p *Process) unwatch(event string) {
+	if h := p.signals[event]; h != nil && p.ListenerCount(event) == 0 {
+		h.Close(nil)
+		delete(p.signals, event)
+	}
+}
+
+// Kill is process.kill(pid, signal): it sends the signal named ("SIGTERM" if "", "0" to
+// probe, or a number as text) and returns true, or an error: ERR_UNKNOWN_SIGNAL for an
+// unknown name, ESRCH or EPERM (syscall "kill") from the system.
+func (p *Process) Kill(pid int, signal string) (bool, error) {
+	if signal == "" {
+		signal = "SIGTERM"
+	}
+	n := proc.SignalNum(signal)
+	if v, err := strconv.Atoi(signal); err == nil {
+		n = v
+	} else if n == 0 {
+		return false, &Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + signal}
+	}
+	if err := uvloop.Kill(pid, syscall.Signal(n)); err != nil {
+		code := "UNKNOWN"
+		errno := syscall.EINVAL
+		if e, ok := err.(*os.SyscallError); ok {
+			if en, ok := e.Err.(syscall.Errno); ok {
+				errno = en
+			}
+		}
+		if name := proc.ErrnoName(errno); name != "" {
+			code = name
+		}
+		return false, &Error{Errno: -int(errno), Code: code, Syscall: "kill", Message: "kill " + code, Err: err}
+	}
+	return true, nil
+}
+
+// Close stops watching every signal and closes the standard streams this Process opened
+// (their fds stay open: 0-2 are never closed). Call it before closing the loop.
+func (p *Process) Close() {
+	for ev, h := range p.signals {
+		h.Close(nil)
+		delete(p.signals, ev)
+	}
+	p.closeStdio()
+}
