@@ -85,6 +85,14 @@ var Scenarios = map[string]Scenario{
 	"206-fs-stream-events-ticks-immediates":           {Main: fsStreamEventsTicksImmediates},
 	"207-fs-readfile-round-trips-vs-100ms-timer":      {Main: fsReadFileRoundTripsVs100msTimer},
 	"208-fs-immediate-before-timeout-in-fs-callbacks": {Main: fsImmediateBeforeTimeoutInCallbacks},
+
+	"350-child-exit-before-close": {Main: childExitBeforeClose},
+	"351-child-killed-sigterm":    {Main: childKilledSigterm},
+	"352-child-missing-binary":    {Main: childMissingBinary},
+	"353-exec-callback":           {Main: execCallback},
+	"354-signal-to-self":          {Main: signalToSelf},
+	"355-dns-lookup-localhost":    {Main: dnsLookupLocalhost},
+	"356-dns-lookup-invalid":      {Main: dnsLookupInvalid},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
