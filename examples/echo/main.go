@@ -7,6 +7,9 @@
 // until that write completes, so the buffer is never overwritten while queued, and a slow
 // reader holds back its writer instead of growing the buffer (backpressure). The buffer is
 // kept and reused, so steady state allocates nothing.
+//
+// SIGINT or SIGTERM shuts it down cleanly: it stops accepting, lets the open connections go
+// on for up to -grace (5s), closes what is left and exits with status 0.
 package main
 
 import (
@@ -14,64 +17,117 @@ import (
 	"flag"
 	"log"
 	"net/netip"
-	"os"
-	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:7000", "address to listen on")
+	grace := flag.Duration("grace", 5*time.Second, "on SIGINT or SIGTERM, how long open connections may go on")
 	flag.Parse()
-	bound, stop, err := Serve(*addr)
+	bound, wait, err := ServeUntilSignal(*addr, *grace)
 	if err != nil {
 		log.Fatal(err)
 	}
 	log.Printf("echo: listening on %v", bound)
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	<-sig
-	if err := stop(); err != nil {
+	if err := wait(); err != nil {
 		log.Fatal(err)
 	}
+	log.Print("echo: shut down")
 }
 
 // Serve starts an echo server listening on addr on a loop of its own goroutine. It returns
 // the bound address and stop, which closes the listener and every connection, waits for
 // the loop to finish and closes it.
 func Serve(addr string) (bound netip.AddrPort, stop func() error, err error) {
+	bound, stop, _, err = start(addr, 0)
+	return bound, stop, err
+}
+
+// ServeUntilSignal is Serve that shuts down on SIGINT or SIGTERM: it stops accepting at
+// once, lets the open connections go on for up to grace, then closes what is left. wait
+// returns once the loop has ended and is closed.
+func ServeUntilSignal(addr string, grace time.Duration) (bound netip.AddrPort, wait func() error, err error) {
+	bound, _, wait, err = start(addr, grace)
+	return bound, wait, err
+}
+
+func start(addr string, grace time.Duration) (bound netip.AddrPort, stop, wait func() error, err error) {
 	loop, err := uvloop.New()
 	if err != nil {
-		return bound, nil, err
+		return bound, nil, nil, err
 	}
 	ln, err := listen(loop, addr)
-	if err != nil {
-		loop.Close()
-		return bound, nil, err
+	if err == nil && grace > 0 {
+		err = shutdownOnSignals(loop, ln, grace)
 	}
-	if bound, err = ln.LocalAddr(); err != nil {
-		ln.Close(nil)
+	if err == nil {
+		bound, err = ln.LocalAddr()
+	}
+	if err != nil {
+		closeAll(loop)
 		loop.Run(uvloop.RunDefault)
 		loop.Close()
-		return bound, nil, err
+		return bound, nil, nil, err
 	}
 	done := make(chan error, 1)
 	go func() {
 		_, err := loop.Run(uvloop.RunDefault)
+		if err == nil { // what is left is unref'd (the deadline timer): close it
+			closeAll(loop)
+			_, err = loop.Run(uvloop.RunDefault)
+		}
 		done <- errors.Join(err, loop.Close())
 	}()
+	wait = func() error { return <-done }
 	stop = func() error {
-		loop.Post(func() {
-			loop.Walk(func(h uvloop.Handle) {
-				if !h.IsClosing() {
-					h.Close(nil)
-				}
-			})
-		})
+		loop.Post(func() { closeAll(loop) })
 		return <-done
 	}
-	return bound, stop, nil
+	return bound, stop, wait, nil
+}
+
+// closeAll closes every handle of the loop.
+func closeAll(loop *uvloop.Loop) {
+	loop.Walk(func(h uvloop.Handle) {
+		if !h.IsClosing() {
+			h.Close(nil)
+		}
+	})
+}
+
+// shutdownOnSignals watches SIGINT and SIGTERM with Signal handles. The first of them closes
+// the listener and the signal handles, and starts an unref'd timer: if connections are
+// still open after grace, it closes them. The loop ends when the last connection has
+// closed, or at the deadline.
+func shutdownOnSignals(loop *uvloop.Loop, ln *uvloop.TCP, grace time.Duration) error {
+	var sigs []*uvloop.Signal
+	shutdown := func(*uvloop.Signal, syscall.Signal) {
+		if ln.IsClosing() {
+			return // both signals came
+		}
+		for _, s := range sigs {
+			s.Close(nil)
+		}
+		ln.Close(nil)
+		deadline := loop.NewTimer(func(*uvloop.Timer) { closeAll(loop) })
+		deadline.Start(grace, 0)
+		deadline.Unref()
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		s, err := loop.NewSignal(shutdown)
+		if err == nil {
+			err = s.Start(sig)
+		}
+		if err != nil {
+			return err
+		}
+		s.Unref() // the listener keeps the loop alive, not the handlers
+		sigs = append(sigs, s)
+	}
+	return nil
 }
 
 // listen binds addr and accepts connections, each echoed by a conn.

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -178,4 +180,44 @@ func Example() {
 		panic(err)
 	}
 	// Output: hello, loop
+}
+
+// SIGTERM stops the server accepting; the connection open goes on until its client closes
+// it, and then the loop ends cleanly.
+func TestEchoShutdownOnSignal(t *testing.T) {
+	bound, wait, err := ServeUntilSignal("127.0.0.1:0", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := net.Dial("tcp", bound.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := func(msg string) {
+		t.Helper()
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, len(msg))
+		if _, err := io.ReadFull(c, buf); err != nil || string(buf) != msg {
+			t.Fatalf("echo %q: %q, %v", msg, buf, err)
+		}
+	}
+	echo("before")
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for { // the listener closes once the loop has the signal
+		d, err := net.Dial("tcp", bound.String())
+		if err != nil {
+			break
+		}
+		d.Close()
+		time.Sleep(time.Millisecond)
+	}
+	echo("after")
+	c.Close()
+	if err := wait(); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -8,8 +8,9 @@
 //
 // With -loops N > 1, N loops on N goroutines, each locked to its OS thread, listen on the
 // same address with SO_REUSEPORT and the kernel spreads the connections between them: add
-// loops when one core is not enough. SIGINT or SIGTERM shuts down gracefully: the
-// listeners close, idle connections close, and the requests in progress are answered.
+// loops when one core is not enough. SIGINT or SIGTERM (watched by uvloop Signal handles)
+// shuts down gracefully: the listeners close, idle connections close, the requests in
+// progress are answered for up to -grace (5s), what is left is closed, and it exits 0.
 package main
 
 import (
@@ -17,10 +18,9 @@ import (
 	"flag"
 	"log"
 	"net/netip"
-	"os"
-	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
 	"github.com/uvgo/uvgo/http1"
 	"github.com/uvgo/uvgo/uvloop"
@@ -29,18 +29,57 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	loops := flag.Int("loops", 1, "event loops (goroutines locked to OS threads) sharing the port through SO_REUSEPORT")
+	grace := flag.Duration("grace", 5*time.Second, "on SIGINT or SIGTERM, how long requests in progress may go on")
 	flag.Parse()
 	s, err := Serve(*addr, *loops)
 	if err != nil {
 		log.Fatal(err)
 	}
 	log.Printf("http: listening on %v with %d loop(s)", s.Addr, *loops)
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	<-sig
-	if err := s.Shutdown(); err != nil {
+	if err := s.ShutdownOnSignals(*grace); err != nil {
 		log.Fatal(err)
 	}
+	log.Print("http: shut down")
+}
+
+// ShutdownOnSignals makes every loop watch SIGINT and SIGTERM with uvloop Signal handles:
+// the first shuts the loop's server down (Shutdown: the listener and the idle connections
+// close, the requests in progress are answered) and, after grace, closes what is left
+// (an unref'd timer, so a loop whose connections are done ends at once). It returns once
+// every loop has ended.
+func (s *Server) ShutdownOnSignals(grace time.Duration) error {
+	for _, ls := range s.loops {
+		ls.loop.Post(func() {
+			var sigs []*uvloop.Signal
+			shutdown := func(*uvloop.Signal, syscall.Signal) {
+				if sigs == nil {
+					return // both signals came
+				}
+				for _, h := range sigs {
+					h.Close(nil)
+				}
+				sigs = nil
+				ls.srv.Shutdown(nil)
+				deadline := ls.loop.NewTimer(func(t *uvloop.Timer) {
+					t.Close(nil)
+					ls.srv.Close(nil)
+				})
+				deadline.Start(grace, 0)
+				deadline.Unref()
+			}
+			for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+				if h, err := ls.loop.NewSignal(shutdown); err == nil && h.Start(sig) == nil {
+					h.Unref() // the server keeps the loop alive, not the handlers
+					sigs = append(sigs, h)
+				}
+			}
+		})
+	}
+	var errs []error
+	for range s.loops {
+		errs = append(errs, <-s.done)
+	}
+	return errors.Join(errs...)
 }
 
 // hello is the handler: no allocation per request. BufferBody reads a request's body (up
@@ -111,6 +150,14 @@ func Serve(addr string, loops int) (*Server, error) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			_, err := ls.loop.Run(uvloop.RunDefault)
+			if err == nil { // what is left is unref'd (a shutdown's deadline timer): close it
+				ls.loop.Walk(func(h uvloop.Handle) {
+					if !h.IsClosing() {
+						h.Close(nil)
+					}
+				})
+				_, err = ls.loop.Run(uvloop.RunDefault)
+			}
 			s.done <- errors.Join(err, ls.loop.Close())
 		}()
 	}
