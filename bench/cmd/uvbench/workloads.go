@@ -207,6 +207,25 @@ var workloads = []Workload{
 	},
 
 	{
+		Name: "spawn-true", Shape: "spawn /bin/true and wait for its exit, N times one after the other (Node: child_process.spawn with stdio 'ignore', 'exit')",
+		Per: "child", N: 500, QuickN: 50, Goal: Goal{MaxVsNode: 1, Text: "no slower than Node"},
+		Note:     "dominated by fork/exec and the kernel; Go's syscall.ForkExec uses vfork, Node's libuv forks a large process",
+		Variants: []Variant{{Go: "SpawnTrue", Node: "spawn-true.js", NoC: "no C program yet"}},
+	},
+	{
+		Name: "dns-lookup", Shape: "dns.lookup('localhost') N times one after the other (a lookup on the pool reading /etc/hosts, the callback on the loop)",
+		Per: "lookup", N: 20_000, QuickN: 2_000, Goal: Goal{MaxVsNode: 1, Text: "no slower than Node"},
+		Note:     "uvgo asks Go's resolver (net.Resolver, /etc/hosts first); Node asks glibc's getaddrinfo on its threadpool",
+		Variants: []Variant{{Go: "LookupLocalhost", GoPkg: "./nodedns/", Node: "dns-lookup.js", NoC: "no C program yet"}},
+	},
+	{
+		Name: "signal-roundtrip", Shape: "send SIGUSR2 to the process and wait for the handler on the loop, N times one after the other",
+		Per: "round trip", N: 50_000, QuickN: 5_000, Goal: Goal{MaxVsNode: 1, Text: "no slower than Node"},
+		Note:     "Go owns the signal handlers: a delivery goes through the runtime's signal goroutine and an os/signal channel before the loop's wake-up, where libuv's handler writes to the loop's pipe itself",
+		Variants: []Variant{{Go: "SignalRoundTrip", Node: "signal-roundtrip.js", NoC: "no C program yet"}},
+	},
+
+	{
 		Name: "promise-chain", Shape: "N thens on one chain from a resolved promise, each reaction resolving the next",
 		Per: "reaction", N: 1_000_000, QuickN: 100_000, Goal: Goal{MaxVsNode: 0.5, Text: "≤ 1/2 of Node's time"},
 		Variants: []Variant{{Go: "PromiseChain", GoPkg: "./promise/", Node: "promise-chain.js", NoC: noCTicks}},
