@@ -53,7 +53,7 @@ var errSignal error = os.NewSyscallError("sigaction", syscall.EINVAL)
 
 // validSignal reports whether a handle may watch signum: 1 to NSIG-1, not SIGKILL or SIGSTOP.
 func validSignal(signum syscall.Signal) bool {
-	return signum > 0 && int(signum) < proc.NSIG && signum != syscall.SIGKILL && signum != syscall.SIGSTOP
+	return signum > 0 && int(signum) < proc.NSIG && proc.Catchable(int(signum))
 }
 
 // Start watches signum (uv_signal_start). Starting a started handle with another number

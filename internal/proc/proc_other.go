@@ -15,3 +15,4 @@ func Close(fd int) error                                        { return ErrUnsu
 func SignalName(n int) string                                   { return "" }
 func SignalNum(name string) int                                 { return 0 }
 func ErrnoName(errno syscall.Errno) string                      { return "" }
+func Catchable(sig int) bool                                    { return false }

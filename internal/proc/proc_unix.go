@@ -187,3 +187,6 @@ func SignalNum(name string) int { return int(unix.SignalNum(name)) }
 
 // ErrnoName is the name of errno ("ENOENT"), "" if it has none.
 func ErrnoName(errno syscall.Errno) string { return unix.ErrnoName(errno) }
+
+// Catchable reports whether a handler can be installed for sig: not SIGKILL or SIGSTOP.
+func Catchable(sig int) bool { return sig != int(unix.SIGKILL) && sig != int(unix.SIGSTOP) }
