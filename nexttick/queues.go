@@ -2,8 +2,9 @@
 // microtask queue, and the one drain algorithm that the loop runs after every
 // callback it calls.
 //
-// Both queues are Rings: FIFOs over a power-of-two circular buffer that is
-// reused, so queueing and draining allocate nothing in steady state.
+// Both queues are rings (internal/queue.Ring): FIFOs over a power-of-two
+// circular buffer that is reused, so queueing and draining allocate nothing in
+// steady state.
 //
 // The drain (Queues.Drain) follows Node 11+ (processTicksAndRejections):
 //
@@ -21,6 +22,8 @@
 // concurrent use.
 package nexttick
 
+import "github.com/uvgo/uvgo/internal/queue"
+
 // Queues holds the nextTick queue and the microtask queue and runs the drain
 // that follows every callback the loop calls.
 //
@@ -35,9 +38,9 @@ type Queues struct {
 	// true, so a Drain it calls returns at once.
 	Checkpoint func() bool
 
-	ticks    Ring // process.nextTick callbacks; loop goroutine only
-	micro    Ring // queueMicrotask callbacks and promise reactions; loop goroutine only
-	draining bool // a Drain is in progress
+	ticks    queue.Ring[func()] // process.nextTick callbacks; loop goroutine only
+	micro    queue.Ring[func()] // queueMicrotask callbacks and promise reactions; loop goroutine only
+	draining bool               // a Drain is in progress
 }
 
 // NextTick queues fn on the nextTick queue. It panics if fn is nil, so that
@@ -58,7 +61,7 @@ func (q *Queues) QueueMicrotask(fn func()) {
 }
 
 // Pending reports whether any tick or microtask is queued.
-func (q *Queues) Pending() bool { return q.ticks.n|q.micro.n != 0 }
+func (q *Queues) Pending() bool { return q.ticks.Len()|q.micro.Len() != 0 }
 
 // Draining reports whether a Drain is in progress, that is whether the caller
 // is a tick, a microtask or Checkpoint run by Drain.
@@ -86,19 +89,19 @@ func (q *Queues) Drain() {
 	q.draining = true
 	defer q.endDrain()
 	for {
-		for q.ticks.n != 0 {
+		for q.ticks.Len() != 0 {
 			fn, _ := q.ticks.Pop()
 			fn()
 		}
-		for q.micro.n != 0 {
+		for q.micro.Len() != 0 {
 			fn, _ := q.micro.Pop()
 			fn()
 		}
-		if q.ticks.n != 0 {
+		if q.ticks.Len() != 0 {
 			continue // Node skips processPromiseRejections while ticks remain
 		}
 		again := q.Checkpoint != nil && q.Checkpoint()
-		if !again && q.ticks.n|q.micro.n == 0 {
+		if !again && q.ticks.Len()|q.micro.Len() == 0 {
 			return
 		}
 	}

@@ -222,7 +222,7 @@ func Await[T any](p *Promise[T]) (T, error) {
 	if co.unwound {
 		panic(unwinding)
 	}
-	if p.state != Pending && co.inJob && rt.jobs.n == 0 && rt.inspect != nil && !rt.inspect.JobsPending() {
+	if p.state != Pending && co.inJob && rt.jobs.Len() == 0 && rt.inspect != nil && !rt.inspect.JobsPending() {
 		// The resumption would be the very next job of this drain: continue without the two
 		// coroutine switches. Nothing can tell the difference.
 		if p.state == Rejected && p.flags&flagHandled == 0 {

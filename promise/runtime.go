@@ -5,6 +5,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/uvgo/uvgo/internal/queue"
 )
 
 // Scheduler queues microtasks: functions that run one at a time, in the order they were
@@ -65,9 +67,9 @@ type job interface{ run(src *base) }
 // use; get it with RuntimeOf. Loop goroutine only.
 type Runtime struct {
 	sched    Scheduler
-	inspect  JobInspector // nil if the scheduler cannot tell
-	jobs     jobRing      // paired one to one with runJob microtasks queued on sched
-	runJobFn func()       // rt.runJob, bound once
+	inspect  JobInspector       // nil if the scheduler cannot tell
+	jobs     queue.Ring[queued] // paired one to one with runJob microtasks queued on sched
+	runJobFn func()             // rt.runJob, bound once
 
 	current *coro   // the async body running now; nil on the loop goroutine
 	coros   coro    // sentinel of the list of bodies started and not finished
@@ -152,12 +154,12 @@ func (rt *Runtime) Close() {
 
 // enqueue queues j, to run with src, as one microtask.
 func (rt *Runtime) enqueue(j job, src *base) {
-	rt.jobs.push(queued{j, src})
+	rt.jobs.Push(queued{j, src})
 	rt.sched.QueueMicrotask(rt.runJobFn)
 }
 
 func (rt *Runtime) runJob() {
-	if q := rt.jobs.pop(); q.j != nil {
+	if q, ok := rt.jobs.Pop(); ok {
 		q.j.run(q.src)
 	}
 }
@@ -166,35 +168,6 @@ func (rt *Runtime) runJob() {
 type queued struct {
 	j   job
 	src *base
-}
-
-// jobRing is a FIFO of jobs over a power-of-two circular buffer that is reused.
-type jobRing struct {
-	buf     []queued
-	head, n int
-}
-
-func (r *jobRing) push(j queued) {
-	if r.n == len(r.buf) {
-		nb := make([]queued, max(16, 2*len(r.buf)))
-		for i := 0; i < r.n; i++ {
-			nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
-		}
-		r.buf, r.head = nb, 0
-	}
-	r.buf[(r.head+r.n)&(len(r.buf)-1)] = j
-	r.n++
-}
-
-func (r *jobRing) pop() queued {
-	if r.n == 0 {
-		return queued{}
-	}
-	j := r.buf[r.head]
-	r.buf[r.head] = queued{}
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.n--
-	return j
 }
 
 // funcJob adapts a func to a job (for the rare paths).

@@ -263,10 +263,10 @@ func (l *Loop) dispatch(events []poller.Event) {
 // finished work, then posted functions.
 func (l *Loop) runWakeups() {
 	l.runAsyncs()
-	if l.work.hasDone.Load() {
+	if l.work.done.Len() > 0 {
 		l.runWorkDone()
 	}
-	if l.posted.pending.Load() > 0 {
+	if l.posted.Len() > 0 {
 		l.runPosted()
 	}
 }

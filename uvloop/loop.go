@@ -3,11 +3,11 @@ package uvloop
 import (
 	"errors"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/uvgo/uvgo/immediate"
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/nexttick"
 	"github.com/uvgo/uvgo/poller"
 	"github.com/uvgo/uvgo/timers"
@@ -56,20 +56,19 @@ type Loop struct {
 
 	idle, prepare, check watcherList
 
-	pending nexttick.Ring // callbacks deferred to the pending phase
+	pending queue.Ring[func()] // callbacks deferred to the pending phase
 
 	io ioTable // fd watchers
 
-	asyncs   []*Async  // all open Async handles, scanned on a wake-up
-	asyncPos int       // the scan position while runAsyncs runs, else -1
-	posted   postQueue // any goroutine: its mu guards the functions, pending is atomic
-	postRun  []func()  // the batch of posted functions being run
-	work     workPool  // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
+	asyncs   []*Async              // all open Async handles, scanned on a wake-up
+	asyncPos int                   // the scan position while runAsyncs runs, else -1
+	posted   queue.Handoff[func()] // Post's functions: Put from any goroutine, Run on the loop
+	work     workPool              // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
 
-	ticks         nexttick.Queues // Node's nextTick and microtask queues
-	immediates    immediate.Queue // Node's setImmediate queue, run in the check phase
-	immediateSlab slab[Immediate] // where SetImmediate's objects come from
-	node          nodeTimers      // Node's setTimeout lists
+	ticks         nexttick.Queues       // Node's nextTick and microtask queues
+	immediates    immediate.Queue       // Node's setImmediate queue, run in the check phase
+	immediateSlab queue.Slab[Immediate] // where SetImmediate's objects come from
+	node          nodeTimers            // Node's setTimeout lists
 
 	metrics Metrics
 
@@ -78,14 +77,6 @@ type Loop struct {
 	streams streamShared // the read buffer, iovecs, write requests and reserve fd of the streams (stream.go); loop goroutine only
 	dns     dnsQueue     // the lookups holding a slot of the pool and those waiting for one (dns.go); loop goroutine only
 	sig     *loopSignals // the Signal handles' state (signal.go), nil until the first Start; loop goroutine only
-}
-
-// postQueue is the cross-goroutine queue behind Post.
-type postQueue struct {
-	mu      sync.Mutex
-	fns     []func()
-	closed  bool
-	pending atomic.Int64 // posted and not yet run
 }
 
 // Option configures a Loop.
@@ -132,7 +123,7 @@ func (l *Loop) Stop() { l.stopFlag = true }
 // pending callback, a closing handle, a ref'd immediate or a posted function not yet run.
 func (l *Loop) Alive() bool {
 	return l.activeRefs > 0 || l.activeReqs > 0 || l.pending.Len() > 0 || l.closing != nil ||
-		l.immediates.RefCount() > 0 || l.posted.pending.Load() > 0
+		l.immediates.RefCount() > 0 || l.posted.Len() > 0
 }
 
 // Run runs the loop in the given mode and reports whether it is still alive. It returns an
@@ -242,7 +233,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 // the loop.
 func (l *Loop) backendTimeout() time.Duration {
 	// Posted functions need no zero timeout: their Wake ends the wait.
-	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.pending.Load() == 0 || l.pending.Len() > 0 ||
+	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 || l.pending.Len() > 0 ||
 		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
 		return 0
 	}
@@ -376,10 +367,7 @@ func (l *Loop) Close() error {
 		h.flags = h.flags&^flagRef | flagClosed
 	}
 	l.handles = handleList{}
-	l.posted.mu.Lock()
-	l.posted.closed = true
-	l.posted.fns = nil
-	l.posted.mu.Unlock()
+	l.posted.Close()
 	l.work.close()
 	l.closed = true
 	return l.poller.Close()
@@ -393,15 +381,9 @@ func (l *Loop) Post(fn func()) error {
 	if fn == nil {
 		return ErrNilCallback
 	}
-	q := &l.posted
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
+	if _, ok := l.posted.Put(fn); !ok {
 		return ErrClosed
 	}
-	q.fns = append(q.fns, fn)
-	q.pending.Add(1)
-	q.mu.Unlock()
 	return l.wake()
 }
 
@@ -416,29 +398,14 @@ func (l *Loop) wake() error {
 	return nil
 }
 
-// runPosted runs the functions posted before it began.
-func (l *Loop) runPosted() {
-	q := &l.posted
-	q.mu.Lock()
-	l.postRun, q.fns = q.fns, l.postRun[:0]
-	q.mu.Unlock()
-	i := 0
-	defer func() {
-		if i < len(l.postRun) { // a posted function panicked: the rest goes back in front
-			q.mu.Lock()
-			q.fns = append(l.postRun[i:len(l.postRun):len(l.postRun)], q.fns...)
-			q.mu.Unlock()
-			l.postRun = nil
-			l.poller.Wake()
-			return
-		}
-		clear(l.postRun)
-	}()
-	for i < len(l.postRun) {
-		fn := l.postRun[i]
-		i++
-		q.pending.Add(-1)
-		fn()
-		l.afterCallback()
-	}
+// runPosted runs the functions posted before it began. If one panics, the rest go back in
+// front and the loop wakes itself to run them after the next wait.
+func (l *Loop) runPosted() { l.posted.Run(l.runPostedFn, l.wakeAgain) }
+
+func (l *Loop) runPostedFn(fn func()) {
+	fn()
+	l.afterCallback()
 }
+
+// wakeAgain makes the next poll phase return at once, for what a panic left to run.
+func (l *Loop) wakeAgain() { l.poller.Wake() }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/uvgo/uvgo/immediate"
+	"github.com/uvgo/uvgo/internal/queue"
 )
 
 // This file is the Node.js-style API: setTimeout/setInterval with Node's timer lists,
@@ -47,24 +48,7 @@ type nodeTimers struct {
 	nextExpiry int64 // expiry the handle is armed for; maxInt64 while processing or idle
 	refCount   int   // ref'd timeouts not yet destroyed
 	free       []*timerList
-	slab       slab[Timeout]
-}
-
-// slab hands out objects carved from arrays of slabSize, one allocation per array: Node-style
-// code makes a Timeout or an Immediate per call, and fewer, larger objects cost the allocator
-// and the garbage collector less. The price is that an array stays in memory while any of
-// its objects is referenced (at most a few KiB per object kept). Loop goroutine only.
-type slab[T any] struct{ free []T }
-
-const slabSize = 64
-
-func (s *slab[T]) next() *T {
-	if len(s.free) == 0 {
-		s.free = make([]T, slabSize)
-	}
-	p := &s.free[0]
-	s.free = s.free[1:]
-	return p
+	slab       queue.Slab[Timeout] // where SetTimeout's objects come from
 }
 
 const never = int64(^uint64(0) >> 1)
@@ -128,7 +112,7 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 	if cb == nil || l.closed {
 		return nil
 	}
-	t := l.node.slab.next()
+	t := l.node.slab.New()
 	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
 	l.node.incRef()
 	l.node.insert(t, l.freshNow())
@@ -436,7 +420,7 @@ func (l *Loop) SetImmediate(cb func()) *Immediate {
 	if cb == nil || l.closed {
 		return nil
 	}
-	im := l.immediateSlab.next()
+	im := l.immediateSlab.New()
 	im.loop, im.entry.Fn = l, cb
 	l.immediates.Push(&im.entry, true)
 	return im

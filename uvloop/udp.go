@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/internal/sock"
 )
 
@@ -89,13 +90,11 @@ type UDP struct {
 	rbuf   *[udpRecvBufSize]byte                                     // shared by the loop's UDP handles
 	sa     sock.Sockaddr                                             // scratch address of recvfrom and sendto
 
-	queue      []udpSend // sends not yet written, oldest at qhead
-	qhead      int
-	queueBytes int       // bytes in queue[qhead:]
-	done       []udpSend // written or failed, callbacks not yet run, oldest at dhead
-	dhead      int
-	completing bool // runCompleted is queued for the pending phase
-	processing bool // runCompleted is running: Send queues without writing inline
+	queue      queue.Ring[udpSend] // sends not yet written, oldest first
+	queueBytes int                 // bytes in queue
+	done       queue.Ring[udpSend] // written or failed, callbacks not yet run, oldest first
+	completing bool                // runCompleted is queued for the pending phase
+	processing bool                // runCompleted is running: Send queues without writing inline
 
 	runCompletedFn func() // u.onCompleted, made once
 }
@@ -271,16 +270,11 @@ func (u *UDP) Send(data []byte, to netip.AddrPort, cb func(error)) error {
 	if err != nil {
 		return err
 	}
-	if u.qhead > 0 && len(u.queue) == cap(u.queue) { // reuse the consumed front
-		n := copy(u.queue, u.queue[u.qhead:])
-		clear(u.queue[n:])
-		u.queue, u.qhead = u.queue[:n], 0
-	}
-	u.queue = append(u.queue, udpSend{data: data, to: to, scope: scope, cb: cb})
+	u.queue.Push(udpSend{data: data, to: to, scope: scope, cb: cb})
 	u.queueBytes += len(data)
 	u.loop.activeReqs++
 	u.handle.start()
-	if len(u.queue)-u.qhead == 1 && !u.processing {
+	if u.queue.Len() == 1 && !u.processing {
 		u.flushSends()
 	} else {
 		u.loop.io.start(&u.io, Writable)
@@ -367,8 +361,8 @@ func (u *UDP) target(to netip.AddrPort) (netip.AddrPort, uint32, error) {
 // flushSends writes queued sends until the queue is empty or the socket's buffer is full, and
 // queues the completions for the pending phase (uv__udp_sendmsg).
 func (u *UDP) flushSends() {
-	for u.qhead < len(u.queue) {
-		s := &u.queue[u.qhead]
+	for u.queue.Len() > 0 {
+		s := u.queue.Front()
 		var err error
 		if s.to.IsValid() {
 			u.sa.Set(s.to, s.scope)
@@ -387,7 +381,6 @@ func (u *UDP) flushSends() {
 		}
 		u.complete(s)
 	}
-	u.queue, u.qhead = u.queue[:0], 0
 	u.loop.io.stop(&u.io, Writable)
 	u.scheduleCompleted()
 }
@@ -395,13 +388,12 @@ func (u *UDP) flushSends() {
 // complete moves the send at the front of the queue to the completed list.
 func (u *UDP) complete(s *udpSend) {
 	u.queueBytes -= len(s.data)
-	u.done = append(u.done, *s)
-	*s = udpSend{}
-	u.qhead++
+	u.done.Push(*s)
+	u.queue.Pop()
 }
 
 func (u *UDP) scheduleCompleted() {
-	if u.dhead < len(u.done) && !u.completing {
+	if u.done.Len() > 0 && !u.completing {
 		u.completing = true
 		u.loop.deferPending(u.runCompletedFn)
 	}
@@ -424,10 +416,8 @@ func (u *UDP) runCompleted() {
 	}
 	u.processing = true
 	defer u.endCompleted()
-	for u.dhead < len(u.done) {
-		s := u.done[u.dhead]
-		u.done[u.dhead] = udpSend{}
-		u.dhead++
+	for u.done.Len() > 0 {
+		s, _ := u.done.Pop()
 		u.loop.activeReqs--
 		if s.cb != nil {
 			s.cb(s.err)
@@ -440,9 +430,7 @@ func (u *UDP) runCompleted() {
 // next pending phase (or, once the handle is closing, in the next close phase).
 func (u *UDP) endCompleted() {
 	u.processing = false
-	if u.dhead == len(u.done) {
-		u.done, u.dhead = u.done[:0], 0
-	} else if u.flags&flagClosing == 0 {
+	if u.flags&flagClosing == 0 {
 		u.scheduleCompleted()
 	}
 	u.updateActive()
@@ -450,7 +438,7 @@ func (u *UDP) endCompleted() {
 
 // updateActive stops the handle when it neither receives nor has sends in flight.
 func (u *UDP) updateActive() {
-	if u.recvCb == nil && u.qhead == len(u.queue) && u.dhead == len(u.done) {
+	if u.recvCb == nil && u.queue.Len() == 0 && u.done.Len() == 0 {
 		u.handle.stop()
 	}
 }
@@ -459,7 +447,7 @@ func (u *UDP) updateActive() {
 func (u *UDP) SendQueueSize() int { return u.queueBytes }
 
 // SendQueueCount returns the number of sends whose callback has not run yet.
-func (u *UDP) SendQueueCount() int { return len(u.queue) - u.qhead + len(u.done) - u.dhead }
+func (u *UDP) SendQueueCount() int { return u.queue.Len() + u.done.Len() }
 
 // RecvStart starts receiving: cb runs for every datagram with its payload (valid only until
 // cb returns) and its sender, or with a non-nil err (data nil) when a receive fails — for
@@ -521,12 +509,11 @@ func (u *UDP) closeStart() {
 // (uv__udp_finish_close). If one panics, the rest run in the next close phase, before the
 // close callback.
 func (u *UDP) closeFinish() {
-	for u.qhead < len(u.queue) {
-		s := &u.queue[u.qhead]
+	for u.queue.Len() > 0 {
+		s := u.queue.Front()
 		s.err = errUDPCanceled
 		u.complete(s)
 	}
-	u.queue, u.qhead = nil, 0
 	u.runCompleted()
 	u.rbuf = nil
 }
@@ -541,7 +528,7 @@ func (u *UDP) ready(events Events, err error) {
 	if events&(Readable|Hangup|Error) != 0 && u.recvCb != nil {
 		u.receive()
 	}
-	if events&(Writable|Error) != 0 && u.fd == fd && u.qhead < len(u.queue) {
+	if events&(Writable|Error) != 0 && u.fd == fd && u.queue.Len() > 0 {
 		u.flushSends()
 	}
 }
@@ -573,12 +560,11 @@ func (u *UDP) receive() {
 // failAll reports a failure of the socket's registration to the receiver and to every
 // queued send.
 func (u *UDP) failAll(err error) {
-	for u.qhead < len(u.queue) {
-		s := &u.queue[u.qhead]
+	for u.queue.Len() > 0 {
+		s := u.queue.Front()
 		s.err = err
 		u.complete(s)
 	}
-	u.queue, u.qhead = u.queue[:0], 0
 	u.scheduleCompleted()
 	if cb := u.recvCb; cb != nil {
 		u.RecvStop()

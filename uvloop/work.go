@@ -4,8 +4,9 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"syscall"
+
+	"github.com/uvgo/uvgo/internal/queue"
 )
 
 // This file is the work pool (libuv's threadpool.c): blocking work runs on a bounded set of
@@ -52,22 +53,18 @@ const (
 // workPool is the loop's pool of worker goroutines. They start lazily, as work is queued, up
 // to size, and all end at Close.
 type workPool struct {
-	size int        // most workers at once; set by New
-	slab slab[Work] // where QueueWork's items come from; loop goroutine only
+	size int              // most workers at once; set by New
+	slab queue.Slab[Work] // where QueueWork's items come from; loop goroutine only
 
 	mu      sync.Mutex
-	cond    sync.Cond // signalled when work is queued or the pool closes; L is &mu
-	queue   []*Work   // FIFO from head; guarded by mu
-	head    int       // guarded by mu
-	started int       // workers started; guarded by mu
-	idle    int       // workers waiting on cond and not yet signalled; guarded by mu
-	closed  bool      // guarded by mu
+	cond    sync.Cond         // signalled when work is queued or the pool closes; L is &mu
+	queue   queue.Ring[*Work] // queued, oldest first; guarded by mu
+	started int               // workers started; guarded by mu
+	idle    int               // workers waiting on cond and not yet signalled; guarded by mu
+	closed  bool              // guarded by mu
 	wg      sync.WaitGroup
 
-	doneMu  sync.Mutex
-	done    []*Work     // finished or canceled, not yet delivered; guarded by doneMu
-	hasDone atomic.Bool // done is not empty
-	doneRun []*Work     // the batch being delivered; loop goroutine only
+	done queue.Handoff[*Work] // finished or canceled, not yet delivered; Put by workers and Cancel, Run on the loop
 }
 
 // QueueWork runs work on the work pool and then after on the loop goroutine, in the poll
@@ -89,16 +86,11 @@ func (l *Loop) QueueWork(work func(), after func(err error)) (*Work, error) {
 		return nil, ErrClosed
 	}
 	p := &l.work
-	w := p.slab.next()
+	w := p.slab.New()
 	*w = Work{loop: l, work: work, after: after}
 	l.activeReqs++
 	p.mu.Lock()
-	if p.head > 0 && len(p.queue) == cap(p.queue) { // reuse the consumed front
-		n := copy(p.queue, p.queue[p.head:])
-		clear(p.queue[n:])
-		p.queue, p.head = p.queue[:n], 0
-	}
-	p.queue = append(p.queue, w)
+	p.queue.Push(w)
 	switch {
 	case p.idle > 0:
 		p.idle--
@@ -136,7 +128,7 @@ func (p *workPool) worker(l *Loop) {
 	defer p.wg.Done()
 	p.mu.Lock()
 	for {
-		for p.head == len(p.queue) && !p.closed {
+		for p.queue.Len() == 0 && !p.closed {
 			p.idle++
 			p.cond.Wait()
 		}
@@ -144,12 +136,7 @@ func (p *workPool) worker(l *Loop) {
 			p.mu.Unlock()
 			return
 		}
-		w := p.queue[p.head]
-		p.queue[p.head] = nil
-		p.head++
-		if p.head == len(p.queue) {
-			p.queue, p.head = p.queue[:0], 0
-		}
+		w, _ := p.queue.Pop()
 		if w.state != workQueued { // canceled
 			continue
 		}
@@ -177,48 +164,22 @@ func runWork(fn func()) (err error) {
 // publish hands finished (or canceled) work to the loop. Completions are batched: only the
 // first of a batch wakes the loop, which takes the whole batch in one poll phase.
 func (p *workPool) publish(w *Work) {
-	p.doneMu.Lock()
-	p.done = append(p.done, w)
-	first := len(p.done) == 1
-	if first {
-		p.hasDone.Store(true)
-	}
-	p.doneMu.Unlock()
-	if first {
+	if first, _ := p.done.Put(w); first {
 		w.loop.poller.Wake()
 	}
 }
 
 // runWorkDone calls the after callbacks of the work finished before it began, in the order
-// the work finished, each followed by the nextTick/microtask drain.
-func (l *Loop) runWorkDone() {
-	p := &l.work
-	p.doneMu.Lock()
-	p.doneRun, p.done = p.done, p.doneRun[:0]
-	p.hasDone.Store(false)
-	p.doneMu.Unlock()
-	i := 0
-	defer func() {
-		if i < len(p.doneRun) { // an after callback panicked: the rest goes back in front
-			p.doneMu.Lock()
-			p.done = append(p.doneRun[i:len(p.doneRun):len(p.doneRun)], p.done...)
-			p.hasDone.Store(true)
-			p.doneMu.Unlock()
-			p.doneRun = nil
-			l.poller.Wake()
-			return
-		}
-		clear(p.doneRun)
-	}()
-	for i < len(p.doneRun) {
-		w := p.doneRun[i]
-		i++
-		l.activeReqs--
-		after := w.after
-		w.after = nil
-		after(w.err)
-		l.afterCallback()
-	}
+// the work finished, each followed by the nextTick/microtask drain. If one panics, the rest go
+// back in front and the loop wakes itself to run them after the next wait.
+func (l *Loop) runWorkDone() { l.work.done.Run(l.workDone, l.wakeAgain) }
+
+func (l *Loop) workDone(w *Work) {
+	l.activeReqs--
+	after := w.after
+	w.after = nil
+	after(w.err)
+	l.afterCallback()
 }
 
 // close ends the pool's goroutines; Close calls it once no work is in flight.
