@@ -56,11 +56,7 @@ func (r *Ring[T]) Len() int { return r.n }
 // grow doubles the buffer (or makes the first one) and moves the elements to
 // its front, oldest first.
 func (r *Ring[T]) grow() {
-	size := 2 * len(r.buf)
-	if size == 0 {
-		size = minRingSize
-	}
-	buf := make([]T, size)
+	buf := make([]T, max(2*len(r.buf), minRingSize))
 	k := copy(buf, r.buf[r.head:])
 	copy(buf[k:], r.buf[:r.head])
 	r.buf = buf
