@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/uvgo/uvgo/internal/queue"
 )
@@ -57,6 +56,16 @@ type JobInspector interface {
 	JobsPending() bool
 }
 
+// RuntimeHolder is a Scheduler that keeps its Runtime itself, in a slot it lends the package:
+// finding the Runtime of such a scheduler costs a method call, where any other scheduler is
+// looked up in a map shared by the whole process (which loops on several cores would contend
+// for). RuntimeSlot returns the same pointer every time; the slot holds nil until the package
+// first uses the scheduler, and again once its Runtime is closed. Only this package writes
+// it, on the scheduler's goroutine. *uvloop.Loop is a RuntimeHolder.
+type RuntimeHolder interface {
+	RuntimeSlot() *any
+}
+
 // job is one microtask of this package: a reaction, a resolve-thenable job, a resumption.
 // A reaction runs with the promise it reacts to (src), so that it need not keep a pointer
 // to it; src is nil for the other jobs.
@@ -64,9 +73,11 @@ type job interface{ run(src *base) }
 
 // Runtime is the per-scheduler state of the package: its job queue, the async bodies that
 // are suspended, and unhandled-rejection tracking. There is one per Scheduler, made on first
-// use; get it with RuntimeOf. Loop goroutine only.
+// use; get it with RuntimeOf. A RuntimeHolder keeps it in its slot; other schedulers are
+// looked up in a process-wide map. Loop goroutine only.
 type Runtime struct {
 	sched    Scheduler
+	slot     *any // the RuntimeHolder's slot that holds this Runtime; nil for other schedulers
 	inspect  JobInspector       // nil if the scheduler cannot tell
 	jobs     queue.Ring[queued] // paired one to one with runJob microtasks queued on sched
 	runJobFn func()             // rt.runJob, bound once
@@ -91,30 +102,58 @@ type Runtime struct {
 	asyncHandled     []trackedEntry         // handled after the Unhandled event: Handled is due
 }
 
-var (
-	runtimes sync.Map                // Scheduler -> *Runtime
-	lastRT   atomic.Pointer[Runtime] // the last one looked up
-)
+// runtimes maps each Scheduler that is not a RuntimeHolder to its *Runtime.
+var runtimes sync.Map
 
 // RuntimeOf returns the Runtime of s, making it on first use. A Runtime made for a Closer is
 // forgotten when the scheduler closes; for other schedulers call Runtime.Close when done.
 func RuntimeOf(s Scheduler) *Runtime {
-	if rt := lastRT.Load(); rt != nil && rt.sched == s {
-		return rt
+	if h, ok := s.(RuntimeHolder); ok {
+		if rt, ok := (*h.RuntimeSlot()).(*Runtime); ok {
+			return rt
+		}
+		return heldRuntime(s, h.RuntimeSlot())
 	}
+	return foreignRuntime(s)
+}
+
+// heldRuntime makes the Runtime of a RuntimeHolder and puts it in its slot.
+func heldRuntime(s Scheduler, slot *any) *Runtime {
+	rt := newRuntime(s)
+	rt.slot = slot
+	*slot = rt
+	rt.attach()
+	return rt
+}
+
+// foreignRuntime finds or makes the Runtime of a scheduler that is not a RuntimeHolder.
+func foreignRuntime(s Scheduler) *Runtime {
 	if v, ok := runtimes.Load(s); ok {
-		rt := v.(*Runtime)
-		lastRT.Store(rt)
-		return rt
+		return v.(*Runtime)
 	}
 	if s == nil {
 		panic("promise: nil Scheduler")
 	}
+	rt := newRuntime(s)
+	if v, loaded := runtimes.LoadOrStore(s, rt); loaded {
+		return v.(*Runtime)
+	}
+	rt.attach()
+	return rt
+}
+
+func newRuntime(s Scheduler) *Runtime {
 	rt := &Runtime{sched: s, warnings: os.Stderr, done: make(chan struct{})}
 	rt.runJobFn = rt.runJob
 	rt.coros.lnext, rt.coros.lprev = &rt.coros, &rt.coros
 	rt.inspect, _ = s.(JobInspector)
 	rt.failer, _ = s.(Failer)
+	return rt
+}
+
+// attach registers rt's checkpoint and close hook with its scheduler, once rt is the one.
+func (rt *Runtime) attach() {
+	s := rt.sched
 	if cp, ok := s.(Checkpointer); ok {
 		rt.tracking = true
 		rt.requestCP = cp.RequestCheckpoint
@@ -124,11 +163,6 @@ func RuntimeOf(s Scheduler) *Runtime {
 		rt.pooling = true
 		c.OnClose(rt.Close)
 	}
-	if v, loaded := runtimes.LoadOrStore(s, rt); loaded {
-		rt = v.(*Runtime)
-	}
-	lastRT.Store(rt)
-	return rt
 }
 
 // Close unwinds every suspended Async body (Await panics inside it with an unexported value
@@ -148,8 +182,13 @@ func (rt *Runtime) Close() {
 		co.unwind()
 	}
 	rt.stopWorkers()
-	runtimes.CompareAndDelete(rt.sched, rt)
-	lastRT.CompareAndSwap(rt, nil)
+	if rt.slot != nil {
+		if *rt.slot == any(rt) {
+			*rt.slot = nil
+		}
+	} else {
+		runtimes.CompareAndDelete(rt.sched, rt)
+	}
 }
 
 // enqueue queues j, to run with src, as one microtask.

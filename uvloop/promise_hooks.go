@@ -1,17 +1,23 @@
 package uvloop
 
 // This file holds the methods the promise package discovers by type assertion on its
-// scheduler (promise depends on small interfaces, not on uvloop): a checkpoint after the
-// microtask drain for unhandled-rejection tracking, keep-alive while another goroutine will
-// settle a promise, hooks run by Close, and a way to make Run return an error. All of them
-// are for the loop goroutine only.
+// scheduler (promise depends on small interfaces, not on uvloop): a slot for its per-loop
+// state, a checkpoint after the microtask drain for unhandled-rejection tracking, keep-alive
+// while another goroutine will settle a promise, hooks run by Close, and a way to make Run
+// return an error. All of them are for the loop goroutine only.
 
 // promiseHooks is the state behind these methods; loop goroutine only.
 type promiseHooks struct {
 	checkpoints   []func() bool // run after each microtask checkpoint that leaves no ticks
 	checkpointDue bool          // a checkpoint is wanted although no tick or microtask is queued
 	onClose       []func()      // run by Close, in registration order
+	runtime       any           // the promise package's state for this loop (RuntimeSlot)
 }
+
+// RuntimeSlot returns the slot where the promise package keeps its state for this loop (its
+// Runtime), so that it finds it without a lookup shared by every loop of the process. The
+// slot belongs to the promise package; other code should leave it alone.
+func (l *Loop) RuntimeSlot() *any { return &l.promise.runtime }
 
 // failure is the panic value Fail unwinds Run with; leave turns it back into an error.
 type failure struct{ err error }
