@@ -12,3 +12,11 @@ func (e *Entry) Due() bool { return e.state == stateDue }
 // SetDeadlineUnsafe overwrites e's key in place, breaking the tree order, so
 // that tests can check that Verify notices.
 func (e *Entry) SetDeadlineUnsafe(d int64) { e.deadline = d }
+
+// Verify checks the invariants of the lists; see verify.
+func (ls *Lists[T]) Verify() error { return ls.verify() }
+
+// BreakOrderUnsafe moves the last list of the heap ahead of the first without
+// fixing the heap, so that tests can check that Verify notices. It needs two
+// lists.
+func (ls *Lists[T]) BreakOrderUnsafe() { ls.queue[len(ls.queue)-1].expiry = ls.queue[0].expiry - 1 }

@@ -1,4 +1,5 @@
-// Package timers is the timer heap of the uvgo event loop.
+// Package timers is the timer heap of the uvgo event loop, and Node's timer
+// lists (Lists) beside it.
 //
 // The package makes no system calls and knows no loop. Time is an int64
 // count of nanoseconds on the caller's monotonic clock, and the current time
@@ -39,8 +40,9 @@ import (
 	"github.com/google/btree"
 )
 
-// debugVerify makes every mutating call check the heap invariants and panic
-// when one is broken. It is for debugging the package itself.
+// debugVerify makes every mutating call check the invariants of the heap (or
+// of the lists) and panic when one is broken. It is for debugging the package
+// itself.
 const debugVerify = false
 
 const (
