@@ -126,6 +126,28 @@ func (ls *Lists[T]) Remove(e *ListEntry[T]) {
 	}
 }
 
+// RemoveAll takes every entry out of its list and calls fn (if not nil) with
+// its Value, the first list by (expiry, id) first and each list in order,
+// then forgets the lists (Loop.Close cancels the timeouts still set so). fn
+// may remove entries but must not insert any.
+func (ls *Lists[T]) RemoveAll(fn func(T)) {
+	for len(ls.queue) > 0 {
+		l := ls.queue[0]
+		for e := l.head; e != nil; e = l.head {
+			l.remove(e)
+			if fn != nil {
+				fn(e.Value)
+			}
+		}
+		if l.pos >= 0 { // fn did not drop it by removing its last entry
+			ls.drop(l)
+		}
+	}
+	if debugVerify {
+		ls.mustVerify()
+	}
+}
+
 // Next returns the expiry of the first list by (expiry, id), and false if
 // there is no list. A list that a run left empty (a callback panicked after
 // PopDue took its last entry) still counts until PopDue drops it.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/uvgo/uvgo/immediate"
 	"github.com/uvgo/uvgo/internal/queue"
+	"github.com/uvgo/uvgo/timers"
 )
 
 // This file is the Node.js-style API: setTimeout/setInterval with Node's timer lists,
@@ -16,46 +17,30 @@ const maxTimeout = (1<<31 - 1) * time.Millisecond
 // Timeout is a timer made by SetTimeout or SetInterval (Node's Timeout object). Its methods,
 // and its fields, are for the loop goroutine only; the methods do nothing on a nil *Timeout.
 type Timeout struct {
-	loop       *Loop
-	cb         func()
-	after      time.Duration // the coerced delay; -1 once cleared (Node's _idleTimeout)
-	repeat     bool
-	idleStart  int64 // loop time when last inserted
-	list       *timerList
-	prev, next *Timeout
-	refed      bool
-	destroyed  bool // fired (one-shot) or cleared
+	loop      *Loop
+	cb        func()
+	after     time.Duration // the coerced delay; -1 once cleared (Node's _idleTimeout)
+	repeat    bool
+	entry     timers.ListEntry[*Timeout] // its place in Node's lists; Value is the Timeout
+	refed     bool
+	destroyed bool // fired (one-shot) or cleared
 }
 
-// timerList holds the timeouts of one duration in insertion order; lists wait in a heap by
-// (expiry, id) — Node's TimersList and timerListQueue. Loop goroutine only.
-type timerList struct {
-	msecs      int64 // the duration, truncated to whole milliseconds, in ns
-	expiry     int64
-	id         uint64
-	head, tail *Timeout
-	pos        int // index in nodeTimers.queue
-}
-
-// nodeTimers is Node's lib/internal/timers.js on top of one internal Timer handle. Loop
-// goroutine only.
+// nodeTimers is Node's lib/internal/timers.js: the timer lists (timers.Lists) on top of one
+// internal Timer handle. Loop goroutine only.
 type nodeTimers struct {
 	loop       *Loop
 	handle     *Timer
-	lists      map[int64]*timerList
-	queue      []*timerList // binary min-heap by (expiry, id)
-	nextID     uint64
-	nextExpiry int64 // expiry the handle is armed for; maxInt64 while processing or idle
-	refCount   int   // ref'd timeouts not yet destroyed
-	free       []*timerList
-	slab       queue.Slab[Timeout] // where SetTimeout's objects come from
+	lists      timers.Lists[*Timeout] // by duration, in whole milliseconds (ns)
+	nextExpiry int64                  // expiry the handle is armed for; maxInt64 while processing or idle
+	refCount   int                    // ref'd timeouts not yet destroyed
+	slab       queue.Slab[Timeout]    // where SetTimeout's objects come from
 }
 
 const never = int64(^uint64(0) >> 1)
 
 func (n *nodeTimers) init(l *Loop) {
 	n.loop = l
-	n.lists = make(map[int64]*timerList)
 	n.nextExpiry = never
 	n.handle = l.NewTimer(n.run)
 	n.handle.flags |= flagInternal
@@ -65,17 +50,10 @@ func (n *nodeTimers) init(l *Loop) {
 // close clears every timeout still set, as ClearTimeout would (Loop.Close); the internal
 // handle is the loop's own and Close closes it.
 func (n *nodeTimers) close() {
-	for len(n.queue) > 0 {
-		list := n.queue[0]
-		for t := list.head; t != nil; t = list.head {
-			t.cb = nil
-			n.unenroll(t)
-		}
-		if len(n.queue) > 0 && n.queue[0] == list { // not the map's list for its duration
-			n.removeAt(0)
-		}
-	}
-	clear(n.lists)
+	n.lists.RemoveAll(func(t *Timeout) {
+		t.cb = nil
+		n.unenroll(t)
+	})
 }
 
 // freshNow is Node's getLibuvNow: it updates the cached loop time and returns it.
@@ -114,6 +92,7 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 	}
 	t := l.node.slab.New()
 	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
+	t.entry.Value = t
 	l.node.incRef()
 	l.node.insert(t, l.freshNow())
 	return t
@@ -189,39 +168,10 @@ func (n *nodeTimers) decRef() {
 // insert appends t to the list of its duration, starting at start, creating the list (and
 // arming the handle earlier) if needed.
 func (n *nodeTimers) insert(t *Timeout, start int64) {
-	if t.list != nil {
-		t.list.remove(t)
-	}
 	msecs := int64(t.after.Truncate(time.Millisecond))
-	t.idleStart = start
-	list := n.lists[msecs]
-	if list == nil {
-		list = n.newList(msecs, start+msecs)
-		if list.expiry < n.nextExpiry {
-			n.arm(list.expiry)
-		}
+	if expiry, created := n.lists.Insert(&t.entry, msecs, start); created && expiry < n.nextExpiry {
+		n.arm(expiry)
 	}
-	list.append(t)
-}
-
-func (n *nodeTimers) newList(msecs, expiry int64) *timerList {
-	var list *timerList
-	if k := len(n.free); k > 0 {
-		list, n.free = n.free[k-1], n.free[:k-1]
-	} else {
-		list = new(timerList)
-	}
-	*list = timerList{msecs: msecs, expiry: expiry, id: n.nextID}
-	n.nextID++
-	n.lists[msecs] = list
-	n.push(list)
-	return list
-}
-
-func (n *nodeTimers) dropList(list *timerList) {
-	delete(n.lists, list.msecs)
-	n.removeAt(list.pos)
-	n.free = append(n.free, list)
 }
 
 // unenroll takes t out of its list for good (Node's unenroll).
@@ -232,12 +182,7 @@ func (n *nodeTimers) unenroll(t *Timeout) {
 			n.decRef()
 		}
 	}
-	if list := t.list; list != nil {
-		list.remove(t)
-		if list.head == nil && n.lists[list.msecs] == list {
-			n.dropList(list)
-		}
-	}
+	n.lists.Remove(&t.entry)
 	t.after = -1
 }
 
@@ -258,12 +203,12 @@ func (n *nodeTimers) run(*Timer) {
 	n.nextExpiry = never
 	now := n.loop.freshNow()
 	defer n.rearm(now)
-	for len(n.queue) > 0 {
-		list := n.queue[0]
-		if list.expiry > now {
+	for {
+		t, ok := n.lists.PopDue(now)
+		if !ok {
 			return
 		}
-		n.listOnTimeout(list, now)
+		n.fire(t)
 	}
 }
 
@@ -272,32 +217,14 @@ func (n *nodeTimers) run(*Timer) {
 // runs the rest of this timers phase before anything else, as Node's processTimers does
 // after an uncaught exception.
 func (n *nodeTimers) rearm(now int64) {
-	switch {
-	case len(n.queue) == 0:
+	switch expiry, ok := n.lists.Next(); {
+	case !ok:
 		n.nextExpiry = never
-	case n.queue[0].expiry <= now:
-		n.nextExpiry = n.queue[0].expiry
+	case expiry <= now:
+		n.nextExpiry = expiry
 		n.handle.Start(0, 0)
 	default:
-		n.arm(n.queue[0].expiry)
-	}
-}
-
-func (n *nodeTimers) listOnTimeout(list *timerList, now int64) {
-	for t := list.head; t != nil; t = list.head {
-		if now-t.idleStart < list.msecs {
-			// The rest of the list is not due yet: it waits in the heap for its first timer.
-			list.expiry = max(t.idleStart+list.msecs, now+1)
-			list.id = n.nextID
-			n.nextID++
-			n.down(list.pos)
-			return
-		}
-		list.remove(t)
-		n.fire(t)
-	}
-	if n.lists[list.msecs] == list {
-		n.dropList(list)
+		n.arm(expiry)
 	}
 }
 
@@ -311,7 +238,7 @@ func (n *nodeTimers) fire(t *Timeout) {
 	defer func() {
 		if t.repeat && t.after >= 0 {
 			n.insert(t, start)
-		} else if t.list == nil && !t.destroyed {
+		} else if !t.entry.Listed() && !t.destroyed {
 			t.destroyed = true
 			if t.refed {
 				n.decRef()
@@ -320,89 +247,6 @@ func (n *nodeTimers) fire(t *Timeout) {
 	}()
 	t.cb()
 	n.loop.afterCallback()
-}
-
-func (q *timerList) append(t *Timeout) {
-	t.list, t.prev, t.next = q, q.tail, nil
-	if q.tail != nil {
-		q.tail.next = t
-	} else {
-		q.head = t
-	}
-	q.tail = t
-}
-
-func (q *timerList) remove(t *Timeout) {
-	if t.prev != nil {
-		t.prev.next = t.next
-	} else {
-		q.head = t.next
-	}
-	if t.next != nil {
-		t.next.prev = t.prev
-	} else {
-		q.tail = t.prev
-	}
-	t.list, t.prev, t.next = nil, nil, nil
-}
-
-// The list heap.
-
-func listLess(a, b *timerList) bool {
-	return a.expiry < b.expiry || a.expiry == b.expiry && a.id < b.id
-}
-
-func (n *nodeTimers) push(list *timerList) {
-	list.pos = len(n.queue)
-	n.queue = append(n.queue, list)
-	n.up(list.pos)
-}
-
-func (n *nodeTimers) removeAt(i int) {
-	last := len(n.queue) - 1
-	if i != last {
-		n.swap(i, last)
-	}
-	n.queue[last] = nil
-	n.queue = n.queue[:last]
-	if i != last {
-		n.down(i)
-		n.up(i)
-	}
-}
-
-func (n *nodeTimers) swap(i, j int) {
-	q := n.queue
-	q[i], q[j] = q[j], q[i]
-	q[i].pos, q[j].pos = i, j
-}
-
-func (n *nodeTimers) up(i int) {
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !listLess(n.queue[i], n.queue[parent]) {
-			return
-		}
-		n.swap(i, parent)
-		i = parent
-	}
-}
-
-func (n *nodeTimers) down(i int) {
-	for {
-		least, l, r := i, 2*i+1, 2*i+2
-		if l < len(n.queue) && listLess(n.queue[l], n.queue[least]) {
-			least = l
-		}
-		if r < len(n.queue) && listLess(n.queue[r], n.queue[least]) {
-			least = r
-		}
-		if least == i {
-			return
-		}
-		n.swap(i, least)
-		i = least
-	}
 }
 
 // Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods and
