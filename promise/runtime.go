@@ -59,11 +59,12 @@ type JobInspector interface {
 // RuntimeHolder is a Scheduler that keeps its Runtime itself, in a slot it lends the package:
 // finding the Runtime of such a scheduler costs a method call, where any other scheduler is
 // looked up in a map shared by the whole process (which loops on several cores would contend
-// for). RuntimeSlot returns the same pointer every time; the slot holds nil until the package
-// first uses the scheduler, and again once its Runtime is closed. Only this package writes
-// it, on the scheduler's goroutine. *uvloop.Loop is a RuntimeHolder.
+// for). RuntimeSlot returns what SetRuntimeSlot stored last, nil at first; the package stores
+// the Runtime when it first uses the scheduler and nil when the Runtime closes. Only this
+// package calls SetRuntimeSlot, on the scheduler's goroutine. *uvloop.Loop is a RuntimeHolder.
 type RuntimeHolder interface {
-	RuntimeSlot() *any
+	RuntimeSlot() any
+	SetRuntimeSlot(v any)
 }
 
 // job is one microtask of this package: a reaction, a resolve-thenable job, a resumption.
@@ -77,7 +78,7 @@ type job interface{ run(src *base) }
 // looked up in a process-wide map. Loop goroutine only.
 type Runtime struct {
 	sched    Scheduler
-	slot     *any // the RuntimeHolder's slot that holds this Runtime; nil for other schedulers
+	holder   RuntimeHolder // sched, if it keeps this Runtime in its slot; nil for other schedulers
 	inspect  JobInspector       // nil if the scheduler cannot tell
 	jobs     queue.Ring[queued] // paired one to one with runJob microtasks queued on sched
 	runJobFn func()             // rt.runJob, bound once
@@ -109,19 +110,19 @@ var runtimes sync.Map
 // forgotten when the scheduler closes; for other schedulers call Runtime.Close when done.
 func RuntimeOf(s Scheduler) *Runtime {
 	if h, ok := s.(RuntimeHolder); ok {
-		if rt, ok := (*h.RuntimeSlot()).(*Runtime); ok {
+		if rt, ok := h.RuntimeSlot().(*Runtime); ok {
 			return rt
 		}
-		return heldRuntime(s, h.RuntimeSlot())
+		return heldRuntime(s, h)
 	}
 	return foreignRuntime(s)
 }
 
 // heldRuntime makes the Runtime of a RuntimeHolder and puts it in its slot.
-func heldRuntime(s Scheduler, slot *any) *Runtime {
+func heldRuntime(s Scheduler, h RuntimeHolder) *Runtime {
 	rt := newRuntime(s)
-	rt.slot = slot
-	*slot = rt
+	rt.holder = h
+	h.SetRuntimeSlot(rt)
 	rt.attach()
 	return rt
 }
@@ -182,9 +183,9 @@ func (rt *Runtime) Close() {
 		co.unwind()
 	}
 	rt.stopWorkers()
-	if rt.slot != nil {
-		if *rt.slot == any(rt) {
-			*rt.slot = nil
+	if h := rt.holder; h != nil {
+		if h.RuntimeSlot() == any(rt) {
+			h.SetRuntimeSlot(nil)
 		}
 	} else {
 		runtimes.CompareAndDelete(rt.sched, rt)

@@ -25,11 +25,11 @@ func (f *fifo) drain() {
 func TestRuntimeInLoopSlot(t *testing.T) {
 	var _ promise.RuntimeHolder = (*uvloop.Loop)(nil)
 	a, b := newLoop(t), newLoop(t)
-	if *a.RuntimeSlot() != nil {
+	if a.RuntimeSlot() != nil {
 		t.Fatal("a new loop's slot is not empty")
 	}
 	ra := promise.RuntimeOf(a)
-	if got := *a.RuntimeSlot(); got != any(ra) {
+	if got := a.RuntimeSlot(); got != any(ra) {
 		t.Fatalf("slot holds %v, want the Runtime", got)
 	}
 	if promise.RuntimeOf(a) != ra {
@@ -40,7 +40,7 @@ func TestRuntimeInLoopSlot(t *testing.T) {
 	}
 	closeLoop(t, a)
 	closeLoop(t, b)
-	if *a.RuntimeSlot() != nil || *b.RuntimeSlot() != nil {
+	if a.RuntimeSlot() != nil || b.RuntimeSlot() != nil {
 		t.Fatal("Close left the Runtime in the slot")
 	}
 }

@@ -14,10 +14,14 @@ type promiseHooks struct {
 	runtime       any           // the promise package's state for this loop (RuntimeSlot)
 }
 
-// RuntimeSlot returns the slot where the promise package keeps its state for this loop (its
-// Runtime), so that it finds it without a lookup shared by every loop of the process. The
-// slot belongs to the promise package; other code should leave it alone.
-func (l *Loop) RuntimeSlot() *any { return &l.promise.runtime }
+// RuntimeSlot returns what SetRuntimeSlot stored last, nil at first. The promise package keeps
+// its state for this loop (its Runtime) there, so that it finds it without a lookup shared by
+// every loop of the process.
+func (l *Loop) RuntimeSlot() any { return l.promise.runtime }
+
+// SetRuntimeSlot stores v for RuntimeSlot. The slot belongs to the promise package; other
+// code should leave it alone.
+func (l *Loop) SetRuntimeSlot(v any) { l.promise.runtime = v }
 
 // failure is the panic value Fail unwinds Run with; leave turns it back into an error.
 type failure struct{ err error }
