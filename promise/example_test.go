@@ -75,3 +75,35 @@ func ExampleThen() {
 	// got 21
 	// caught: bad 21
 }
+
+// queue is a scheduler of one's own: a FIFO of microtasks, run by drain. Being a
+// RuntimeHolder, it keeps the package's state itself, so that promise.Resolve and the others
+// find it without a process-wide lookup.
+type queue struct {
+	jobs []func()
+	rt   any
+}
+
+func (q *queue) QueueMicrotask(fn func()) { q.jobs = append(q.jobs, fn) }
+func (q *queue) RuntimeSlot() any         { return q.rt }
+func (q *queue) SetRuntimeSlot(v any)     { q.rt = v }
+
+func (q *queue) drain() {
+	for len(q.jobs) > 0 {
+		fn := q.jobs[0]
+		q.jobs = q.jobs[1:]
+		fn()
+	}
+}
+
+func ExampleRuntimeHolder() {
+	q := &queue{}
+	defer promise.RuntimeOf(q).Close() // a scheduler that is not a Closer closes its Runtime
+	p := promise.Then(promise.Resolve(q, 20), func(v int) (int, error) { return v + 1, nil }, nil)
+	fmt.Println(p.State(), q.rt != nil)
+	q.drain()
+	fmt.Println(p.State(), p.Value())
+	// Output:
+	// pending true
+	// fulfilled 21
+}

@@ -45,3 +45,29 @@ func Example() {
 	// run at 30: 1 fired
 	// timers left: 0 false
 }
+
+// Node's lists: a 2ms timeout set at 0 and a 1ms one set at 1 expire together
+// at 2; the list made first runs first. A 1ms timeout set at 2 joins b's list
+// and, when the loop gets to the lists at 3, runs right after b.
+func ExampleLists() {
+	var ls timers.Lists[string]
+	var a, b, c timers.ListEntry[string]
+	a.Value, b.Value, c.Value = "a (2ms at 0)", "b (1ms at 1)", "c (1ms at 2)"
+	ls.Insert(&a, 2, 0)
+	ls.Insert(&b, 1, 1)
+	next, _ := ls.Next()
+	fmt.Println("next expiry", next)
+	ls.Insert(&c, 1, 2)
+	for {
+		v, ok := ls.PopDue(3)
+		if !ok {
+			break
+		}
+		fmt.Println(v)
+	}
+	// Output:
+	// next expiry 2
+	// a (2ms at 0)
+	// b (1ms at 1)
+	// c (1ms at 2)
+}
