@@ -78,7 +78,7 @@ type job interface{ run(src *base) }
 // looked up in a process-wide map. Loop goroutine only.
 type Runtime struct {
 	sched    Scheduler
-	holder   RuntimeHolder // sched, if it keeps this Runtime in its slot; nil for other schedulers
+	holder   RuntimeHolder      // sched, if it keeps this Runtime in its slot; nil for other schedulers
 	inspect  JobInspector       // nil if the scheduler cannot tell
 	jobs     queue.Ring[queued] // paired one to one with runJob microtasks queued on sched
 	runJobFn func()             // rt.runJob, bound once
