@@ -58,13 +58,7 @@ func ExampleLists() {
 	next, _ := ls.Next()
 	fmt.Println("next expiry", next)
 	ls.Insert(&c, 1, 2)
-	for {
-		v, ok := ls.PopDue(3)
-		if !ok {
-			break
-		}
-		fmt.Println(v)
-	}
+	ls.Run(3, func(v string) { fmt.Println(v) })
 	// Output:
 	// next expiry 2
 	// a (2ms at 0)

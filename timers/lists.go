@@ -15,11 +15,11 @@ import (
 
 // ListEntry is one timeout in Lists (the list links of Node's Timeout). Keep
 // it in the timeout it stands for, with Value pointing back at that timeout:
-// PopDue returns Value. The zero value is an entry in no list.
+// Run passes Value to its callback. The zero value is an entry in no list.
 //
 // A ListEntry belongs to the goroutine that owns its Lists.
 type ListEntry[T any] struct {
-	Value T // what PopDue returns for this entry; set by the owner
+	Value T // what Run passes on for this entry; set by the owner
 
 	start      int64 // when it was last inserted (Node's _idleStart)
 	list       *timerList[T]
@@ -27,7 +27,7 @@ type ListEntry[T any] struct {
 }
 
 // Listed reports whether e is in a list: inserted, and neither removed nor
-// returned by PopDue since.
+// taken out by Run since.
 func (e *ListEntry[T]) Listed() bool { return e.list != nil }
 
 // Start returns the time e was last inserted at.
@@ -74,13 +74,14 @@ func (l *timerList[T]) remove(e *ListEntry[T]) {
 //
 // The zero value is empty and ready to use. Lists is not safe for concurrent
 // use: one goroutine (the loop's) owns it and its entries. In steady state
-// Insert, Remove and PopDue allocate nothing: emptied lists are kept for
+// Insert, Remove and Run allocate nothing: emptied lists are kept for
 // reuse.
 type Lists[T any] struct {
 	byDur  map[int64]*timerList[T] // every list, by duration; the same lists as queue
 	queue  []*timerList[T]         // binary min-heap by (expiry, id)
 	nextID uint64
 	free   []*timerList[T] // dropped lists, for reuse
+	last   *timerList[T]   // the list made last, to skip the map when Insert asks for it again; nil once dropped
 }
 
 // Insert appends e to the list of duration d (d > 0), as inserted at start;
@@ -88,7 +89,7 @@ type Lists[T any] struct {
 // an interval's re-arm use it). If e makes a new list, Insert reports that
 // list's expiry, start+d, with created true: the owner arms its timer earlier
 // if that expiry is. An entry joining an existing list does not move the
-// list, however long it waits: PopDue reschedules the list when its first
+// list, however long it waits: Run reschedules the list when its first
 // entry is not due.
 func (ls *Lists[T]) Insert(e *ListEntry[T], d, start int64) (expiry int64, created bool) {
 	if old := e.list; old != nil {
@@ -98,10 +99,12 @@ func (ls *Lists[T]) Insert(e *ListEntry[T], d, start int64) (expiry int64, creat
 		}
 	}
 	e.start = start
-	l := ls.byDur[d]
-	if l == nil {
-		l = ls.newList(d, start+d)
-		created = true
+	l := ls.last
+	if l == nil || l.d != d {
+		if l = ls.byDur[d]; l == nil {
+			l = ls.newList(d, start+d)
+			created = true
+		}
 	}
 	l.append(e)
 	if debugVerify {
@@ -150,7 +153,7 @@ func (ls *Lists[T]) RemoveAll(fn func(T)) {
 
 // Next returns the expiry of the first list by (expiry, id), and false if
 // there is no list. A list that a run left empty (a callback panicked after
-// PopDue took its last entry) still counts until PopDue drops it.
+// Run took its last entry) still counts until a Run drops it.
 func (ls *Lists[T]) Next() (expiry int64, ok bool) {
 	if len(ls.queue) == 0 {
 		return 0, false
@@ -158,45 +161,57 @@ func (ls *Lists[T]) Next() (expiry int64, ok bool) {
 	return ls.queue[0].expiry, true
 }
 
-// PopDue takes the next due entry at now out of its list and returns its
-// Value, in Node's order (processTimers and listOnTimeout): the first list by
-// (expiry, id), if its expiry is not after now, gives its entries in
+// Run takes the entries due at now out of their lists and calls fn with the
+// Value of each, in Node's order (processTimers and listOnTimeout): the first
+// list by (expiry, id), if its expiry is not after now, gives its entries in
 // insertion order while they are due (now-start >= d). When the first entry
 // of that list is not due yet, the list is rescheduled to expiry
 // max(start+d, now+1) with a fresh id and the next list is looked at; an
-// emptied list is dropped. It returns false when nothing is due at now.
+// emptied list is dropped. Run returns when no list is due at now.
 //
-// Call it again after running each entry, with the same now: the entries a
-// callback inserts meanwhile, and the lists it makes, wait until they are
-// due (a new list expires after now, and an entry inserted at now is not due
-// at now).
-func (ls *Lists[T]) PopDue(now int64) (v T, ok bool) {
+// fn may insert and remove entries, the one it got included (an interval
+// re-arms itself so). What it inserts with a start not before now waits until
+// it is due: a new list expires after now, and such an entry is not due at
+// now. (An entry inserted with an earlier start may be due at once, and
+// handed to fn again in this Run.)
+//
+// If fn panics, the panic propagates; the entry fn got is out of its list,
+// and everything else stays in order for the next Run.
+func (ls *Lists[T]) Run(now int64, fn func(T)) {
 	for len(ls.queue) > 0 {
 		l := ls.queue[0]
 		if l.expiry > now {
 			break
 		}
 		e := l.head
-		if e == nil {
-			ls.drop(l)
-			continue
-		}
-		if now-e.start < l.d {
-			// The rest of the list is not due yet: it waits in the heap for its first entry.
-			l.expiry = max(e.start+l.d, now+1)
-			l.id = ls.nextID
-			ls.nextID++
-			ls.down(0)
+		if e == nil || now-e.start < l.d {
+			ls.settle(l, now)
 			continue
 		}
 		l.remove(e)
-		v, ok = e.Value, true
-		break
+		if debugVerify {
+			ls.mustVerify()
+		}
+		fn(e.Value)
 	}
 	if debugVerify {
 		ls.mustVerify()
 	}
-	return v, ok
+}
+
+// settle deals with the first list when its first entry is not due at now: an
+// empty list is dropped; otherwise the rest of the list waits in the heap for
+// its first entry, with a fresh id.
+func (ls *Lists[T]) settle(l *timerList[T], now int64) {
+	e := l.head
+	if e == nil {
+		ls.drop(l)
+		return
+	}
+	l.expiry = max(e.start+l.d, now+1)
+	l.id = ls.nextID
+	ls.nextID++
+	ls.down(0)
 }
 
 func (ls *Lists[T]) newList(d, expiry int64) *timerList[T] {
@@ -212,6 +227,7 @@ func (ls *Lists[T]) newList(d, expiry int64) *timerList[T] {
 		ls.byDur = make(map[int64]*timerList[T])
 	}
 	ls.byDur[d] = l
+	ls.last = l
 	l.pos = len(ls.queue)
 	ls.queue = append(ls.queue, l)
 	ls.up(l.pos)
@@ -223,6 +239,9 @@ func (ls *Lists[T]) drop(l *timerList[T]) {
 	delete(ls.byDur, l.d)
 	ls.removeAt(l.pos)
 	l.pos = -1
+	if ls.last == l {
+		ls.last = nil
+	}
 	ls.free = append(ls.free, l)
 }
 
@@ -280,13 +299,16 @@ func (ls *Lists[T]) down(i int) {
 }
 
 // verify checks the invariants of the lists: the heap and the map hold the
-// same lists, one per duration; each list knows its heap position, the heap
+// same lists, one per duration, and the last list made is one of them; each list knows its heap position, the heap
 // is ordered by (expiry, id) with ids unique and already handed out; every
 // list's links are consistent and its entries point at it; the kept lists
 // are out of the heap and empty.
 func (ls *Lists[T]) verify() error {
 	if len(ls.byDur) != len(ls.queue) {
 		return fmt.Errorf("%d lists by duration, %d in the heap", len(ls.byDur), len(ls.queue))
+	}
+	if l := ls.last; l != nil && ls.byDur[l.d] != l {
+		return fmt.Errorf("the last list made (duration %d) is not the map's", l.d)
 	}
 	ids := make(map[uint64]bool, len(ls.queue))
 	for i, l := range ls.queue {

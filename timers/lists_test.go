@@ -163,18 +163,56 @@ func (f *listFuzzer) step(op, arg byte) {
 	case 3:
 		f.now += int64(arg % 8)
 		name = fmt.Sprintf("advance to %d", f.now)
-	case 4: // PopDue, and as many more as arg says, as a run does
-		for range 1 + int(arg%4) {
-			gv, gok := f.ls.PopDue(f.now)
-			wv, wok := f.m.popDue(f.now)
-			name = fmt.Sprintf("PopDue(%d)", f.now)
-			if gv != wv && (gok || wok) || gok != wok {
-				f.t.Fatalf("%s = %d, %v; model %d, %v", name, gv, gok, wv, wok)
-			}
-			f.check(name)
-		}
+	case 4:
+		name = fmt.Sprintf("Run(%d, action %d)", f.now, arg)
+		f.run(arg)
 	}
 	f.check(name)
+}
+
+// run runs the due entries; each callback checks that it is the model's next due entry and
+// then acts, on the lists and the model alike, as arg says: nothing, re-insert itself (an
+// interval), insert or remove another entry, or panic (the first callback only).
+func (f *listFuzzer) run(arg byte) {
+	f.t.Helper()
+	other := int(arg/8) % listEntries
+	d := listDurations[int(arg/4)%len(listDurations)]
+	panicked := false
+	defer func() {
+		if v := recover(); v != nil {
+			if v != "boom" {
+				panic(v)
+			}
+			panicked = true
+		}
+		if !panicked {
+			if wv, wok := f.m.popDue(f.now); wok {
+				f.t.Fatalf("Run(%d) returned; the model still has %d due", f.now, wv)
+			}
+		}
+	}()
+	f.ls.Run(f.now, func(v int) {
+		wv, wok := f.m.popDue(f.now)
+		if !wok || wv != v {
+			f.t.Fatalf("Run(%d) called back with %d; model %d, %v", f.now, v, wv, wok)
+		}
+		f.check(fmt.Sprintf("taking %d", v))
+		switch arg % 8 {
+		case 1, 2: // an interval, re-armed from the start of its callback (the clock may have moved)
+			start := f.now + int64(arg%2)
+			f.ls.Insert(&f.e[v], d, start)
+			f.m.insert(v, d, start)
+		case 3, 4:
+			f.ls.Insert(&f.e[other], d, f.now)
+			f.m.insert(other, d, f.now)
+		case 5:
+			f.ls.Remove(&f.e[other])
+			f.m.remove(other)
+		case 7:
+			panic("boom")
+		}
+		f.check(fmt.Sprintf("the callback of %d", v))
+	})
 }
 
 func fuzzLists(t *testing.T, data []byte) {
@@ -184,14 +222,10 @@ func fuzzLists(t *testing.T, data []byte) {
 	}
 	// Run everything out: each entry comes back exactly once.
 	f.now += 1 << 20
-	for {
-		gv, gok := f.ls.PopDue(f.now)
-		wv, wok := f.m.popDue(f.now)
-		if gok != wok || gok && gv != wv {
-			t.Fatalf("final PopDue = %d, %v; model %d, %v", gv, gok, wv, wok)
-		}
-		if !gok {
-			break
+	f.run(0)
+	for i := range f.e {
+		if f.e[i].Listed() {
+			t.Fatalf("entry %d is still listed after the final run", i)
 		}
 	}
 	f.check("the final run")
@@ -263,13 +297,7 @@ func TestListsNodeOrder(t *testing.T) {
 				ls.Insert(&entries[i], in.d, in.start)
 			}
 			var got []string
-			for {
-				v, ok := ls.PopDue(tt.now)
-				if !ok {
-					break
-				}
-				got = append(got, v)
-			}
+			ls.Run(tt.now, func(v string) { got = append(got, v) })
 			if s := strings.Join(got, " "); s != tt.want {
 				t.Fatalf("ran %q, want %q", s, tt.want)
 			}
@@ -285,14 +313,14 @@ func TestListsInsertedDuringRunWaits(t *testing.T) {
 	var a, b timers.ListEntry[int]
 	a.Value, b.Value = 1, 2
 	ls.Insert(&a, 1, 0)
-	v, ok := ls.PopDue(1)
-	if !ok || v != 1 {
-		t.Fatalf("PopDue = %d, %v; want 1, true", v, ok)
-	}
-	ls.Insert(&b, 1, 1) // a callback sets a 1ms timeout at now
-	ls.Insert(&a, 1, 0) // a re-armed as from 0 would be due, but waits behind b in the list
-	if v, ok := ls.PopDue(1); ok {
-		t.Fatalf("PopDue gave %d; the list's first entry is not due", v)
+	var got []int
+	ls.Run(1, func(v int) {
+		got = append(got, v)
+		ls.Insert(&b, 1, 1) // a callback sets a 1ms timeout at now
+		ls.Insert(&a, 1, 0) // a re-armed as from 0 would be due, but waits behind b in the list
+	})
+	if !slices.Equal(got, []int{1}) {
+		t.Fatalf("Run ran %v; want [1]", got)
 	}
 	if e, ok := ls.Next(); !ok || e != 2 {
 		t.Fatalf("Next = %d, %v; want 2, true", e, ok)

@@ -19,9 +19,9 @@ const maxTimeout = (1<<31 - 1) * time.Millisecond
 type Timeout struct {
 	loop      *Loop
 	cb        func()
-	after     time.Duration // the coerced delay; -1 once cleared (Node's _idleTimeout)
-	repeat    bool
+	after     time.Duration              // the coerced delay truncated to whole ms (its list's key); -1 once cleared (Node's _idleTimeout)
 	entry     timers.ListEntry[*Timeout] // its place in Node's lists; Value is the Timeout
+	repeat    bool
 	refed     bool
 	destroyed bool // fired (one-shot) or cleared
 }
@@ -91,7 +91,7 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 		return nil
 	}
 	t := l.node.slab.New()
-	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d), repeat: repeat, refed: true}
+	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d).Truncate(time.Millisecond), repeat: repeat, refed: true}
 	t.entry.Value = t
 	l.node.incRef()
 	l.node.insert(t, l.freshNow())
@@ -168,8 +168,7 @@ func (n *nodeTimers) decRef() {
 // insert appends t to the list of its duration, starting at start, creating the list (and
 // arming the handle earlier) if needed.
 func (n *nodeTimers) insert(t *Timeout, start int64) {
-	msecs := int64(t.after.Truncate(time.Millisecond))
-	if expiry, created := n.lists.Insert(&t.entry, msecs, start); created && expiry < n.nextExpiry {
+	if expiry, created := n.lists.Insert(&t.entry, int64(t.after), start); created && expiry < n.nextExpiry {
 		n.arm(expiry)
 	}
 }
@@ -203,13 +202,7 @@ func (n *nodeTimers) run(*Timer) {
 	n.nextExpiry = never
 	now := n.loop.freshNow()
 	defer n.rearm(now)
-	for {
-		t, ok := n.lists.PopDue(now)
-		if !ok {
-			return
-		}
-		n.fire(t)
-	}
+	n.lists.Run(now, n.fire)
 }
 
 // rearm arms the handle for the earliest list after run. A list still due at now is only
