@@ -400,12 +400,20 @@ func (l *Loop) wake() error {
 
 // runPosted runs the functions posted before it began. If one panics, the rest go back in
 // front and the loop wakes itself to run them after the next wait.
-func (l *Loop) runPosted() { l.posted.Run(l.runPostedFn, l.wakeAgain) }
-
-func (l *Loop) runPostedFn(fn func()) {
-	fn()
-	l.afterCallback()
+func (l *Loop) runPosted() {
+	q := &l.posted
+	q.Take()
+	defer l.endBatch(q.End)
+	for fn, ok := q.Next(); ok; fn, ok = q.Next() {
+		fn()
+		l.afterCallback()
+	}
 }
 
-// wakeAgain makes the next poll phase return at once, for what a panic left to run.
-func (l *Loop) wakeAgain() { l.poller.Wake() }
+// endBatch ends a batch of a queue.Handoff (Post's, the work pool's completions); if a panic
+// cut it short, the loop wakes itself to run the rest after the next wait.
+func (l *Loop) endBatch(end func() (requeued bool)) {
+	if end() {
+		l.poller.Wake()
+	}
+}

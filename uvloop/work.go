@@ -172,14 +172,17 @@ func (p *workPool) publish(w *Work) {
 // runWorkDone calls the after callbacks of the work finished before it began, in the order
 // the work finished, each followed by the nextTick/microtask drain. If one panics, the rest go
 // back in front and the loop wakes itself to run them after the next wait.
-func (l *Loop) runWorkDone() { l.work.done.Run(l.workDone, l.wakeAgain) }
-
-func (l *Loop) workDone(w *Work) {
-	l.activeReqs--
-	after := w.after
-	w.after = nil
-	after(w.err)
-	l.afterCallback()
+func (l *Loop) runWorkDone() {
+	q := &l.work.done
+	q.Take()
+	defer l.endBatch(q.End)
+	for w, ok := q.Next(); ok; w, ok = q.Next() {
+		l.activeReqs--
+		after := w.after
+		w.after = nil
+		after(w.err)
+		l.afterCallback()
+	}
 }
 
 // close ends the pool's goroutines; Close calls it once no work is in flight.

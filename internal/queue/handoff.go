@@ -6,25 +6,27 @@ import (
 )
 
 // Handoff carries values from any goroutine to one owner goroutine (the loop),
-// which takes them in batches: Put appends under a mutex, Run swaps the
-// appended slice for the batch it ran last time and runs the values without
-// the lock, so values put meanwhile wait for the next Run. Both slices are
-// reused, so in steady state neither side allocates.
+// which takes them in batches: Put appends under a mutex; Take swaps the
+// appended slice for the batch taken last time, and the owner hands the values
+// over one by one with Next, without the lock, so values put meanwhile wait for
+// the next batch. Both slices are reused, so in steady state neither side
+// allocates. Run is the same in one call, with a callback.
 //
-// Put, Len and Close are safe from any goroutine; Run is for the owner
-// goroutine only. The zero value is ready to use; a Handoff must not be copied
-// after first use.
+// Put, Len and Close are safe from any goroutine; Take, Next, End and Run are
+// for the owner goroutine only. The zero value is ready to use; a Handoff must
+// not be copied after first use.
 type Handoff[T any] struct {
 	mu     sync.Mutex
 	in     []T  // put and not yet taken by Run, oldest first; guarded by mu
 	closed bool // guarded by mu
 
-	n     atomic.Int64 // values put and not yet handed to Run's fn
-	batch []T          // the batch Run is running; owner goroutine only
+	n     atomic.Int64 // values put and not yet handed over by Next
+	batch []T          // the batch taken; owner goroutine only
+	pos   int          // batch[pos:] not handed over yet; owner goroutine only
 }
 
-// Put appends v. It reports whether v is the first value put since the last
-// Run took the values (the owner needs a wake-up for it; later values ride on
+// Put appends v. It reports whether v is the first value put since the owner
+// last took the values (the owner needs a wake-up for it; later values ride on
 // that one), and false for ok, dropping v, after Close.
 func (h *Handoff[T]) Put(v T) (first, ok bool) {
 	h.mu.Lock()
@@ -39,7 +41,7 @@ func (h *Handoff[T]) Put(v T) (first, ok bool) {
 	return first, true
 }
 
-// Len returns how many values were put and not yet handed to Run's fn.
+// Len returns how many values were put and not yet handed over.
 func (h *Handoff[T]) Len() int { return int(h.n.Load()) }
 
 // Run calls fn with each value put before it began, in the order they were
@@ -53,39 +55,75 @@ func (h *Handoff[T]) Len() int { return int(h.n.Load()) }
 //
 // Run is for the owner goroutine only and is not re-entrant.
 func (h *Handoff[T]) Run(fn func(T), requeued func()) int {
-	h.mu.Lock()
-	h.batch, h.in = h.in, h.batch[:0]
-	h.mu.Unlock()
-	i := 0
+	h.Take()
+	n := 0
 	defer func() {
-		if i == len(h.batch) {
-			clear(h.batch)
-			return
-		}
-		rest := h.batch[i:len(h.batch):len(h.batch)]
-		h.batch = nil // rest's array now belongs to in
-		h.mu.Lock()
-		if h.closed {
-			h.n.Add(-int64(len(rest)))
-		} else {
-			h.in = append(rest, h.in...)
-		}
-		h.mu.Unlock()
-		if requeued != nil {
+		if h.End() && requeued != nil {
 			requeued()
 		}
 	}()
-	for i < len(h.batch) {
-		v := h.batch[i]
-		i++
-		h.n.Add(-1)
+	for v, ok := h.Next(); ok; v, ok = h.Next() {
+		n++
 		fn(v)
 	}
-	return i
+	return n
+}
+
+// Take takes the values put so far as the batch that Next hands over; values
+// put from now on wait for the next batch. Defer End right after it, so that a
+// panic while a value is handled does not lose the rest of the batch:
+//
+//	h.Take()
+//	defer func() {
+//		if h.End() {
+//			wake() // a panic cut the batch short: run again
+//		}
+//	}()
+//	for v, ok := h.Next(); ok; v, ok = h.Next() {
+//		handle(v)
+//	}
+func (h *Handoff[T]) Take() {
+	h.mu.Lock()
+	h.batch, h.in = h.in, h.batch[:0]
+	h.mu.Unlock()
+	h.pos = 0
+}
+
+// Next returns the next value of the batch, which counts as handed over from
+// then on, or false when the batch is done.
+func (h *Handoff[T]) Next() (v T, ok bool) {
+	if h.pos == len(h.batch) {
+		return v, false
+	}
+	v = h.batch[h.pos]
+	h.pos++
+	h.n.Add(-1)
+	return v, true
+}
+
+// End finishes the batch. If Next did not hand over all of it (a panic cut it
+// short), the rest goes back in front of the values put since Take, in order,
+// for the next batch, and End returns true: the owner must make sure to run
+// again, as no Put will wake it. After Close the rest is discarded.
+func (h *Handoff[T]) End() (requeued bool) {
+	if h.pos == len(h.batch) {
+		clear(h.batch)
+		return false
+	}
+	rest := h.batch[h.pos:len(h.batch):len(h.batch)]
+	h.batch, h.pos = nil, 0 // rest's array now belongs to in
+	h.mu.Lock()
+	if requeued = !h.closed; requeued {
+		h.in = append(rest, h.in...)
+	} else {
+		h.n.Add(-int64(len(rest)))
+	}
+	h.mu.Unlock()
+	return requeued
 }
 
 // Close discards the values not yet taken and makes every later Put fail; a
-// batch that Run is running goes on, but what a panic would put back is
+// batch being handed over goes on, but what a panic would put back is
 // discarded too. It is safe from any goroutine.
 func (h *Handoff[T]) Close() {
 	h.mu.Lock()
