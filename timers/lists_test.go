@@ -64,6 +64,11 @@ func (m *listModel) remove(i int) {
 	}
 }
 
+func (m *listModel) removeAll() {
+	clear(m.lists)
+	m.in = [listEntries]*mList{}
+}
+
 func (m *listModel) first() *mList {
 	var best *mList
 	for _, l := range m.lists {
@@ -146,7 +151,7 @@ func (f *listFuzzer) step(op, arg byte) {
 	f.t.Helper()
 	i := int(arg) % listEntries
 	var name string
-	switch op % 5 {
+	switch op % 6 {
 	case 0, 1: // Insert, at now or a little before (an interval re-armed from before its callback)
 		d := listDurations[int(op/5)%len(listDurations)]
 		start := f.now - int64(arg/listEntries)%3
@@ -166,6 +171,30 @@ func (f *listFuzzer) step(op, arg byte) {
 	case 4:
 		name = fmt.Sprintf("Run(%d, action %d)", f.now, arg)
 		f.run(arg)
+	case 5:
+		if arg%8 != 0 { // rarely: it empties everything
+			return
+		}
+		name = "RemoveAll"
+		var got []int
+		f.ls.RemoveAll(func(v int) {
+			if f.e[v].Listed() {
+				f.t.Fatalf("RemoveAll called back with %d still listed", v)
+			}
+			got = append(got, v)
+			f.ls.Remove(&f.e[v]) // as Loop.Close's callback does: nothing
+		})
+		var want []int
+		for i, l := range f.m.in {
+			if l != nil {
+				want = append(want, i)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			f.t.Fatalf("RemoveAll called back with %v; model %v", got, want)
+		}
+		f.m.removeAll()
 	}
 	f.check(name)
 }
