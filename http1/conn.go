@@ -73,6 +73,9 @@ type conn struct {
 	onRead  func([]byte, error)
 	onWrite func(error)
 	flushFn func()
+
+	pub     Conn   // what the hooks see
+	onClose func() // Conn.SetOnClose
 }
 
 func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
@@ -85,6 +88,7 @@ func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
 	c.w.c = c
 	c.tHeaders.c, c.tRequest.c, c.tIdle.c, c.tLinger.c = c, c, c, c
 	c.onRead, c.onWrite, c.flushFn = c.read, c.written, c.flush
+	c.pub.c = c
 	if err := st.ReadStart(c.onRead); err != nil {
 		st.Close(nil)
 		return err
@@ -96,6 +100,9 @@ func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
 	s.nconns++
 	s.stats.Accepted++
 	c.startRequest() // a new connection has headersTimeout to send its first head
+	if fn := s.o.onConnection; fn != nil {
+		fn(&c.pub)
+	}
 	return nil
 }
 
@@ -320,6 +327,20 @@ func (c *conn) refuse(err error, status int) {
 		fn(err, status)
 	}
 	c.endBody(err)
+	if fn := c.s.o.clientErrorHandler; fn != nil {
+		c.w.ended = true
+		c.w.closeAfter = true
+		c.phase = phaseRespond // (the handler may write, end or destroy)
+		if fn(&c.pub, err, status) {
+			if c.phase < phaseClosing {
+				c.closeNow()
+			}
+			return
+		}
+		if c.phase >= phaseClosing {
+			return
+		}
+	}
 	if !c.w.headSent {
 		c.out = appendStatus(c.out, status)
 	}
@@ -426,6 +447,10 @@ func (c *conn) destroy(err error) {
 	c.release()
 	if !c.st.IsClosing() {
 		c.st.Close(nil)
+	}
+	if fn := c.onClose; fn != nil {
+		c.onClose = nil
+		fn()
 	}
 	c.s.maybeDone()
 }

@@ -13,6 +13,8 @@ func (e *Error) Error() string { return "http1: " + e.Reason }
 var (
 	ErrMalformed        = &Error{400, "malformed request"}
 	ErrRequestLine      = &Error{400, "malformed request line"}
+	ErrStatusLine       = &Error{400, "malformed status line"}
+	ErrIncomplete       = &Error{400, "message cut short by the end of the stream"}
 	ErrMethod           = &Error{400, "invalid method"}
 	ErrTarget           = &Error{400, "invalid request target"}
 	ErrHeaderName       = &Error{400, "invalid header name"}

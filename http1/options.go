@@ -42,6 +42,9 @@ type options struct {
 	backlog            int
 	onUpgrade          func(r *Request, s uvloop.Stream, head []byte)
 	onClientError      func(err error, status int)
+	clientErrorHandler func(c *Conn, err error, status int) bool
+	onConnection       func(c *Conn)
+	nodeHead           bool
 }
 
 func defaultOptions() options {
@@ -128,3 +131,22 @@ func OnUpgrade(fn func(r *Request, s uvloop.Stream, head []byte)) Option {
 func OnClientError(fn func(err error, status int)) Option {
 	return func(o *options) { o.onClientError = fn }
 }
+
+// ClientErrorHandler lets fn answer a refused request (err is an *Error, status what the
+// server would answer) or a timed-out one (status 408) itself, as a listener of Node's
+// 'clientError' event does: if fn reports true, the server writes nothing of its own, and
+// once fn returns it ends the connection (Conn.End) unless fn ended or destroyed it. If
+// fn reports false, the server answers status and closes, as without the option.
+func ClientErrorHandler(fn func(c *Conn, err error, status int) (handled bool)) Option {
+	return func(o *options) { o.clientErrorHandler = fn }
+}
+
+// OnConnection is called with each connection the server starts serving, before any of
+// its bytes are read (Node's 'connection' event).
+func OnConnection(fn func(c *Conn)) Option { return func(o *options) { o.onConnection = fn } }
+
+// NodeHead makes responses' heads look like Node's: the fields the handler added come
+// first, then Date, then "Connection: keep-alive" with "Keep-Alive: timeout=N" (the
+// KeepAliveTimeout in seconds) or "Connection: close", then the framing (Content-Length
+// or Transfer-Encoding). Package nodehttp uses it.
+func NodeHead() Option { return func(o *options) { o.nodeHead = true } }

@@ -104,7 +104,10 @@ const (
 	stMethod                   // in the method
 	stTarget                   // in the request target
 	stVersion                  // in the version
-	stReqLF                    // after the request line's CR
+	stRespVersion              // in a status line's version (response mode)
+	stRespStatus               // in a status code
+	stRespReason               // in a reason phrase
+	stReqLF                    // after the request (or status) line's CR
 	stFieldStart               // at the start of a field line, or of the empty line
 	stName                     // in a field name
 	stOWS                      // after the colon
@@ -119,6 +122,7 @@ const (
 	stChunkData                // in a chunk's data
 	stChunkCR                  // after a chunk's data
 	stChunkDataLF              // after the CR that ends a chunk's data
+	stBodyEOF                  // in a response body that ends with the connection
 	stEnd                      // the request is complete: the next call reports EventEnd
 	stFailed                   // an error was reported; Reset starts over
 )
@@ -170,6 +174,11 @@ type Parser struct {
 	body     []byte
 	trailers []Header
 
+	resp    bool // parse responses (ExpectResponse)
+	noBody  bool // the response answers a HEAD request
+	connect bool // the response answers a CONNECT request
+	rhead   ResponseHead
+
 	// Work counts the bytes the parser has examined and copied: tests use it to check that
 	// the work per byte is constant however the bytes arrive.
 	Work int64
@@ -184,6 +193,8 @@ func (p *Parser) Reset() {
 		req:      Request{Headers: p.req.Headers[:0]},
 		trailers: p.trailers[:0],
 		Work:     p.Work,
+		resp:     p.resp,
+		rhead:    ResponseHead{Headers: p.rhead.Headers[:0]},
 	}
 }
 
@@ -271,6 +282,13 @@ func (p *Parser) Parse(data []byte) (n int, ev Event, err error) {
 		p.state = stStart
 		p.trailer = false
 		return 0, EventEnd, nil
+	case p.state == stBodyEOF:
+		p.body = data
+		p.Work += int64(len(data))
+		if len(data) == 0 {
+			return 0, EventNone, nil
+		}
+		return len(data), EventBody, nil
 	case p.state == stBodyCL:
 		if len(data) == 0 {
 			return 0, EventNone, nil
@@ -327,6 +345,10 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			p.lead = 0
 			p.method.start = 0
 			st = stMethod
+			if p.resp {
+				p.nver = 0
+				st = stRespVersion
+			}
 			lim = p.limit(st, origin, len(data))
 		case stStartLF:
 			if c != '\n' {
@@ -392,6 +414,57 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			p.ver[p.nver] = c
 			p.nver++
 			i++
+		case stRespVersion:
+			if c == ' ' {
+				switch {
+				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.1":
+					p.rhead.Minor = 1
+				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.0":
+					p.rhead.Minor = 0
+				case p.nver == 8 && string(p.ver[:5]) == "HTTP/" && isDigit(p.ver[5]) && p.ver[6] == '.' && isDigit(p.ver[7]):
+					return p.fail(ErrVersion)
+				default:
+					return p.fail(ErrStatusLine)
+				}
+				p.rhead.Status, p.digits = 0, 0
+				st = stRespStatus
+				i++
+				continue
+			}
+			if p.nver == len(p.ver) {
+				return p.fail(ErrStatusLine)
+			}
+			p.ver[p.nver] = c
+			p.nver++
+			i++
+		case stRespStatus:
+			switch {
+			case isDigit(c) && p.digits < 3:
+				p.rhead.Status = p.rhead.Status*10 + int(c-'0')
+				p.digits++
+			case p.digits == 3 && c == ' ':
+				p.method = span{i + 1 - origin, i + 1 - origin}
+				st = stRespReason
+			case p.digits == 3 && c == '\r':
+				p.method = span{i - origin, i - origin}
+				st = stReqLF
+			default:
+				return p.fail(ErrStatusLine)
+			}
+			i++
+		case stRespReason:
+			for i < lim && valueTable[data[i]] {
+				i++
+			}
+			if i == lim {
+				continue
+			}
+			if data[i] != '\r' {
+				return p.fail(ErrStatusLine)
+			}
+			p.method.end = i - origin
+			i++
+			st = stReqLF
 		case stReqLF:
 			if c != '\n' {
 				return p.fail(ErrLineEnd)
@@ -483,7 +556,11 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				p.trailer = false
 				return i, EventEnd, nil
 			}
-			if err := p.finishHead(head); err != nil {
+			finish := p.finishHead
+			if p.resp {
+				finish = p.finishResponseHead
+			}
+			if err := finish(head); err != nil {
 				return p.fail(err)
 			}
 			return i, EventHead, nil

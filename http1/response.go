@@ -3,6 +3,7 @@ package http1
 import (
 	"errors"
 	"strconv"
+	"time"
 )
 
 // Errors of the Response methods.
@@ -42,6 +43,7 @@ type Response struct {
 	expect     bool // the request asked for 100-continue
 	closeAfter bool
 	userDate   bool
+	reason     string // SetReason's; "" for StatusText's
 	onDrain    func()
 	onClose    func()
 }
@@ -72,6 +74,19 @@ func (w *Response) WriteHeader(status int) error {
 		return ErrInvalidHeader
 	}
 	w.status = status
+	return nil
+}
+
+// SetReason sets the reason phrase of the status line ("" for the standard one). It
+// fails once the head is sent, or if reason has a control byte.
+func (w *Response) SetReason(reason string) error {
+	if w.headSent {
+		return ErrHeadersSent
+	}
+	if !validValue(reason) {
+		return ErrInvalidHeader
+	}
+	w.reason = reason
 	return nil
 }
 
@@ -164,10 +179,16 @@ func (w *Response) Ended() bool { return w.ended }
 func (w *Response) writeHead() {
 	c := w.c
 	out := c.out
-	switch w.status {
-	case 200:
+	switch {
+	case w.reason != "":
+		out = append(out, "HTTP/1.1 "...)
+		out = appendInt(out, int64(w.status), 10)
+		out = append(out, ' ')
+		out = append(out, w.reason...)
+		out = append(out, "\r\n"...)
+	case w.status == 200:
 		out = append(out, "HTTP/1.1 200 OK\r\n"...)
-	case 404:
+	case w.status == 404:
 		out = append(out, "HTTP/1.1 404 Not Found\r\n"...)
 	default:
 		out = append(out, "HTTP/1.1 "...)
@@ -176,21 +197,25 @@ func (w *Response) writeHead() {
 		out = append(out, StatusText(w.status)...)
 		out = append(out, "\r\n"...)
 	}
+	node := c.s.o.nodeHead
+	if node { // Node's order: the fields set, Date, Connection, Keep-Alive, the framing
+		out = append(out, w.hdr...)
+	}
 	if !w.userDate {
 		out = append(out, "Date: "...)
 		out = append(out, c.s.now()...)
 		out = append(out, "\r\n"...)
 	}
-	out = append(out, w.hdr...)
+	if !node {
+		out = append(out, w.hdr...)
+	}
+	var framing string
 	switch {
 	case w.status < 200 || w.status == 204 || w.status == 304:
 		w.noBody = true
 	case w.cl >= 0:
-		out = append(out, "Content-Length: "...)
-		out = appendInt(out, w.cl, 10)
-		out = append(out, "\r\n"...)
 	case w.minor == 1:
-		out = append(out, "Transfer-Encoding: chunked\r\n"...)
+		framing = "Transfer-Encoding: chunked\r\n"
 		w.chunked = true
 	default:
 		w.closeAfter = true // the body ends with the connection
@@ -203,14 +228,39 @@ func (w *Response) writeHead() {
 		// may not send the body: only closing keeps the framing)
 		w.closeAfter = true
 	}
+	if !node {
+		if w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead {
+			out = appendContentLength(out, w.cl)
+		}
+		out = append(out, framing...)
+	}
 	switch {
 	case w.closeAfter:
 		out = append(out, "Connection: close\r\n"...)
+	case node:
+		out = append(out, "Connection: keep-alive\r\n"...)
+		if ka := c.s.o.keepAliveTimeout; ka >= time.Second {
+			out = append(out, "Keep-Alive: timeout="...)
+			out = appendInt(out, int64(ka/time.Second), 10)
+			out = append(out, "\r\n"...)
+		}
 	case w.minor == 0:
 		out = append(out, "Connection: keep-alive\r\n"...)
 	}
+	if node {
+		if w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead {
+			out = appendContentLength(out, w.cl)
+		}
+		out = append(out, framing...)
+	}
 	c.out = append(out, "\r\n"...)
 	w.headSent = true
+}
+
+func appendContentLength(out []byte, n int64) []byte {
+	out = append(out, "Content-Length: "...)
+	out = appendInt(out, n, 10)
+	return append(out, "\r\n"...)
 }
 
 // Write gathers p as body bytes (sending the head first if it is not sent). With a
