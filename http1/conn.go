@@ -74,8 +74,10 @@ type conn struct {
 	onWrite func(error)
 	flushFn func()
 
-	pub     Conn   // what the hooks see
-	onClose func() // Conn.SetOnClose
+	pub       Conn   // what the hooks see
+	onDestroy func() // Conn.SetOnDestroy
+	onClose   func() // Conn.SetOnClose
+	value     any    // Conn.SetValue
 }
 
 func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
@@ -177,7 +179,7 @@ func (c *conn) feedLoop(data []byte) {
 		case EventHead:
 			c.s.headers.remove(&c.tHeaders)
 			r := &c.p.req
-			if r.Upgrade && c.s.o.onUpgrade != nil {
+			if r.Upgrade && c.s.o.onUpgrade != nil && (c.s.o.shouldUpgrade == nil || c.s.o.shouldUpgrade(r)) {
 				c.upgrade(r, data)
 				return
 			}
@@ -446,13 +448,25 @@ func (c *conn) destroy(err error) {
 	c.unlink()
 	c.release()
 	if !c.st.IsClosing() {
-		c.st.Close(nil)
+		if c.onClose != nil {
+			c.st.Close(c.closed)
+		} else {
+			c.st.Close(nil)
+		}
 	}
+	if fn := c.onDestroy; fn != nil {
+		c.onDestroy = nil
+		fn()
+	}
+	c.s.maybeDone()
+}
+
+// closed is the stream's close callback when Conn.SetOnClose set one.
+func (c *conn) closed() {
 	if fn := c.onClose; fn != nil {
 		c.onClose = nil
 		fn()
 	}
-	c.s.maybeDone()
 }
 
 // unlink takes the connection off the server's lists.

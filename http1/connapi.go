@@ -83,10 +83,21 @@ func (k *Conn) End() {
 // Destroy closes the connection at once; what is not written yet is dropped.
 func (k *Conn) Destroy() { k.c.destroy(nil) }
 
-// SetOnClose sets a callback to run once when the connection closes (it is destroyed,
-// its linger ends, or the server closes); it does not run for a connection handed to
-// OnUpgrade.
+// SetOnDestroy sets a callback to run once when the connection is destroyed (at once,
+// from the call that destroys it: the client went away, a timeout, its linger ended,
+// Destroy, Server.Close); not for a connection handed to OnUpgrade.
+func (k *Conn) SetOnDestroy(fn func()) { k.c.onDestroy = fn }
+
+// SetOnClose sets a callback to run once the destroyed connection's stream is closed: from
+// the stream's close callback, in the loop's close phase (where Node emits a socket's
+// 'close'). Set it before the connection is destroyed.
 func (k *Conn) SetOnClose(fn func()) { k.c.onClose = fn }
+
+// SetValue attaches v to the connection (for the caller's own state); Value returns it.
+func (k *Conn) SetValue(v any) { k.c.value = v }
+
+// Value returns what SetValue attached, or nil.
+func (k *Conn) Value() any { return k.c.value }
 
 // Conn returns the connection the request arrived on (nil outside a Server).
 func (r *Request) Conn() *Conn {

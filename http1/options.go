@@ -45,6 +45,7 @@ type options struct {
 	clientErrorHandler func(c *Conn, err error, status int) bool
 	onConnection       func(c *Conn)
 	nodeHead           bool
+	shouldUpgrade      func(r *Request) bool
 }
 
 func defaultOptions() options {
@@ -150,3 +151,10 @@ func OnConnection(fn func(c *Conn)) Option { return func(o *options) { o.onConne
 // KeepAliveTimeout in seconds) or "Connection: close", then the framing (Content-Length
 // or Transfer-Encoding). Package nodehttp uses it.
 func NodeHead() Option { return func(o *options) { o.nodeHead = true } }
+
+// ShouldUpgrade decides, when OnUpgrade is set, which upgrade requests go to it: those for
+// which fn reports true (the others go to the handler as ordinary requests). Without it,
+// all of them do.
+func ShouldUpgrade(fn func(r *Request) bool) Option {
+	return func(o *options) { o.shouldUpgrade = fn }
+}

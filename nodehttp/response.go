@@ -1,0 +1,349 @@
+package nodehttp
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/uvgo/uvgo/http1"
+	"github.com/uvgo/uvgo/nodenet"
+)
+
+// ServerResponse is Node's http.ServerResponse: the response a "request" listener
+// writes, over an http1.Response. Header changes go until the head is sent (WriteHead
+// sends nothing by itself: the head goes with the first Write or End, as Node's does);
+// a body written without a Content-Length is chunked, and End of a response that wrote
+// nothing sends a Content-Length. Loop goroutine only.
+//
+// Events:
+//
+//	"finish"  End's bytes were handed to the connection: from a nextTick after End
+//	"close"   a nextTick after "finish"; or, if the connection closed before the
+//	          response finished, from the connection's close (close phase)
+//	"drain"   a Write that returned false was written
+type ServerResponse struct {
+	nodenet.EventEmitter
+
+	// StatusCode is the status End and Write send (200 by default).
+	StatusCode int
+	// StatusMessage is the reason phrase ("" for Node's, StatusCodes[StatusCode]).
+	StatusMessage string
+
+	srv  *Server
+	req  *IncomingMessage
+	w    *http1.Response // nil once ended, or once the connection is gone
+	sock *Socket
+	hdrs outHeaders
+
+	headerSent       bool // the head is fixed (writeHead or the first write)
+	finished         bool // End was called
+	writableFinished bool
+	closed           bool
+	needDrain        bool
+	finishFn         func()
+}
+
+func newServerResponse(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) *ServerResponse {
+	res := &ServerResponse{StatusCode: 200, srv: s, req: req, w: w, sock: sock}
+	return res
+}
+
+// Req returns the request the response answers.
+func (res *ServerResponse) Req() *IncomingMessage { return res.req }
+
+// Socket returns the connection (nil once the response finished).
+func (res *ServerResponse) Socket() *Socket {
+	if res.writableFinished {
+		return nil
+	}
+	return res.sock
+}
+
+// SetHeader sets a header field (value: a string, a []string for repeated fields, or a
+// number), replacing one of the same name (ASCII case ignored). It fails with
+// ErrHeadersSent once the head is sent, ERR_INVALID_HTTP_TOKEN for a bad name,
+// ERR_INVALID_CHAR for a value with control characters.
+func (res *ServerResponse) SetHeader(name string, value any) error {
+	if res.headerSent {
+		return ErrHeadersSent
+	}
+	return res.hdrs.set(name, value)
+}
+
+// AppendHeader adds values to a header field (response.appendHeader).
+func (res *ServerResponse) AppendHeader(name string, value any) error {
+	if res.headerSent {
+		return ErrHeadersSent
+	}
+	if i := res.hdrs.find(lowerASCII(name)); i >= 0 {
+		vals := append(append([]string(nil), res.hdrs[i].values...), headerValues(value)...)
+		return res.hdrs.set(res.hdrs[i].name, vals)
+	}
+	return res.hdrs.set(name, value)
+}
+
+// GetHeader returns a header field set (a string, or a []string), or nil.
+func (res *ServerResponse) GetHeader(name string) any { return res.hdrs.get(name) }
+
+// GetHeaders returns the header fields set, by lower-case name.
+func (res *ServerResponse) GetHeaders() map[string]any { return res.hdrs.all() }
+
+// GetHeaderNames returns the lower-case names of the fields set, in the order set.
+func (res *ServerResponse) GetHeaderNames() []string { return res.hdrs.names() }
+
+// HasHeader reports whether a header field is set.
+func (res *ServerResponse) HasHeader(name string) bool { return res.hdrs.find(lowerASCII(name)) >= 0 }
+
+// RemoveHeader removes a header field; ErrHeadersSent once the head is sent.
+func (res *ServerResponse) RemoveHeader(name string) error {
+	if res.headerSent {
+		return ErrHeadersSent
+	}
+	res.hdrs.remove(name)
+	return nil
+}
+
+// HeadersSent reports whether the head is fixed (response.headersSent).
+func (res *ServerResponse) HeadersSent() bool { return res.headerSent }
+
+// WritableEnded reports whether End was called.
+func (res *ServerResponse) WritableEnded() bool { return res.finished }
+
+// WritableFinished reports whether "finish" was emitted.
+func (res *ServerResponse) WritableFinished() bool { return res.writableFinished }
+
+// Destroyed reports whether the response closed.
+func (res *ServerResponse) Destroyed() bool { return res.closed }
+
+// WriteHead is response.writeHead(statusCode[, statusMessage][, headers]): args may hold
+// a string (the reason phrase) and the headers, as a []string of name, value pairs (kept
+// in order) or a map[string]string / map[string]any (in sorted order); they are merged
+// with those set by SetHeader. The head is sent with the first Write or End.
+func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
+	if res.headerSent {
+		return ErrHeadersSent
+	}
+	if statusCode < 100 || statusCode > 999 {
+		return errInvalidStatus(statusCode)
+	}
+	for _, a := range args {
+		switch x := a.(type) {
+		case string:
+			res.StatusMessage = x
+		case []string:
+			for i := 0; i+1 < len(x); i += 2 {
+				if err := res.hdrs.set(x[i], x[i+1]); err != nil {
+					return err
+				}
+			}
+		case map[string]string:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if err := res.hdrs.set(k, x[k]); err != nil {
+					return err
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				if err := res.hdrs.set(k, x[k]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	res.StatusCode = statusCode
+	return res.storeHeader()
+}
+
+// storeHeader fixes the head: the status and the fields go to the engine's response.
+func (res *ServerResponse) storeHeader() error {
+	if res.StatusCode < 100 || res.StatusCode > 999 {
+		return errInvalidStatus(res.StatusCode)
+	}
+	res.headerSent = true
+	w := res.w
+	if w == nil {
+		return nil
+	}
+	w.WriteHeader(res.StatusCode)
+	msg := res.StatusMessage
+	if msg == "" {
+		if msg = StatusCodes[res.StatusCode]; msg == "" {
+			msg = "unknown"
+		}
+		res.StatusMessage = msg
+	}
+	if msg != http1.StatusText(res.StatusCode) {
+		if err := w.SetReason(msg); err != nil {
+			return &nodenet.Error{Code: "ERR_INVALID_CHAR", Message: "Invalid character in statusMessage"}
+		}
+	}
+	for _, h := range res.hdrs {
+		if h.lower == "transfer-encoding" {
+			continue // the engine frames the body: chunked without a Content-Length
+		}
+		for _, v := range h.values {
+			if err := w.AddHeader(h.name, v); err != nil {
+				return errInvalidValue(h.name, v)
+			}
+		}
+	}
+	return nil
+}
+
+// Write writes a chunk of the body (sending the head first); it reports false when the
+// connection's output is over its high-water mark ("drain" follows) or the response
+// cannot be written (ended: an "error" ERR_STREAM_WRITE_AFTER_END follows if there is a
+// listener).
+func (res *ServerResponse) Write(data []byte) bool {
+	if res.finished {
+		res.writeAfterEnd()
+		return false
+	}
+	if !res.headerSent {
+		if err := res.storeHeader(); err != nil {
+			res.loop().NextTick(func() { res.emitError(err) })
+			return false
+		}
+	}
+	if res.w == nil || len(data) == 0 {
+		return res.w != nil
+	}
+	res.w.Write(data)
+	return res.checkDrain()
+}
+
+// WriteString is Write for a string.
+func (res *ServerResponse) WriteString(s string) bool {
+	if res.finished {
+		res.writeAfterEnd()
+		return false
+	}
+	if !res.headerSent {
+		if err := res.storeHeader(); err != nil {
+			res.loop().NextTick(func() { res.emitError(err) })
+			return false
+		}
+	}
+	if res.w == nil || len(s) == 0 {
+		return res.w != nil
+	}
+	res.w.WriteString(s)
+	return res.checkDrain()
+}
+
+func (res *ServerResponse) checkDrain() bool {
+	if !res.w.NeedDrain() {
+		return true
+	}
+	if !res.needDrain {
+		res.needDrain = true
+		res.w.OnDrain(func() {
+			res.needDrain = false
+			res.Emit("drain")
+		})
+	}
+	return false
+}
+
+func (res *ServerResponse) loop() interface{ NextTick(func()) } { return res.srv.loop }
+
+func (res *ServerResponse) writeAfterEnd() {
+	res.loop().NextTick(func() { res.emitError(ErrWriteAfterEnd) })
+}
+
+func (res *ServerResponse) emitError(err error) {
+	if res.ListenerCount("error") > 0 {
+		res.Emit("error", err)
+	}
+}
+
+// End ends the response with data (may be nil) as the body's last bytes; "finish"
+// follows from a nextTick, then "close".
+func (res *ServerResponse) End(data []byte) *ServerResponse {
+	if res.finished {
+		if len(data) > 0 {
+			res.writeAfterEnd()
+		}
+		return res
+	}
+	if !res.headerSent {
+		if err := res.storeHeader(); err != nil {
+			res.loop().NextTick(func() { res.emitError(err) })
+			return res
+		}
+	}
+	res.finished = true
+	if w := res.w; w != nil {
+		res.w = nil
+		w.End(data)
+		res.srv.loop.NextTick(res.finish)
+	}
+	return res
+}
+
+// EndString is End for a string.
+func (res *ServerResponse) EndString(s string) *ServerResponse {
+	if res.finished {
+		if len(s) > 0 {
+			res.writeAfterEnd()
+		}
+		return res
+	}
+	if !res.headerSent {
+		if err := res.storeHeader(); err != nil {
+			res.loop().NextTick(func() { res.emitError(err) })
+			return res
+		}
+	}
+	res.finished = true
+	if w := res.w; w != nil {
+		res.w = nil
+		w.EndString(s)
+		res.srv.loop.NextTick(res.finish)
+	}
+	return res
+}
+
+// finish is Node's onFinish and resOnFinish: the request is dumped if nobody read it, the
+// response leaves its connection, "close" is queued, then "finish" is emitted.
+func (res *ServerResponse) finish() {
+	if sk := res.sock; sk != nil && sk.gone {
+		return // the connection's close closes the response
+	}
+	res.writableFinished = true
+	if req := res.req; req != nil && !req.r.consuming && !req.r.resumeScheduled {
+		req.r.dump()
+	}
+	if sk := res.sock; sk != nil && sk.res == res {
+		sk.res = nil
+		if sk.req == res.req && res.req.Complete {
+			sk.req = nil
+		}
+	}
+	res.srv.loop.NextTick(res.emitClose)
+	res.Emit("finish")
+}
+
+func (res *ServerResponse) emitClose() {
+	if res.closed {
+		return
+	}
+	res.closed = true
+	res.Emit("close")
+}
+
+// Destroy destroys the connection (response.destroy()).
+func (res *ServerResponse) Destroy(err error) {
+	if res.sock != nil {
+		res.sock.Destroy(err)
+	}
+}
+
+// OnFinish adds a "finish" listener.
+func (res *ServerResponse) OnFinish(fn func()) *nodenet.Listener {
+	return res.On("finish", func(...any) { fn() })
+}
+
+// OnClose adds a "close" listener.
+func (res *ServerResponse) OnClose(fn func()) *nodenet.Listener {
+	return res.On("close", func(...any) { fn() })
+}
