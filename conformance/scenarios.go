@@ -86,6 +86,13 @@ var Scenarios = map[string]Scenario{
 	"207-fs-readfile-round-trips-vs-100ms-timer":      {Main: fsReadFileRoundTripsVs100msTimer},
 	"208-fs-immediate-before-timeout-in-fs-callbacks": {Main: fsImmediateBeforeTimeoutInCallbacks},
 
+	"250-http-request-response-cycle":      {Main: httpRequestResponseCycle},
+	"251-http-pipelined-pair":              {Main: httpPipelinedPair},
+	"252-http-client-error":                {Main: httpClientError},
+	"253-http-server-close-idle-keepalive": {Main: httpServerCloseIdleKeepAlive},
+	"254-http-finish-vs-close":             {Main: httpFinishVsClose},
+	"255-http-chunked-response":            {Main: httpChunkedResponse},
+
 	"350-child-exit-before-close": {Main: childExitBeforeClose},
 	"351-child-killed-sigterm":    {Main: childKilledSigterm},
 	"352-child-missing-binary":    {Main: childMissingBinary},

@@ -121,6 +121,9 @@ func (c *conn) read(data []byte, err error) {
 		c.reading = false
 		c.eof = true
 		switch {
+		case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
+			c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
+			c.closeNow()
 		case err == io.EOF && c.phase == phaseRespond && c.bodyDone:
 			c.w.closeAfter = true // a half-close after the request: answer, then close
 		case err == io.EOF && c.phase == phaseClosing:
@@ -309,7 +312,7 @@ func (c *conn) goIdle() {
 func (c *conn) responseEnded() {
 	c.queueFlush()
 	switch {
-	case c.w.closeAfter && !c.bodyDone:
+	case c.w.closeAfter && !c.bodyDone && (c.p.req.HasBody() || !c.inFeed):
 		// No need to read the rest of the request: the connection ends.
 		c.s.requests.Add(1)
 		c.endBody(errConnClosed)

@@ -46,6 +46,7 @@ type options struct {
 	onConnection       func(c *Conn)
 	nodeHead           bool
 	shouldUpgrade      func(r *Request) bool
+	endOnEOF           bool
 }
 
 func defaultOptions() options {
@@ -158,3 +159,9 @@ func NodeHead() Option { return func(o *options) { o.nodeHead = true } }
 func ShouldUpgrade(fn func(r *Request) bool) Option {
 	return func(o *options) { o.shouldUpgrade = fn }
 }
+
+// EndOnEOF makes a connection whose client ends its side while a response is in progress
+// end at once, what was written going out and the rest of the response dropped, as Node's
+// server does (httpAllowHalfOpen false). Without it the server answers the request, then
+// closes.
+func EndOnEOF() Option { return func(o *options) { o.endOnEOF = true } }

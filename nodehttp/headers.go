@@ -11,10 +11,10 @@ import (
 type joinRule uint8
 
 const (
-	joinComma joinRule = iota // joined with ", " (most fields)
-	joinDrop                  // the first one kept, the others dropped
-	joinCookie                // joined with "; " (Cookie)
-	joinArray                 // an array (Set-Cookie)
+	joinComma  joinRule = iota // joined with ", " (most fields)
+	joinDrop                   // the first one kept, the others dropped
+	joinCookie                 // joined with "; " (Cookie)
+	joinArray                  // an array (Set-Cookie)
 )
 
 // ruleOf returns the rule for a lower-case field name: Node's list of fields whose

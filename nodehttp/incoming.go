@@ -28,7 +28,7 @@ type IncomingMessage struct {
 	StatusCode    int
 	StatusMessage string
 	// HTTPVersion is "1.1" or "1.0".
-	HTTPVersion                       string
+	HTTPVersion                        string
 	HTTPVersionMajor, HTTPVersionMinor int
 	// RawHeaders is the header fields as received: name, value, name, value...
 	RawHeaders []string

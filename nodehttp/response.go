@@ -39,7 +39,7 @@ type ServerResponse struct {
 	writableFinished bool
 	closed           bool
 	needDrain        bool
-	finishFn         func()
+	nextFin          *ServerResponse // a pipelined response whose 'finish' waits for this one's
 }
 
 func newServerResponse(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) *ServerResponse {
@@ -275,7 +275,7 @@ func (res *ServerResponse) End(data []byte) *ServerResponse {
 	if w := res.w; w != nil {
 		res.w = nil
 		w.End(data)
-		res.srv.loop.NextTick(res.finish)
+		res.queueFinish()
 	}
 	return res
 }
@@ -298,9 +298,24 @@ func (res *ServerResponse) EndString(s string) *ServerResponse {
 	if w := res.w; w != nil {
 		res.w = nil
 		w.EndString(s)
-		res.srv.loop.NextTick(res.finish)
+		res.queueFinish()
 	}
 	return res
+}
+
+// queueFinish queues "finish" a tick after End, or, for a pipelined response whose
+// predecessor on the connection has not finished, a tick after the predecessor's (Node
+// flushes it when the predecessor leaves the socket).
+func (res *ServerResponse) queueFinish() {
+	if sk := res.sock; sk != nil {
+		if sk.finTail != nil {
+			sk.finTail.nextFin = res
+			sk.finTail = res
+			return
+		}
+		sk.finTail = res
+	}
+	res.srv.loop.NextTick(res.finish)
 }
 
 // finish is Node's onFinish and resOnFinish: the request is dumped if nobody read it, the
@@ -315,11 +330,19 @@ func (res *ServerResponse) finish() {
 	}
 	if sk := res.sock; sk != nil && sk.res == res {
 		sk.res = nil
-		if sk.req == res.req && res.req.Complete {
+		if sk.req == res.req {
 			sk.req = nil
 		}
 	}
 	res.srv.loop.NextTick(res.emitClose)
+	if sk := res.sock; sk != nil {
+		if n := res.nextFin; n != nil {
+			res.nextFin = nil
+			res.srv.loop.NextTick(n.finish)
+		} else if sk.finTail == res {
+			sk.finTail = nil
+		}
+	}
 	res.Emit("finish")
 }
 

@@ -91,6 +91,7 @@ func (s *Server) engine() *http1.Server {
 		http1.MaxBodySize(s.MaxBodySize),
 		http1.Backlog(backlog),
 		http1.NodeHead(),
+		http1.EndOnEOF(),
 		http1.OnConnection(s.onConnection),
 		http1.ClientErrorHandler(s.onClientError),
 		http1.OnUpgrade(s.onUpgrade),
@@ -423,7 +424,8 @@ type Socket struct {
 	res        *ServerResponse
 	hreq       *http1.Request
 	hadError   bool
-	gone       bool // destroyed
+	gone       bool            // destroyed
+	finTail    *ServerResponse // the last ended response whose 'finish' is queued
 
 	onBody    func([]byte)
 	onBodyEnd func(error)
@@ -496,7 +498,7 @@ func (k *Socket) destroyed() {
 // closed runs in the close phase (Node's socket 'close'): the request in progress is
 // aborted, the listeners run, then the response in progress closes.
 func (k *Socket) closed() {
-	if req := k.req; req != nil && !req.Complete {
+	if req := k.req; req != nil { // its response did not finish
 		k.req = nil
 		req.r.destroy(connReset("aborted"))
 	}
