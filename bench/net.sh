@@ -4,6 +4,9 @@
 #   HTTP hello    examples/http (1 loop, 2 loops) vs Node's http (node/http-hello.js) vs Go's
 #                 net/http (peers/nethttp, GOMAXPROCS=1 and unrestricted), under wrk; the same
 #                 net/http handler on one uvgo loop through http1.FromNetHTTP (peers/uvnethttp);
+#                 the hello handler on package http1 directly (peers/uvhttp1) and Node's
+#                 http-hello.js ported to package nodehttp (peers/uvnodehttp); each server's CPU
+#                 time per request (utime+stime from /proc/PID/stat over the wrk run);
 #                 BASELINE=path/to/binary adds another build of examples/http (an older commit,
 #                 say) to the interleaved rounds, for A/B comparisons
 #   TCP echo      examples/echo vs Node's net (node/tcp-echo-server.js) vs libuv in C
@@ -16,7 +19,7 @@
 # clients inside the workload table; this script keeps uvgo's 2-loop HTTP server and its own report.
 #
 # Prints a Markdown table and saves it to bench/results/latest/net.md. About 3 minutes.
-#   ROUNDS=3 DURATION=5s CONNS=50 SIZE=64 IDLE=10000 [BASELINE=bin] ./net.sh
+#   ROUNDS=3 DURATION=5s CONNS=50 SIZE=64 IDLE=10000 [BASELINE=bin] [HTTP_ONLY=1] ./net.sh
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -25,6 +28,7 @@ CONNS=${CONNS:-50}
 SIZE=${SIZE:-64}
 IDLE=${IDLE:-10000}
 BASELINE=${BASELINE:-}
+HTTP_ONLY=${HTTP_ONLY:-}
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -45,6 +49,7 @@ done
 echo "building..." >&2
 (cd "$root" && go build -o "$tmp/uvhttp" ./examples/http && go build -o "$tmp/uvecho" ./examples/echo)
 (cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/uvnethttp" ./peers/uvnethttp &&
+	go build -o "$tmp/uvhttp1" ./peers/uvhttp1 && go build -o "$tmp/uvnodehttp" ./peers/uvnodehttp &&
 	go build -o "$tmp/echoclient" ./cmd/echoclient &&
 	go build -o "$tmp/idleconns" ./cmd/idleconns)
 have_libuv=""
@@ -84,11 +89,25 @@ median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else prin
 # The servers may hold many connections.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 
+# cputicks PID prints the process's utime+stime in clock ticks (all its threads).
+cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# pidof_http NAME prints the pid of the HTTP server NAME.
+pidof_http() {
+	case $1 in
+	uvgo-1) echo "$pid_uvgo1" ;; uvgo-2) echo "$pid_uvgo2" ;; http1) echo "$pid_http1" ;;
+	nodehttp) echo "$pid_nodehttp" ;; bridge) echo "$pid_bridge" ;; baseline) echo "$pid_baseline" ;;
+	node) echo "$pid_node" ;; nethttp-1) echo "$pid_nethttp1" ;; nethttp) echo "$pid_nethttp" ;;
+	esac
+}
+
 # ---- HTTP hello ----
-http_names=(uvgo-1 uvgo-2 bridge node nethttp-1 nethttp)
+http_names=(uvgo-1 uvgo-2 http1 nodehttp bridge node nethttp-1 nethttp)
 declare -A http_label=(
 	[uvgo-1]="uvgo examples/http, 1 loop"
 	[uvgo-2]="uvgo examples/http, 2 loops"
+	[http1]="uvgo http1 hello (peers/uvhttp1), 1 loop"
+	[nodehttp]="uvgo nodehttp, http-hello.js ported (peers/uvnodehttp), 1 loop"
 	[bridge]="net/http handler on uvgo (http1.FromNetHTTP), 1 loop"
 	[node]="Node http ($(node --version))"
 	[nethttp-1]="Go net/http, GOMAXPROCS=1"
@@ -101,6 +120,8 @@ for n in "${http_names[@]}"; do port[$n]=$(freeport); done
 start uvgo1 "${port[uvgo-1]}" "$tmp/uvhttp" -addr "127.0.0.1:${port[uvgo-1]}" -loops 1
 start uvgo2 "${port[uvgo-2]}" "$tmp/uvhttp" -addr "127.0.0.1:${port[uvgo-2]}" -loops 2
 start bridge "${port[bridge]}" "$tmp/uvnethttp" -addr "127.0.0.1:${port[bridge]}"
+start http1 "${port[http1]}" "$tmp/uvhttp1" -addr "127.0.0.1:${port[http1]}"
+start nodehttp "${port[nodehttp]}" "$tmp/uvnodehttp" -addr "127.0.0.1:${port[nodehttp]}"
 pid_baseline=""
 if [ -n "$BASELINE" ]; then start baseline "${port[baseline]}" "$BASELINE" -addr "127.0.0.1:${port[baseline]}" -loops 1; fi
 start node "${port[node]}" node "$here/node/http-hello.js" "${port[node]}"
@@ -113,16 +134,25 @@ for n in "${http_names[@]}"; do # the same bytes from everyone, and a warm-up
 done
 for r in $(seq "$ROUNDS"); do
 	for n in "${http_names[@]}"; do
-		rps=$(wrk -t1 -c"$CONNS" -d"$DURATION" "http://127.0.0.1:${port[$n]}/" | awk '/^Requests\/sec:/ {print $2}')
-		echo "round $r http $n: $rps req/s" >&2
+		pid=$(pidof_http "$n")
+		t0=$(cputicks "$pid")
+		wrk -t1 -c"$CONNS" -d"$DURATION" "http://127.0.0.1:${port[$n]}/" >"$tmp/wrk-$n"
+		t1=$(cputicks "$pid")
+		rps=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk-$n")
+		reqs=$(awk '/requests in/ {print $1}' "$tmp/wrk-$n")
+		# CPU µs per request: clock ticks (CLK_TCK) of utime+stime over the requests served
+		cpu=$(awk -v d=$((t1 - t0)) -v n="$reqs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", n > 0 ? d / hz * 1e6 / n : 0 }')
+		echo "round $r http $n: $rps req/s, $cpu µs CPU/request" >&2
 		echo "$rps" >>"$tmp/http-$n"
+		echo "$cpu" >>"$tmp/cpu-$n"
 	done
 done
-declare -A rps
-for n in "${http_names[@]}"; do rps[$n]=$(median <"$tmp/http-$n"); done
-for p in "$pid_uvgo1" "$pid_uvgo2" "$pid_bridge" $pid_baseline "$pid_node" "$pid_nethttp1" "$pid_nethttp"; do kill "$p"; done
+declare -A rps cpu
+for n in "${http_names[@]}"; do rps[$n]=$(median <"$tmp/http-$n"); cpu[$n]=$(median <"$tmp/cpu-$n"); done
+for p in "$pid_uvgo1" "$pid_uvgo2" "$pid_http1" "$pid_nodehttp" "$pid_bridge" $pid_baseline "$pid_node" "$pid_nethttp1" "$pid_nethttp"; do kill "$p"; done
 
 # ---- TCP echo ----
+if [ -z "$HTTP_ONLY" ]; then
 echo_names=(uvgo node)
 if [ -n "$have_libuv" ]; then echo_names+=(libuv); fi
 declare -A echo_label=([uvgo]="uvgo examples/echo" [node]="Node net ($(node --version))" [libuv]="libuv echo_server (C)")
@@ -168,6 +198,7 @@ else
 		kill "$pid_idlec"
 	fi
 fi
+fi # HTTP_ONLY
 
 # ---- the report ----
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f×", a / b; else print "—" }'; }
@@ -181,15 +212,19 @@ field() { sed -n "s/.*$2=\([0-9.-]*\).*/\1/p" <<<"$1"; }
 	echo
 	echo "## HTTP/1.1 hello (wrk -t1 -c$CONNS -d$DURATION, keep-alive, no pipelining)"
 	echo
-	echo "| server | req/s (median) | vs Node | vs net/http GOMAXPROCS=1 | rounds |"
-	echo "|---|---:|---:|---:|---|"
+	echo "| server | req/s (median) | vs Node | vs net/http GOMAXPROCS=1 | CPU µs/request (median) | rounds |"
+	echo "|---|---:|---:|---:|---:|---|"
 	for n in "${http_names[@]}"; do
-		echo "| ${http_label[$n]} | ${rps[$n]} | $(ratio "${rps[$n]}" "${rps[node]}") | $(ratio "${rps[$n]}" "${rps[nethttp-1]}") | $(paste -sd' ' "$tmp/http-$n") |"
+		echo "| ${http_label[$n]} | ${rps[$n]} | $(ratio "${rps[$n]}" "${rps[node]}") | $(ratio "${rps[$n]}" "${rps[nethttp-1]}") | ${cpu[$n]} | $(paste -sd' ' "$tmp/http-$n") |"
 	done
 	echo
-	echo "Goals: one loop ≥ 2× Node and ≥ 2× net/http at GOMAXPROCS=1; the net/http handler on"
-	echo "uvgo (FromNetHTTP, 1 loop) ≥ 1.5× net/http at GOMAXPROCS=1."
+	echo "Goals: one loop ≥ 2× Node and ≥ 2× net/http at GOMAXPROCS=1; nodehttp (1 loop) ≥ 2× Node;"
+	echo "the net/http handler on uvgo (FromNetHTTP, 1 loop) ≥ 1.5× net/http at GOMAXPROCS=1."
+	echo "CPU per request is the server's utime+stime over the requests wrk counted."
 	echo
+	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo
+	if [ -z "$HTTP_ONLY" ]; then
 	echo "## TCP echo (cmd/echoclient: $CONNS connections, $SIZE-byte messages, one in flight each, $DURATION)"
 	echo
 	echo "| server | round trips/s (median) | vs Node | rounds |"
@@ -210,6 +245,7 @@ field() { sed -n "s/.*$2=\([0-9.-]*\).*/\1/p" <<<"$1"; }
 			echo "| ${echo_label[$n]} | $b | $(ratio "$b" "$(field "${idle[node]}" bytes_per_conn)") | $(field "${idle[$n]}" rss_before_kb) kB → $(field "${idle[$n]}" rss_after_kb) kB |"
 		done
 	fi
+	fi # HTTP_ONLY
 } >"$tmp/net.md"
 mkdir -p "$(dirname "$out")"
 cp "$tmp/net.md" "$out"
