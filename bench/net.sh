@@ -141,7 +141,7 @@ for r in $(seq "$ROUNDS"); do
 		rps=$(awk '/^Requests\/sec:/ {print $2}' "$tmp/wrk-$n")
 		reqs=$(awk '/requests in/ {print $1}' "$tmp/wrk-$n")
 		# CPU µs per request: clock ticks (CLK_TCK) of utime+stime over the requests served
-		cpu=$(awk -v d=$((t1 - t0)) -v n="$reqs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", n > 0 ? d / hz * 1e6 / n : 0 }')
+		cpu=$(awk -v d=$((t1 - t0)) -v n="$reqs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? d / hz * 1e6 / n : 0) }')
 		echo "round $r http $n: $rps req/s, $cpu µs CPU/request" >&2
 		echo "$rps" >>"$tmp/http-$n"
 		echo "$cpu" >>"$tmp/cpu-$n"
