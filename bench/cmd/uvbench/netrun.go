@@ -51,9 +51,18 @@ type Peer struct {
 // http1.FromNetHTTP): its goal is 1.5x net/http at GOMAXPROCS=1.
 const peerBridge = "net/http handler on uvgo (http1.FromNetHTTP), 1 loop"
 
-// httpPeers are Go's net/http (bench/peers/nethttp) at one P and unrestricted, and the
-// same handler on uvgo.
+// peerHTTP1 is the hello handler on package http1 directly (bench/peers/uvhttp1).
+const peerHTTP1 = "uvgo http1 hello, 1 loop"
+
+// peerNodeHTTP is bench/node/http-hello.js ported to package nodehttp (bench/peers/uvnodehttp):
+// its goal is 2x Node's http.
+const peerNodeHTTP = "uvgo nodehttp (http-hello.js ported), 1 loop"
+
+// httpPeers are uvgo's http1 and nodehttp hellos, Go's net/http (bench/peers/nethttp) at one
+// P and unrestricted, and the same net/http handler on uvgo.
 var httpPeers = []Peer{
+	{Name: peerHTTP1},
+	{Name: peerNodeHTTP},
 	{Name: peerBridge},
 	{Name: "Go net/http, GOMAXPROCS=1", Env: []string{"GOMAXPROCS=1"}},
 	{Name: "Go net/http, GOMAXPROCS=" + strconv.Itoa(runtime.NumCPU())},
@@ -61,7 +70,7 @@ var httpPeers = []Peer{
 
 // NetBins are the programs of the network workloads, built once per invocation.
 type NetBins struct {
-	UVEcho, UVHTTP, NetHTTP, UVNetHTTP, EchoClient, IdleConns string
+	UVEcho, UVHTTP, NetHTTP, UVNetHTTP, UVHTTP1, UVNodeHTTP, EchoClient, IdleConns string
 }
 
 // buildNet builds uvgo's examples (root module) and the peers and clients (bench module).
@@ -69,12 +78,14 @@ func buildNet(root, benchDir, tmp string) (*NetBins, error) {
 	b := &NetBins{
 		UVEcho: filepath.Join(tmp, "uvecho"), UVHTTP: filepath.Join(tmp, "uvhttp"),
 		NetHTTP: filepath.Join(tmp, "nethttp"), UVNetHTTP: filepath.Join(tmp, "uvnethttp"),
+		UVHTTP1: filepath.Join(tmp, "uvhttp1"), UVNodeHTTP: filepath.Join(tmp, "uvnodehttp"),
 		EchoClient: filepath.Join(tmp, "echoclient"),
 		IdleConns:  filepath.Join(tmp, "idleconns"),
 	}
 	for _, x := range []struct{ dir, out, pkg string }{
 		{root, b.UVEcho, "./examples/echo"}, {root, b.UVHTTP, "./examples/http"},
 		{benchDir, b.NetHTTP, "./peers/nethttp"}, {benchDir, b.UVNetHTTP, "./peers/uvnethttp"},
+		{benchDir, b.UVHTTP1, "./peers/uvhttp1"}, {benchDir, b.UVNodeHTTP, "./peers/uvnodehttp"},
 		{benchDir, b.EchoClient, "./cmd/echoclient"},
 		{benchDir, b.IdleConns, "./cmd/idleconns"},
 	} {
@@ -190,6 +201,10 @@ func serverArgv(rt string, w *Workload, v *Variant, nb *NetBins, benchDir string
 			return []string{filepath.Join(benchDir, "libuv", "bin", v.C), addr}
 		case peerBridge:
 			return []string{nb.UVNetHTTP, "-addr", addr}
+		case peerHTTP1:
+			return []string{nb.UVHTTP1, "-addr", addr}
+		case peerNodeHTTP:
+			return []string{nb.UVNodeHTTP, "-addr", addr}
 		}
 		return []string{nb.NetHTTP, "-addr", addr} // an HTTP peer
 	}
@@ -376,7 +391,7 @@ func prepareNet(root, benchDir, tmp string, results []*Result, logf func(string,
 	if len(nets) == 0 {
 		return nil
 	}
-	logf("building the network servers and clients (examples/echo, examples/http, peers/nethttp, peers/uvnethttp, cmd/echoclient, cmd/idleconns)")
+	logf("building the network servers and clients (examples/echo, examples/http, peers/nethttp, peers/uvnethttp, peers/uvhttp1, peers/uvnodehttp, cmd/echoclient, cmd/idleconns)")
 	nb, err := buildNet(root, benchDir, tmp)
 	if err != nil {
 		for _, r := range nets {
