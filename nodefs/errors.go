@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/uvgo/uvgo/internal/uverr"
 )
 
 // Error is the error value of Node's fs: a system call failure with Node's code ("ENOENT"),
@@ -36,49 +38,6 @@ func (e *Error) Is(target error) bool {
 // reports it even when it is "" (ENOENT: no such file or directory, stat ”).
 func (e *Error) HasPath() bool { return e.hasPath || e.Path != "" }
 
-// errnoInfo is libuv's name and description of an errno, which Node prints.
-type errnoInfo struct{ name, desc string }
-
-// errnoTable holds the errnos a file operation can meet, with uv_err_name / uv_strerror.
-var errnoTable = map[syscall.Errno]errnoInfo{
-	syscall.E2BIG:        {"E2BIG", "argument list too long"},
-	syscall.EACCES:       {"EACCES", "permission denied"},
-	syscall.EAGAIN:       {"EAGAIN", "resource temporarily unavailable"},
-	syscall.EBADF:        {"EBADF", "bad file descriptor"},
-	syscall.EBUSY:        {"EBUSY", "resource busy or locked"},
-	syscall.ECANCELED:    {"ECANCELED", "operation canceled"},
-	syscall.EEXIST:       {"EEXIST", "file already exists"},
-	syscall.EFAULT:       {"EFAULT", "bad address in system call argument"},
-	syscall.EFBIG:        {"EFBIG", "file too large"},
-	syscall.EINTR:        {"EINTR", "interrupted system call"},
-	syscall.EINVAL:       {"EINVAL", "invalid argument"},
-	syscall.EIO:          {"EIO", "i/o error"},
-	syscall.EISDIR:       {"EISDIR", "illegal operation on a directory"},
-	syscall.ELOOP:        {"ELOOP", "too many symbolic links encountered"},
-	syscall.EMFILE:       {"EMFILE", "too many open files"},
-	syscall.EMLINK:       {"EMLINK", "too many links"},
-	syscall.ENAMETOOLONG: {"ENAMETOOLONG", "name too long"},
-	syscall.ENFILE:       {"ENFILE", "file table overflow"},
-	syscall.ENODEV:       {"ENODEV", "no such device"},
-	syscall.ENOENT:       {"ENOENT", "no such file or directory"},
-	syscall.ENOMEM:       {"ENOMEM", "not enough memory"},
-	syscall.ENOSPC:       {"ENOSPC", "no space left on device"},
-	syscall.ENOSYS:       {"ENOSYS", "function not implemented"},
-	syscall.ENOTDIR:      {"ENOTDIR", "not a directory"},
-	syscall.ENOTEMPTY:    {"ENOTEMPTY", "directory not empty"},
-	syscall.ENOTSUP:      {"ENOTSUP", "operation not supported on socket"},
-	syscall.ENOTTY:       {"ENOTTY", "inappropriate ioctl for device"},
-	syscall.ENXIO:        {"ENXIO", "no such device or address"},
-	syscall.EOVERFLOW:    {"EOVERFLOW", "value too large for defined data type"},
-	syscall.EPERM:        {"EPERM", "operation not permitted"},
-	syscall.EPIPE:        {"EPIPE", "broken pipe"},
-	syscall.ERANGE:       {"ERANGE", "result too large"},
-	syscall.EROFS:        {"EROFS", "read-only file system"},
-	syscall.ESPIPE:       {"ESPIPE", "invalid seek"},
-	syscall.ETXTBSY:      {"ETXTBSY", "text file is busy"},
-	syscall.EXDEV:        {"EXDEV", "cross-device link not permitted"},
-}
-
 // uvException is Node's uvException: the error object of a failed fs call. A path or dest
 // of "" is left out, as Node's JavaScript-made exceptions leave out a falsy path.
 func uvException(errno syscall.Errno, sysc, path, dest string, cause error) *Error {
@@ -88,11 +47,8 @@ func uvException(errno syscall.Errno, sysc, path, dest string, cause error) *Err
 // uvExceptionPaths is uvException with the paths present however empty, as the binding's
 // C++ exceptions (ENOENT: no such file or directory, open ”).
 func uvExceptionPaths(errno syscall.Errno, sysc, path, dest string, hasPath, hasDest bool, cause error) *Error {
-	info, ok := errnoTable[errno]
-	if !ok {
-		info = errnoInfo{"UNKNOWN", "unknown error"}
-	}
-	msg := info.name + ": " + info.desc + ", " + sysc
+	name, desc := uverr.Name(errno), uverr.Desc(errno)
+	msg := name + ": " + desc + ", " + sysc
 	if hasPath {
 		msg += " '" + path + "'"
 	}
@@ -102,7 +58,7 @@ func uvExceptionPaths(errno syscall.Errno, sysc, path, dest string, hasPath, has
 	if cause == nil {
 		cause = errno
 	}
-	return &Error{Code: info.name, Errno: -int(errno), Syscall: sysc, Path: path, Dest: dest, Message: msg, Err: cause, hasPath: hasPath}
+	return &Error{Code: name, Errno: -int(errno), Syscall: sysc, Path: path, Dest: dest, Message: msg, Err: cause, hasPath: hasPath}
 }
 
 // fromErr turns what uvloop or package os returned into Node's error: the system call's

@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/uvgo/uvgo/internal/sock"
+	"github.com/uvgo/uvgo/internal/uverr"
 )
 
 // Error is the error value of Node's net layer: Code is Node's err.code ("ECONNREFUSED",
@@ -70,4 +71,30 @@ func sysError(err error, syscall, address string, port int) *Error {
 		}
 	}
 	return &Error{Code: code, Message: msg, Syscall: syscall, Address: address, Port: port, Err: err}
+}
+
+// uvError is Node's UVExceptionWithHostPort, which listen and bind failures use: the
+// message carries libuv's description, "listen EADDRINUSE: address already in use :::8080".
+func uvError(err error, syscall, address string, port int) *Error {
+	e := sysError(err, syscall, address, port)
+	desc := "unknown error"
+	if errno, ok := errnoOf(err); ok {
+		desc = uverr.Desc(errno)
+	}
+	e.Message = syscall + " " + e.Code + ": " + desc
+	if address != "" {
+		e.Message += " " + address
+		if port > 0 {
+			e.Message += ":" + strconv.Itoa(port)
+		}
+	}
+	return e
+}
+
+// checkPort is Node's validatePort: ERR_SOCKET_BAD_PORT for a port outside 0-65535.
+func checkPort(port int) error {
+	if port < 0 || port > 65535 {
+		return &Error{Code: "ERR_SOCKET_BAD_PORT", Message: "options.port should be >= 0 and < 65536. Received type number (" + strconv.Itoa(port) + ")."}
+	}
+	return nil
 }

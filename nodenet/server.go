@@ -44,13 +44,15 @@ func CreateServer(l *uvloop.Loop, connectionListener func(*Socket)) *Server {
 // Listen is server.listen(port, host, cb): it returns at once; cb, if not nil, is a
 // Once("listening") listener. Port 0 picks a free port (see Address).
 //
-// Without a host the listener is set up at once on "::" (dual-stack where the system allows
-// it); if binding or listening there fails for any reason (no IPv6, the port taken on IPv6)
-// it tries "0.0.0.0", and only that attempt's error is reported, as Node's
-// createServerHandle falls back. With a host the listener is set up once the host is looked
-// up (nodedns.Lookup: from a nextTick for an IP address, from the poll phase for a name); a
-// failed lookup emits "error" with the lookup's *nodedns.Error (ENOTFOUND). Either way
-// "listening" comes from a later nextTick, or "error" if it failed.
+// Without a host the listener is set up at once on "::", dual-stack, so that IPv4 peers
+// show as "::ffff:127.0.0.1" (RemoteAddress, Address), as in Node. Only when the system has
+// no IPv6 (binding "::" fails) does it listen on "0.0.0.0" instead, as Node's
+// createServerHandle falls back; a port already taken is reported for "::" (listen
+// EADDRINUSE: address already in use :::PORT), as Node reports it. With a host the listener
+// is set up once the host is looked up (nodedns.Lookup: from a nextTick for an IP address,
+// from the poll phase for a name); a failed lookup emits "error" with the lookup's
+// *nodedns.Error (ENOTFOUND). Either way "listening" comes from a later nextTick, or "error"
+// (an *Error with Syscall "listen", Address and Port) if it failed.
 func (s *Server) Listen(port int, host string, cb func()) *Server {
 	if cb != nil {
 		s.Once("listening", func(...any) { cb() })
@@ -59,10 +61,17 @@ func (s *Server) Listen(port int, host string, cb func()) *Server {
 		s.loop.NextTick(func() { s.Emit("error", ErrServerAlreadyListen) })
 		return s
 	}
+	if err := checkPort(port); err != nil { // Node throws it
+		s.fail(err)
+		return s
+	}
 	if host == "" {
-		if err := s.listenTCP(netip.IPv6Unspecified(), port); err != nil {
+		t, err := s.bindTCP(netip.IPv6Unspecified(), port)
+		if err != nil { // no IPv6 here
 			s.listenOrFail(netip.IPv4Unspecified(), port, "0.0.0.0")
+			return s
 		}
+		s.listenBound(t, port, "::")
 		return s
 	}
 	err := nodedns.Lookup(s.loop, host, nil, func(err error, address string, family int) {
@@ -79,26 +88,39 @@ func (s *Server) Listen(port int, host string, cb func()) *Server {
 }
 
 func (s *Server) listenOrFail(ip netip.Addr, port int, host string) {
-	if err := s.listenTCP(ip, port); err != nil {
-		e := sysError(err, "listen", host, port)
-		s.loop.NextTick(func() { s.Emit("error", e) })
+	t, err := s.bindTCP(ip, port)
+	if err != nil {
+		s.fail(uvError(err, "listen", host, port))
+		return
 	}
+	s.listenBound(t, port, host)
 }
 
-func (s *Server) listenTCP(ip netip.Addr, port int) error {
+// bindTCP is createServerHandle: a TCP handle bound to ip:port. As in libuv, a port in use
+// is reported by Listen, not here.
+func (s *Server) bindTCP(ip netip.Addr, port int) (*uvloop.TCP, error) {
 	t, err := s.loop.NewTCP()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err = t.Bind(netip.AddrPortFrom(ip, uint16(port)), 0); err == nil {
-		err = t.Listen(backlog, s.onConnection)
-	}
-	if err != nil {
+	if err = t.Bind(netip.AddrPortFrom(ip, uint16(port)), 0); err != nil {
 		t.Close(nil)
-		return err
+		return nil, err
+	}
+	return t, nil
+}
+
+func (s *Server) listenBound(t *uvloop.TCP, port int, host string) {
+	if err := t.Listen(backlog, s.onConnection); err != nil {
+		t.Close(nil)
+		s.fail(uvError(err, "listen", host, port))
+		return
 	}
 	s.started(t)
-	return nil
+}
+
+func (s *Server) fail(err error) {
+	s.loop.NextTick(func() { s.Emit("error", err) })
 }
 
 // ListenPath is server.listen(path, cb) over a Unix domain socket (the path must not
@@ -121,8 +143,7 @@ func (s *Server) ListenPath(path string, cb func()) *Server {
 		}
 	}
 	if err != nil {
-		e := sysError(err, "listen", path, 0)
-		s.loop.NextTick(func() { s.Emit("error", e) })
+		s.fail(uvError(err, "listen", path, 0))
 		return s
 	}
 	s.started(p)

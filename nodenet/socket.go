@@ -663,12 +663,17 @@ func (a AddressInfo) String() string {
 	return netip.AddrPortFrom(netip.MustParseAddr(a.Address), uint16(a.Port)).String()
 }
 
+// addressInfo is Node's { address, family, port }. An IPv4 peer of a dual-stack socket
+// keeps its mapped form, "::ffff:127.0.0.1" with family "IPv6", as Node shows it.
 func addressInfo(ap netip.AddrPort) *AddressInfo {
-	fam := "IPv4"
-	if !ap.Addr().Unmap().Is4() {
-		fam = "IPv6"
+	return &AddressInfo{Address: ap.Addr().String(), Family: family(ap.Addr()), Port: int(ap.Port())}
+}
+
+func family(ip netip.Addr) string {
+	if ip.Is4() {
+		return "IPv4"
 	}
-	return &AddressInfo{Address: ap.Addr().Unmap().String(), Family: fam, Port: int(ap.Port())}
+	return "IPv6"
 }
 
 // Address is the local address, or nil if there is none (not connected, destroyed).
@@ -686,23 +691,38 @@ func (s *Socket) Address() *AddressInfo {
 	return nil
 }
 
-// RemoteAddress is the peer's address ("" if unknown); RemotePort its port.
+// RemoteAddress is the peer's address ("" if unknown): on a socket a server listening on
+// "::" accepted, an IPv4 peer is "::ffff:127.0.0.1", as in Node.
 func (s *Socket) RemoteAddress() string {
-	if s.tcp != nil {
-		if ap, err := s.tcp.RemoteAddr(); err == nil {
-			return ap.Addr().Unmap().String()
-		}
+	if ap, ok := s.remote(); ok {
+		return ap.Addr().String()
 	}
 	return ""
 }
 
+// RemoteFamily is the peer address's family, "IPv4" or "IPv6" ("" if unknown).
+func (s *Socket) RemoteFamily() string {
+	if ap, ok := s.remote(); ok {
+		return family(ap.Addr())
+	}
+	return ""
+}
+
+// RemotePort is the peer's port (0 if unknown).
 func (s *Socket) RemotePort() int {
-	if s.tcp != nil {
-		if ap, err := s.tcp.RemoteAddr(); err == nil {
-			return int(ap.Port())
-		}
+	if ap, ok := s.remote(); ok {
+		return int(ap.Port())
 	}
 	return 0
+}
+
+func (s *Socket) remote() (netip.AddrPort, bool) {
+	if s.tcp != nil {
+		if ap, err := s.tcp.RemoteAddr(); err == nil {
+			return ap, true
+		}
+	}
+	return netip.AddrPort{}, false
 }
 
 // ---- typed listeners ----
