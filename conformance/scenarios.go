@@ -100,6 +100,9 @@ var Scenarios = map[string]Scenario{
 	"354-signal-to-self":          {Main: signalToSelf},
 	"355-dns-lookup-localhost":    {Main: dnsLookupLocalhost},
 	"356-dns-lookup-invalid":      {Main: dnsLookupInvalid},
+
+	"325-promise-thenable-adoption-turns": {Main: promiseThenableAdoptionTurns},
+	"326-promisify-callbackify":           {Main: promisifyCallbackify},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

@@ -1,10 +1,5 @@
 package promise
 
-import (
-	"fmt"
-	"strings"
-)
-
 // The combinators react to every input as Promise.all and the others do, one microtask per
 // input, with one shortcut that nothing can observe: the reactions to the inputs that have
 // already settled (of the same scheduler) would be queued back to back while the combinator
@@ -197,25 +192,12 @@ func (e *raceElem[T]) run(b *base) {
 }
 
 // AggregateError is the reason of Any when every input rejected: all their reasons, in input
-// order.
+// order. Its message is V8's, "All promises were rejected"; the reasons are in Errors.
 type AggregateError struct {
 	Errors []error
 }
 
-func (e *AggregateError) Error() string {
-	if len(e.Errors) == 0 {
-		return "promise: all promises were rejected (no promises)"
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "promise: all %d promises were rejected: ", len(e.Errors))
-	for i, err := range e.Errors {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "[%d] %v", i, err)
-	}
-	return b.String()
-}
+func (e *AggregateError) Error() string { return "All promises were rejected" }
 
 // Unwrap returns the reasons, so errors.Is and errors.As look into each.
 func (e *AggregateError) Unwrap() []error { return e.Errors }

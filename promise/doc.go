@@ -21,8 +21,15 @@
 // JavaScript; a panic in a handler or an executor rejects it too (a panic value that is not an
 // error is wrapped in a *ValueError). A nil handler passes the outcome through, as a
 // non-function handler does in JavaScript. Chain is Then whose handlers return a Thenable to
-// adopt (another promise, or a foreign thenable), which is JavaScript's handler returning a
-// thenable.
+// adopt, which is JavaScript's handler returning whatever it likes: Value(v) for a plain
+// value (no extra microtask turn, as Then), Fail(err) for a throw, or another promise or a
+// foreign thenable. NewAdopting is New whose resolve takes the same, as JavaScript's
+// executor's resolve adopts a promise or a thenable.
+//
+// Node-style callbacks (func(err error, v T), called once) convert both ways: Promisify,
+// PromisifyErr, Promisify1 and Promisify2 are util.promisify, Callbackify is
+// util.callbackify. Any's rejection is an *AggregateError with V8's message, "All promises
+// were rejected".
 //
 // Resolution follows Promises/A+ 2.3 and ECMAScript's promise resolve functions: adopting a
 // native promise or a foreign Thenable takes a NewPromiseResolveThenableJob (one microtask)

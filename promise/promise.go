@@ -250,6 +250,46 @@ func New[T any](s Scheduler, executor func(resolve func(T), reject func(error)))
 	return p
 }
 
+// NewAdopting is New whose resolve takes a Thenable, as JavaScript's resolve takes any
+// value: resolve(Value(v)) fulfills the promise with v at once (no extra microtask turn),
+// resolve(Fail(err)) rejects it, and resolve(q) with a promise or a foreign thenable adopts
+// it through a microtask that calls its Then (V8's NewPromiseResolveThenableJob: a native
+// promise settles the new one two turns after its own settlement). Only the first call of
+// resolve or reject counts; a panic in executor rejects the promise, unless it was resolved
+// before.
+func NewAdopting[T any](s Scheduler, executor func(resolve func(Thenable[T]), reject func(error))) (p *Promise[T]) {
+	p = newPromise[T](RuntimeOf(s))
+	r := &Resolvers[T]{p: p, own: true}
+	defer r.recoverInto()
+	executor(r.Adopt, r.Reject)
+	return p
+}
+
+// Value returns v as a Thenable that adopting settles at once: given to NewAdopting's
+// resolve, Resolvers.Adopt, From or returned from a Chain handler, it fulfills the promise
+// with v in the same microtask turn, as a plain value given to a JavaScript resolve or
+// returned from a handler does. Its Then, called by anything else, resolves with v.
+func Value[T any](v T) Thenable[T] { return &settledThenable[T]{v: v} }
+
+// Fail returns err as a Thenable that adopting rejects at once, with no extra microtask
+// turn, as a throw does in a JavaScript executor or handler (nil becomes a *ValueError).
+func Fail[T any](err error) Thenable[T] { return &settledThenable[T]{err: Reason(err), failed: true} }
+
+// settledThenable is what Value and Fail return.
+type settledThenable[T any] struct {
+	v      T
+	err    error
+	failed bool
+}
+
+func (s *settledThenable[T]) Then(r *Resolvers[T]) {
+	if s.failed {
+		r.Reject(s.err)
+	} else {
+		r.Resolve(s.v)
+	}
+}
+
 // Resolve returns a promise fulfilled with v (Promise.resolve of a non-thenable).
 func Resolve[T any](s Scheduler, v T) *Promise[T] {
 	return &Promise[T]{base: base{rt: RuntimeOf(s), state: Fulfilled}, value: v}
@@ -325,8 +365,8 @@ func (r *Resolvers[T]) Reject(err error) {
 }
 
 // Adopt resolves the promise with a thenable (Promises/A+ 2.3): the promise itself rejects it
-// with ErrCycle, nil with ErrNilThenable; anything else is adopted through a microtask that
-// calls its Then (V8's NewPromiseResolveThenableJob).
+// with ErrCycle, nil with ErrNilThenable, Value and Fail settle it at once; anything else is
+// adopted through a microtask that calls its Then (V8's NewPromiseResolveThenableJob).
 func (r *Resolvers[T]) Adopt(t Thenable[T]) {
 	if !r.lock() {
 		return
@@ -337,6 +377,14 @@ func (r *Resolvers[T]) Adopt(t Thenable[T]) {
 func (p *Promise[T]) adopt(t Thenable[T]) {
 	if t == nil {
 		p.reject(ErrNilThenable)
+		return
+	}
+	if st, ok := t.(*settledThenable[T]); ok && st != nil {
+		if st.failed {
+			p.reject(st.err)
+		} else {
+			p.fulfill(st.v)
+		}
 		return
 	}
 	if q, ok := t.(*Promise[T]); ok {

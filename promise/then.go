@@ -130,11 +130,13 @@ func (p *Promise[T]) Catch(onRejected func(error) (T, error)) *Promise[T] {
 	return Then(p, nil, onRejected)
 }
 
-// Chain is Then whose handlers return a Thenable for the result (a promise, or a foreign
-// thenable), which the returned promise adopts, as when a JavaScript handler returns a
-// thenable: that takes two more microtasks for a native promise. Returning the returned
-// promise itself rejects it with ErrCycle, nil with ErrNilThenable. A nil handler passes the
-// outcome through.
+// Chain is Then whose handlers return a Thenable for the result, which the returned promise
+// adopts, as a JavaScript handler's return value is resolved: so one handler may return a
+// plain value (Value(v): the returned promise is fulfilled in the handler's own microtask
+// turn, as with Then), an error (Fail(err), as a throw), or a promise or a foreign thenable
+// (adopted: two more turns for a native promise, as in V8) — the caller need not choose
+// between Then and Chain. Returning the returned promise itself rejects it with ErrCycle, nil
+// with ErrNilThenable. A nil handler passes the outcome through.
 func Chain[T, U any](p *Promise[T], onFulfilled func(T) Thenable[U], onRejected func(error) Thenable[U]) *Promise[U] {
 	j := &chainJob[T, U]{onF: onFulfilled, onR: onRejected}
 	j.dst.rt = p.rt
