@@ -53,7 +53,7 @@ func TestEncodingsAgainstNode(t *testing.T) {
 			json.Unmarshal(c[2], &want)
 			enc, _ := normEncoding(a)
 			for i := range want {
-				d := &stringDecoder{enc: enc}
+				d := newStringDecoder(enc)
 				if got := d.Write(src[:i]) + "|" + d.Write(src[i:]) + "|" + d.End(); got != want[i] {
 					t.Errorf("decoder %s split at %d: %q, Node %q", a, i, got, want[i])
 				}
@@ -69,7 +69,7 @@ func TestEncodingsAgainstNode(t *testing.T) {
 
 // An incomplete character at the end of a stream is one U+FFFD; unknown names fail.
 func TestDecoderEndAndUnknown(t *testing.T) {
-	d := &stringDecoder{enc: "utf8"}
+	d := newStringDecoder("utf8")
 	if got := d.Write([]byte{'a', 0xf0, 0x9f}); got != "a" {
 		t.Errorf("write %q", got)
 	}

@@ -76,7 +76,7 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 	r := &ReadStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode, pos: -1, end: -1,
 		hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}
 	if enc, _ := normEncoding(o.Encoding); enc != "" {
-		r.dec = &stringDecoder{enc: enc}
+		r.dec = newStringDecoder(enc)
 	}
 	if r.mode == 0 {
 		r.mode = defaultFileMode
@@ -268,7 +268,7 @@ func (r *ReadStream) SetEncoding(encoding string) error {
 	if !ok || enc == "" {
 		return unknownEncoding(encoding)
 	}
-	r.dec = &stringDecoder{enc: enc}
+	r.dec = newStringDecoder(enc)
 	return nil
 }
 
@@ -278,7 +278,7 @@ func (r *ReadStream) ReadableEncoding() string {
 	if r.dec == nil {
 		return ""
 	}
-	return r.dec.enc
+	return r.dec.Encoding()
 }
 
 func (r *ReadStream) emitData(b []byte) {

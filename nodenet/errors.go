@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/uvgo/uvgo/internal/bufenc"
 	"github.com/uvgo/uvgo/internal/sock"
 	"github.com/uvgo/uvgo/internal/uverr"
 )
@@ -97,4 +98,14 @@ func checkPort(port int) error {
 		return &Error{Code: "ERR_SOCKET_BAD_PORT", Message: "options.port should be >= 0 and < 65536. Received type number (" + strconv.Itoa(port) + ")."}
 	}
 	return nil
+}
+
+// newDecoder is a StringDecoder for Node's setEncoding(enc): "" is utf8, an unknown name is
+// ERR_UNKNOWN_ENCODING.
+func newDecoder(enc string) (*bufenc.StringDecoder, error) {
+	norm, ok := bufenc.Normalize(enc)
+	if !ok || norm == "" && enc != "" {
+		return nil, &Error{Code: ErrUnknownEncoding.Code, Message: "Unknown encoding: " + enc}
+	}
+	return bufenc.NewStringDecoder(norm), nil
 }

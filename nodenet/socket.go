@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"syscall"
 
+	"github.com/uvgo/uvgo/internal/bufenc"
 	"github.com/uvgo/uvgo/nodedns"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -62,7 +63,7 @@ type Socket struct {
 	endEmitted      bool
 	peerEnded       bool // "end" was emitted and AllowHalfOpen was false
 	resumeScheduled bool
-	dec             *decoder
+	dec             *bufenc.StringDecoder // after SetEncoding
 
 	// writing
 	pending     []pendingWrite // written while connecting
@@ -242,7 +243,7 @@ func (s *Socket) push(b []byte) {
 	var chunk any = b
 	n := len(b)
 	if s.dec != nil {
-		str := s.dec.write(b)
+		str := s.dec.Write(b)
 		if str == "" {
 			return
 		}
@@ -263,7 +264,7 @@ func (s *Socket) push(b []byte) {
 func (s *Socket) onEOF() {
 	s.readEnded = true
 	if s.dec != nil {
-		if rest := s.dec.end(); rest != "" {
+		if rest := s.dec.End(); rest != "" {
 			s.buf = append(s.buf, rest)
 			s.bufLen += len(rest)
 		}
@@ -358,15 +359,26 @@ func (s *Socket) resumeNT() {
 // IsPaused reports whether Pause was called (and Resume not since).
 func (s *Socket) IsPaused() bool { return s.flowing == 0 }
 
-// SetEncoding makes "data" hand strings decoded from enc: "utf8" (a character split
-// between reads is held back until it is complete), "latin1" or "hex".
+// SetEncoding makes "data" hand strings decoded from enc, as Node's StringDecoder does (a
+// character split between reads is held back until it is complete): any of Node's Buffer
+// encodings ("utf8", "hex", "base64", "latin1", ...; "" is utf8). An unknown name gives an
+// *Error with Code ERR_UNKNOWN_ENCODING (errors.Is(err, ErrUnknownEncoding)).
 func (s *Socket) SetEncoding(enc string) error {
-	d, ok := newDecoder(enc)
-	if !ok {
-		return ErrUnknownEncoding
+	d, err := newDecoder(enc)
+	if err != nil {
+		return err
 	}
 	s.dec = d
 	return nil
+}
+
+// ReadableEncoding is readable.readableEncoding: the encoding SetEncoding set, normalized,
+// or "" for raw bytes.
+func (s *Socket) ReadableEncoding() string {
+	if s.dec == nil {
+		return ""
+	}
+	return s.dec.Encoding()
 }
 
 // On is EventEmitter.On; a "data" listener makes the socket flow unless it was paused.
