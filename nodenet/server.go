@@ -2,6 +2,7 @@ package nodenet
 
 import (
 	"net/netip"
+	"time"
 
 	"github.com/uvgo/uvgo/nodedns"
 	"github.com/uvgo/uvgo/uvloop"
@@ -25,6 +26,16 @@ type Server struct {
 	// AllowHalfOpen is given to the sockets the server accepts (Node's allowHalfOpen
 	// option, false by default).
 	AllowHalfOpen bool
+	// HighWaterMark, if above 0, is both high-water marks of the sockets the server
+	// accepts (Node's highWaterMark option); 16 KiB otherwise.
+	HighWaterMark int
+	// NoDelay turns Nagle's algorithm off on each accepted TCP connection (Node's noDelay
+	// option).
+	NoDelay bool
+	// KeepAlive turns TCP keep-alive on for each accepted connection, with the first probe
+	// after KeepAliveInitialDelay (Node's keepAlive and keepAliveInitialDelay options).
+	KeepAlive             bool
+	KeepAliveInitialDelay time.Duration
 
 	loop        *uvloop.Loop
 	h           uvloop.Stream // the listener; nil when not listening
@@ -191,6 +202,13 @@ func (s *Server) onConnection(err error) {
 		sock.adopt(c, s)
 	default:
 		return
+	}
+	sock.SetHighWaterMark(s.HighWaterMark, s.HighWaterMark)
+	if s.NoDelay {
+		sock.SetNoDelay(true)
+	}
+	if s.KeepAlive {
+		sock.SetKeepAlive(true, s.KeepAliveInitialDelay)
 	}
 	s.connections++
 	s.Emit("connection", sock)

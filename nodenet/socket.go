@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/netip"
 	"syscall"
+	"time"
 
 	"github.com/uvgo/uvgo/internal/bufenc"
 	"github.com/uvgo/uvgo/nodedns"
@@ -74,6 +75,14 @@ type Socket struct {
 	finished    bool
 
 	bytesRead, bytesWritten int
+
+	readableHWM, writableHWM int // highWaterMark of each side
+
+	timeout        *uvloop.Timeout // the idle timer of SetTimeout, or nil
+	timeoutDur     time.Duration
+	lastWriteQueue int // the handle's write queue when the idle timer was last refreshed
+
+	pipeState PipeState
 }
 
 type pendingWrite struct {
@@ -82,7 +91,7 @@ type pendingWrite struct {
 }
 
 func newSocket(l *uvloop.Loop) *Socket {
-	return &Socket{loop: l, flowing: -1}
+	return &Socket{loop: l, flowing: -1, readableHWM: highWaterMark, writableHWM: highWaterMark}
 }
 
 // Connect is net.connect(port, host, connectListener): it returns at once, and the
@@ -176,6 +185,7 @@ func (s *Socket) afterConnect(err error) {
 		s.Destroy(sysError(err, "connect", s.addr, s.port))
 		return
 	}
+	s.activity()
 	// What was written while connecting goes first, before what the listeners write.
 	pending := s.pending
 	s.pending = nil
@@ -229,6 +239,7 @@ func (s *Socket) onRead(data []byte, err error) {
 	switch {
 	case err == nil:
 		s.bytesRead += len(data)
+		s.activity()
 		s.push(append([]byte(nil), data...))
 	case errors.Is(err, io.EOF):
 		s.reading = false
@@ -255,7 +266,7 @@ func (s *Socket) push(b []byte) {
 	}
 	s.buf = append(s.buf, chunk)
 	s.bufLen += n
-	if s.bufLen >= highWaterMark {
+	if s.bufLen >= s.readableHWM {
 		s.stopReading()
 	}
 }
@@ -351,7 +362,7 @@ func (s *Socket) resumeNT() {
 	s.resumeScheduled = false
 	s.Emit("resume")
 	s.flow()
-	if s.flowing == 1 && s.bufLen < highWaterMark {
+	if s.flowing == 1 && s.bufLen < s.readableHWM {
 		s.startReading()
 	}
 }
@@ -418,7 +429,7 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 		return false
 	}
 	s.wlen += len(data)
-	ok := s.wlen < highWaterMark
+	ok := s.wlen < s.writableHWM
 	if !ok {
 		s.needDrain = true
 	}
@@ -455,12 +466,13 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep bool) {
 		s.onWrite(true, ErrDestroyed, n, cb)
 		return
 	}
+	s.activity()
+	s.bytesWritten += n // Node counts what it hands to the handle
 	rest := data
 	if h.WriteQueueSize() == 0 {
 		k, err := h.TryWrite(data)
 		switch {
 		case err == nil && k == len(data):
-			s.bytesWritten += n
 			s.onWrite(true, nil, n, cb)
 			return
 		case err != nil && !isAgain(err):
@@ -473,16 +485,16 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep bool) {
 		rest = append([]byte(nil), rest...)
 	}
 	err := h.Write(rest, func(err error) {
-		if err == nil {
-			s.bytesWritten += n
-		} else {
+		if err != nil {
 			err = sysError(err, "write", "", 0)
 		}
 		s.onWrite(false, err, n, cb)
 	})
 	if err != nil {
 		s.onWrite(true, sysError(err, "write", "", 0), n, cb)
+		return
 	}
+	s.lastWriteQueue = h.WriteQueueSize()
 }
 
 func isAgain(err error) bool {
@@ -592,6 +604,7 @@ func (s *Socket) Destroy(err error) *Socket {
 	if err != nil && s.errored == nil {
 		s.errored = err
 	}
+	s.clearTimeout()
 	s.connecting = false
 	s.reading = false
 	s.pending = nil
@@ -630,9 +643,18 @@ func (s *Socket) Destroyed() bool { return s.destroyed }
 // Connecting reports whether a Connect is in progress.
 func (s *Socket) Connecting() bool { return s.connecting }
 
-// BytesRead and BytesWritten count what went through the socket.
-func (s *Socket) BytesRead() int    { return s.bytesRead }
-func (s *Socket) BytesWritten() int { return s.bytesWritten }
+// BytesRead is socket.bytesRead: the bytes received.
+func (s *Socket) BytesRead() int { return s.bytesRead }
+
+// BytesWritten is socket.bytesWritten: the bytes handed to the connection (written, or
+// queued in the handle), and the bytes written while connecting, as Node counts them.
+func (s *Socket) BytesWritten() int {
+	n := s.bytesWritten
+	for _, w := range s.pending {
+		n += len(w.data)
+	}
+	return n
+}
 
 // BufferedAmount is the number of bytes written and not yet handed to the kernel.
 func (s *Socket) BufferedAmount() int { return s.wlen }
