@@ -48,11 +48,21 @@ type ReadStream struct {
 	BytesRead int64 // bytesRead
 
 	opened, opening, reading, ended, destroyed bool
+	endEmitted                                 bool
 	flowing                                    bool  // data events are being emitted
 	paused                                     bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
 	destErr                                    error // the error Destroy was given, emitted once the open or read in flight is done
-	pipes                                      []*pipe
+	buf                                        []any // chunks read while paused, for the next flow
+	bufLen                                     int
+	pipeState                                  nodenet.PipeState
 }
+
+// ReadStream and WriteStream have Node's stream shape: nodenet.Pipe, Pipeline and Finished
+// take them.
+var (
+	_ nodenet.Readable = (*ReadStream)(nil)
+	_ nodenet.Writable = (*WriteStream)(nil)
+)
 
 // CreateReadStream is fs.createReadStream(path, options).
 func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream, error) {
@@ -177,15 +187,30 @@ func (r *ReadStream) Once(event string, fn func(args ...any)) *nodenet.Listener 
 	return l
 }
 
-// OnData adds a "data" listener for bytes (which starts the flow); with an encoding use
-// OnDataString.
+// OnData adds a "data" listener for bytes (which starts the flow); with an encoding it gets
+// the decoded text's bytes.
 func (r *ReadStream) OnData(fn func(chunk []byte)) *nodenet.Listener {
-	return r.On("data", func(a ...any) { fn(a[0].([]byte)) })
+	return r.On("data", func(a ...any) {
+		switch c := a[0].(type) {
+		case []byte:
+			fn(c)
+		case string:
+			fn([]byte(c))
+		}
+	})
 }
 
-// OnDataString adds a "data" listener for a stream with an encoding.
+// OnDataString adds a "data" listener for strings: the decoded text with an encoding, else
+// the bytes as they are.
 func (r *ReadStream) OnDataString(fn func(chunk string)) *nodenet.Listener {
-	return r.On("data", func(a ...any) { fn(a[0].(string)) })
+	return r.On("data", func(a ...any) {
+		switch c := a[0].(type) {
+		case []byte:
+			fn(string(c))
+		case string:
+			fn(c)
+		}
+	})
 }
 
 // Resume is readable.resume(): the stream flows; "resume" follows from a nextTick.
@@ -197,9 +222,38 @@ func (r *ReadStream) Resume() *ReadStream {
 	r.flowing = true
 	r.fs.loop.NextTick(func() {
 		r.Emit("resume")
-		r.read()
+		r.flow()
 	})
 	return r
+}
+
+// flow hands what was read while paused to "data", then reads on while the stream flows.
+func (r *ReadStream) flow() {
+	for r.flowing && len(r.buf) > 0 && !r.destroyed {
+		c := r.buf[0]
+		r.buf[0] = nil
+		r.buf = r.buf[1:]
+		r.bufLen -= chunkLen(c)
+		r.Emit("data", c)
+	}
+	if len(r.buf) == 0 {
+		r.buf = nil
+		if r.ended && !r.endEmitted {
+			r.scheduleEnd()
+			return
+		}
+	}
+	r.read()
+}
+
+func chunkLen(c any) int {
+	switch c := c.(type) {
+	case []byte:
+		return len(c)
+	case string:
+		return len(c)
+	}
+	return 0
 }
 
 // Pause is readable.pause(): the flow stops and "pause" is emitted at once, as Node's.
@@ -283,12 +337,22 @@ func (r *ReadStream) ReadableEncoding() string {
 
 func (r *ReadStream) emitData(b []byte) {
 	if r.dec == nil {
-		r.Emit("data", b)
+		r.push(b)
 		return
 	}
 	if s := r.dec.Write(b); s != "" {
-		r.Emit("data", s)
+		r.push(s)
 	}
+}
+
+// push emits a chunk while the stream flows and nothing waits before it, else buffers it.
+func (r *ReadStream) push(c any) {
+	if r.flowing && len(r.buf) == 0 {
+		r.Emit("data", c)
+		return
+	}
+	r.buf = append(r.buf, c)
+	r.bufLen += chunkLen(c)
 }
 
 func (r *ReadStream) pushEOF() {
@@ -298,13 +362,20 @@ func (r *ReadStream) pushEOF() {
 	r.ended = true
 	if r.dec != nil {
 		if s := r.dec.End(); s != "" {
-			r.Emit("data", s)
+			r.push(s)
 		}
 	}
+	if len(r.buf) == 0 {
+		r.scheduleEnd()
+	}
+}
+
+func (r *ReadStream) scheduleEnd() {
 	r.fs.loop.NextTick(func() {
-		if r.destroyed {
+		if r.destroyed || r.endEmitted || len(r.buf) > 0 {
 			return
 		}
+		r.endEmitted = true
 		r.Emit("end")
 		if r.autoClose {
 			r.Destroy(nil)
@@ -360,75 +431,47 @@ func (r *ReadStream) Close(cb func()) {
 
 // Writable is what Pipe writes into: a WriteStream, a nodenet.Socket, or anything with
 // Node's writable shape.
-type Writable interface {
-	Write(data []byte, cb func(err error)) bool
-	Once(event string, fn func(args ...any)) *nodenet.Listener
-	Emit(event string, args ...any) bool
+type Writable = nodenet.Writable
+
+// Pipe is readable.pipe(destination, { end }), with Node's backpressure: see nodenet.Pipe.
+func (r *ReadStream) Pipe(dst Writable, end bool) Writable { return nodenet.Pipe(r, dst, end) }
+
+// Unpipe is readable.unpipe(destination): see nodenet.Unpipe.
+func (r *ReadStream) Unpipe(dst Writable) { nodenet.Unpipe(r, dst) }
+
+// Loop is the loop the stream belongs to.
+func (r *ReadStream) Loop() *uvloop.Loop { return r.fs.loop }
+
+// DestroyStream is Destroy.
+func (r *ReadStream) DestroyStream(err error) { r.Destroy(err) }
+
+// Readable is readable.readable: not destroyed and "end" not emitted.
+func (r *ReadStream) Readable() bool { return !r.destroyed && !r.endEmitted }
+
+// ReadableEnded is readable.readableEnded: "end" was emitted.
+func (r *ReadStream) ReadableEnded() bool { return r.endEmitted }
+
+// ReadableLength is readable.readableLength: what was read while paused.
+func (r *ReadStream) ReadableLength() int { return r.bufLen }
+
+// ReadableHighWaterMark is readable.readableHighWaterMark: the size of each read.
+func (r *ReadStream) ReadableHighWaterMark() int { return r.hwm }
+
+// PauseStream is Pause without its result.
+func (r *ReadStream) PauseStream() { r.Pause() }
+
+// ResumeStream is Resume without its result.
+func (r *ReadStream) ResumeStream() { r.Resume() }
+
+// FlowStream makes the stream flow at once, without "resume" (what a pipe does when its
+// destination drains).
+func (r *ReadStream) FlowStream() {
+	r.paused, r.flowing = false, true
+	r.flow()
 }
 
-type pipe struct {
-	dst    Writable
-	end    bool
-	onData *nodenet.Listener
-}
-
-// Pipe is readable.pipe(destination): every chunk is written to dst; when dst's Write
-// returns false the stream pauses until dst emits "drain"; at "end", dst is ended (unless
-// end is false), as Node's pipe. dst gets "pipe" at once and "unpipe" when the stream ends.
-func (r *ReadStream) Pipe(dst Writable, end bool) Writable {
-	p := &pipe{dst: dst, end: end}
-	r.pipes = append(r.pipes, p)
-	dst.Emit("pipe", r)
-	p.onData = r.On("data", func(a ...any) {
-		var b []byte
-		switch c := a[0].(type) {
-		case []byte:
-			b = c
-		case string:
-			b = []byte(c)
-		}
-		if !dst.Write(b, nil) {
-			r.Pause()
-			dst.Once("drain", func(...any) { r.Resume() })
-		}
-	})
-	r.Once("end", func(...any) {
-		if p.end {
-			endWritable(dst)
-		}
-	})
-	dst.Once("finish", func(...any) { r.Unpipe(dst) })
-	dst.Once("close", func(...any) { r.Unpipe(dst) })
-	return dst
-}
-
-// Unpipe is readable.unpipe(destination): the stream stops writing into dst, which gets
-// "unpipe"; Pipe does it when dst finishes or closes. The stream pauses if no pipe is left.
-func (r *ReadStream) Unpipe(dst Writable) {
-	for i, p := range r.pipes {
-		if p.dst == dst {
-			r.pipes = append(r.pipes[:i:i], r.pipes[i+1:]...)
-			r.Off("data", p.onData)
-			if len(r.pipes) == 0 && !r.ended {
-				r.Pause()
-			}
-			dst.Emit("unpipe", r)
-			return
-		}
-	}
-}
-
-// endWritable ends a pipe's destination.
-func endWritable(dst Writable) {
-	switch d := dst.(type) {
-	case *WriteStream:
-		d.End(nil, nil)
-	case *nodenet.Socket:
-		d.End(nil)
-	case interface{ End() }:
-		d.End()
-	}
-}
+// PipeState is where nodenet.Pipe keeps the stream's destinations.
+func (r *ReadStream) PipeState() *nodenet.PipeState { return &r.pipeState }
 
 // WriteStreamOptions are fs.createWriteStream's options; nil is Node's default (flags "w",
 // mode 0o666, highWaterMark 16 KiB, at the file's position, autoClose).
@@ -461,17 +504,18 @@ type WriteStream struct {
 
 	BytesWritten int64 // bytesWritten
 
-	queue     []pendingWrite
-	length    int // buffered bytes, written or not yet
-	writing   bool
-	needDrain bool
-	opened    bool
-	opening   bool  // the open request is in flight
-	destErr   error // the error Destroy was given, emitted once the open or write in flight is done
-	ending    bool
-	finished  bool
-	destroyed bool
-	onFinish  []func()
+	queue         []pendingWrite
+	length        int // buffered bytes, written or not yet
+	writing       bool
+	needDrain     bool
+	opened        bool
+	opening       bool  // the open request is in flight
+	destErr       error // the error Destroy was given, emitted once the open or write in flight is done
+	ending        bool
+	finished      bool
+	finishEmitted bool
+	destroyed     bool
+	onFinish      []func()
 }
 
 type pendingWrite struct {
@@ -721,6 +765,7 @@ func (w *WriteStream) finish() {
 			cb()
 		}
 		w.onFinish = nil
+		w.finishEmitted = true
 		w.Emit("finish")
 		if w.autoClose {
 			w.Destroy(nil)
@@ -794,3 +839,28 @@ func (r *ReadStream) Destroyed() bool { return r.destroyed }
 
 // Destroyed is writable.destroyed.
 func (w *WriteStream) Destroyed() bool { return w.destroyed }
+
+// Loop is the loop the stream belongs to.
+func (w *WriteStream) Loop() *uvloop.Loop { return w.fs.loop }
+
+// DestroyStream is Destroy.
+func (w *WriteStream) DestroyStream(err error) { w.Destroy(err) }
+
+// EndStream is End(nil, nil) without its result.
+func (w *WriteStream) EndStream() { w.End(nil, nil) }
+
+// Writable is writable.writable: not destroyed, ending or ended.
+func (w *WriteStream) Writable() bool { return !w.destroyed && !w.ending }
+
+// WritableNeedDrain is writable.writableNeedDrain: a Write returned false and "drain" has
+// not come yet.
+func (w *WriteStream) WritableNeedDrain() bool { return w.needDrain && !w.destroyed && !w.ending }
+
+// WritableEnded is writable.writableEnded: End was called.
+func (w *WriteStream) WritableEnded() bool { return w.ending }
+
+// WritableFinished is writable.writableFinished: "finish" was emitted.
+func (w *WriteStream) WritableFinished() bool { return w.finishEmitted }
+
+// WritableHighWaterMark is writable.writableHighWaterMark.
+func (w *WriteStream) WritableHighWaterMark() int { return w.hwm }
