@@ -103,6 +103,7 @@ var Scenarios = map[string]Scenario{
 
 	"325-promise-thenable-adoption-turns": {Main: promiseThenableAdoptionTurns},
 	"326-promisify-callbackify":           {Main: promisifyCallbackify},
+	"327-stream-pipeline-fs":              {Main: streamPipelineFS},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
