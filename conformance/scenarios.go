@@ -104,6 +104,7 @@ var Scenarios = map[string]Scenario{
 	"325-promise-thenable-adoption-turns": {Main: promiseThenableAdoptionTurns},
 	"326-promisify-callbackify":           {Main: promisifyCallbackify},
 	"327-stream-pipeline-fs":              {Main: streamPipelineFS},
+	"328-net-socket-timeout":              {Main: netSocketTimeout},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

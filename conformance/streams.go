@@ -64,3 +64,44 @@ func streamPipelineFS(l *uvloop.Loop, out func(string)) func() {
 	}, rs, ws)
 	return nil
 }
+
+// 328: socket.setTimeout's 'timeout', readyState, bytesRead and bytesWritten.
+func netSocketTimeout(l *uvloop.Loop, out func(string)) func() {
+	var server *nodenet.Server
+	server = nodenet.CreateServer(l, func(c *nodenet.Socket) {
+		c.SetTimeout(30*ms, func() { out(logLine("server timeout", c.ReadyState(), c.BytesRead())) })
+		c.OnData(func(d []byte) { out(logLine("server data", string(d), c.BytesRead())) })
+		c.OnEnd(func() { out(logLine("server end", c.ReadyState())) })
+		c.OnClose(func(bool) {
+			out(logLine("server close", c.ReadyState()))
+			server.Close(nil)
+		})
+	})
+	server.Listen(0, "127.0.0.1", func() {
+		c := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+		out(logLine("connecting", c.ReadyState(), "undefined")) // c.timeout before setTimeout
+		c.SetTimeout(60*ms, nil)
+		out(logLine("timeout set", c.Timeout().Milliseconds()))
+		c.OnConnect(func() {
+			out(logLine("connect", c.ReadyState()))
+			c.WriteString("hi", func(error) { out(logLine("written", c.BytesWritten())) })
+		})
+		timeouts := 0
+		c.OnTimeout(func() {
+			timeouts++
+			out(logLine("client timeout", timeouts, c.ReadyState(), c.Destroyed()))
+			if timeouts == 1 {
+				c.WriteString("again", nil)
+				return
+			}
+			c.SetTimeout(0, nil)
+			out(logLine("timeout off", c.Timeout().Milliseconds()))
+			c.EndString("bye")
+			out(logLine("after end", c.ReadyState()))
+		})
+		c.OnEnd(func() { out(logLine("client end", c.ReadyState())) })
+		c.OnClose(func(bool) { out(logLine("client close", c.ReadyState(), c.BytesWritten())) })
+		c.Resume()
+	})
+	return nil
+}
