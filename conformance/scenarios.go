@@ -105,6 +105,7 @@ var Scenarios = map[string]Scenario{
 	"326-promisify-callbackify":           {Main: promisifyCallbackify},
 	"327-stream-pipeline-fs":              {Main: streamPipelineFS},
 	"328-net-socket-timeout":              {Main: netSocketTimeout},
+	"329-net-dual-stack-addresses":        {Main: netDualStackAddresses},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

@@ -3,6 +3,7 @@ package conformance
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/uvgo/uvgo/nodefs"
@@ -102,6 +103,38 @@ func netSocketTimeout(l *uvloop.Loop, out func(string)) func() {
 		c.OnEnd(func() { out(logLine("client end", c.ReadyState())) })
 		c.OnClose(func(bool) { out(logLine("client close", c.ReadyState(), c.BytesWritten())) })
 		c.Resume()
+	})
+	return nil
+}
+
+// 329: a server on '::' sees IPv4 peers as '::ffff:127.0.0.1'; EADDRINUSE for ':::PORT'.
+func netDualStackAddresses(l *uvloop.Loop, out func(string)) func() {
+	server := nodenet.CreateServer(l, func(c *nodenet.Socket) {
+		a := c.Address()
+		out(logLine("server sees", c.RemoteAddress(), c.RemoteFamily(), a.Address, a.Family))
+		c.End(nil)
+	})
+	server.Listen(0, "", func() {
+		a := server.Address()
+		port := a.Port
+		out(logLine("listening", a.Address, a.Family))
+		second := nodenet.CreateServer(l, nil)
+		second.OnError(func(err error) {
+			e, _ := err.(*nodenet.Error)
+			if e == nil {
+				out(err.Error())
+				return
+			}
+			out(logLine("error", e.Code, e.Errno(), e.Syscall, e.Address, e.Port == port))
+			out(strings.Replace(e.Message, strconv.Itoa(port), "PORT", 1))
+			c := nodenet.Connect(l, port, "127.0.0.1", nil)
+			c.OnEnd(func() {
+				out(logLine("client sees", c.RemoteAddress(), c.RemoteFamily(), c.Address().Address))
+			})
+			c.OnClose(func(bool) { server.Close(func(error) { out("server closed") }) })
+			c.Resume()
+		})
+		second.Listen(port, "", nil)
 	})
 	return nil
 }
