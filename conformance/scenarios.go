@@ -106,6 +106,7 @@ var Scenarios = map[string]Scenario{
 	"327-stream-pipeline-fs":              {Main: streamPipelineFS},
 	"328-net-socket-timeout":              {Main: netSocketTimeout},
 	"329-net-dual-stack-addresses":        {Main: netDualStackAddresses},
+	"330-dgram-send-message-order":        {Main: dgramSendMessageOrder},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
