@@ -1,8 +1,10 @@
 // Package nodenet is a Node.js-shaped net layer for code ported from Node to uvgo: a
 // Server (CreateServer, Listen, Close, Address) and a Socket (Connect, Write, End,
-// Destroy, SetEncoding, Pause/Resume) over uvloop's TCP and Pipe handles, with Node v20's
-// events in Node's order, and the EventEmitter they use, which ported code can embed in
-// its own types.
+// Destroy, SetEncoding, Pause/Resume, SetTimeout, SetKeepAlive, SetNoDelay) over uvloop's
+// TCP and Pipe handles, dgram's DgramSocket over uvloop's UDP handle, with Node v20's events
+// in Node's order, the stream shape that Node's streams share (Readable, Writable, Duplex,
+// with Pipe, Pipeline and Finished), and the EventEmitter they use, which ported code can
+// embed in its own types.
 //
 //	server := nodenet.CreateServer(loop, func(sock *nodenet.Socket) {
 //		sock.OnData(func(b []byte) { sock.Write(b, nil) }) // echo
@@ -36,6 +38,21 @@
 // Each "data" event hands a fresh copy that the listener owns (Node hands a fresh Buffer),
 // or a string after SetEncoding.
 //
+// # Streams
+//
+// Socket is a Duplex; nodefs's ReadStream and WriteStream are a Readable and a Writable, and
+// any type can be one (see Readable and Writable): Pipe is readable.pipe with Node's
+// backpressure (Write returning false pauses the source, "drain" makes it flow again at
+// once), Pipeline is stream.pipeline, Finished is stream.finished. SetEncoding takes every
+// encoding of Node's Buffer (package internal/bufenc's StringDecoder, shared with nodefs);
+// OnData and OnDataString take a chunk either way.
+//
+// # Addresses
+//
+// A server listening without a host listens on "::" and sees IPv4 peers as
+// "::ffff:127.0.0.1" (family IPv6), as Node does; it falls back to 0.0.0.0 only where IPv6
+// is missing.
+//
 // # Errors
 //
 // Failures are *Error values with Node's code ("ECONNREFUSED",
@@ -45,9 +62,10 @@
 //
 // # Not (yet) here
 //
-// Socket timeouts (setTimeout), keep-alive, cork/uncork, the 'readable' event and read(),
-// Node 20's autoSelectFamily (a name's first address is the one connected to), Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for writes
-// pending when a connecting socket is destroyed (their callbacks are not called).
+// cork/uncork, the 'readable' event and read(), Transform streams, dgram's send of a list of
+// buffers and its buffer-size options, Node 20's autoSelectFamily (a name's first address is
+// the one connected to), Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for writes pending when
+// a connecting socket is destroyed (their callbacks are not called).
 //
 // Everything in this package belongs to the loop goroutine.
 package nodenet
