@@ -10,12 +10,12 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// queue is a Scheduler that is not a uvloop.Loop: no nextTick, no checkpoint.
-type queue struct{ jobs []func() }
+// plainQueue is a Scheduler that is not a uvloop.Loop: no nextTick, no checkpoint.
+type plainQueue struct{ jobs []func() }
 
-func (q *queue) QueueMicrotask(fn func()) { q.jobs = append(q.jobs, fn) }
+func (q *plainQueue) QueueMicrotask(fn func()) { q.jobs = append(q.jobs, fn) }
 
-func (q *queue) drain() {
+func (q *plainQueue) drain() {
 	for len(q.jobs) > 0 {
 		fn := q.jobs[0]
 		q.jobs = q.jobs[1:]
@@ -66,7 +66,7 @@ func TestPromisify(t *testing.T) {
 
 // Without a Ticker, Callbackify calls back from the reaction itself.
 func TestCallbackifyNoTicker(t *testing.T) {
-	q := &queue{}
+	q := &plainQueue{}
 	var got []string
 	p := promise.Resolve(q, 7)
 	promise.Callbackify(p, func(err error, v int) { got = append(got, fmt.Sprint("cb ", err, " ", v)) })
@@ -82,7 +82,7 @@ func TestCallbackifyNoTicker(t *testing.T) {
 // Value and Fail settle an adopting promise at once; NewAdopting's resolve takes them, a
 // promise (adopted two turns later, as in V8), or a foreign thenable.
 func TestValueAndFailSettleAtOnce(t *testing.T) {
-	q := &queue{}
+	q := &plainQueue{}
 	p := promise.NewAdopting(q, func(resolve func(promise.Thenable[int]), _ func(error)) {
 		resolve(promise.Value(3))
 		resolve(promise.Value(4))
