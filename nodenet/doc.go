@@ -1,8 +1,8 @@
 // Package nodenet is a Node.js-shaped net layer for code ported from Node to uvgo: a
 // Server (CreateServer, Listen, Close, Address) and a Socket (Connect, Write, End,
 // Destroy, SetEncoding, Pause/Resume) over uvloop's TCP and Pipe handles, with Node v20's
-// events in Node's order, and the EventEmitter they use, which ported code can embed in
-// its own types.
+// events in Node's order. Their EventEmitter is package nodeevents' (EventEmitter here is
+// an alias of it), which ported code can embed in its own types.
 //
 //	server := nodenet.CreateServer(loop, func(sock *nodenet.Socket) {
 //		sock.OnData(func(b []byte) { sock.Write(b, nil) }) // echo
