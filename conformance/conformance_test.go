@@ -3,9 +3,11 @@ package conformance
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +42,7 @@ func TestScenarios(t *testing.T) {
 		dir := filepath.Join("testdata", name)
 		t.Run(name, func(t *testing.T) {
 			want := expectations(t, dir)
+			wantStatus := expectedStatus(t, dir)
 			t.Run("go", func(t *testing.T) {
 				sc, ok := Scenarios[name]
 				if !ok {
@@ -48,11 +51,14 @@ func TestScenarios(t *testing.T) {
 				if sc.Skip != "" {
 					t.Skip(sc.Skip)
 				}
-				lines, err := sc.Run()
+				lines, status, err := sc.RunStatus()
 				if err != nil {
 					t.Fatalf("run: %v\nprinted so far:\n%s", err, strings.Join(lines, "\n"))
 				}
 				check(t, joinLines(lines), want)
+				if status != wantStatus {
+					t.Errorf("exit status %d, expected-status.txt says %d", status, wantStatus)
+				}
 			})
 			t.Run("node", func(t *testing.T) {
 				if node == "" {
@@ -67,7 +73,11 @@ func TestScenarios(t *testing.T) {
 					if attempt > 1 {
 						time.Sleep(time.Second) // let a burst of load pass
 					}
-					got = runNode(t, node, dir)
+					var status int
+					got, status = runNode(t, node, dir)
+					if status != wantStatus {
+						t.Fatalf("node exited with %d, expected-status.txt says %d", status, wantStatus)
+					}
 					if matches(got, want) {
 						return
 					}
@@ -134,9 +144,26 @@ func check(t *testing.T, got string, want []string) {
 	t.Errorf("%s\n--- got\n%s--- expected.txt\n%s", msg, got, want[0])
 }
 
+// expectedStatus returns the exit status in expected-status.txt, or 0 without one.
+func expectedStatus(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "expected-status.txt"))
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("expected-status.txt: %v", err)
+	}
+	return n
+}
+
 // runNode runs the folder's scenario.js with node from the folder, as the corpus recorded
-// it, and returns its stdout; a non-zero exit status fails t.
-func runNode(t *testing.T, node, dir string) string {
+// it, and returns its stdout and exit status; a failure to run it, or a signal, fails t.
+func runNode(t *testing.T, node, dir string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
 	defer cancel()
@@ -145,7 +172,11 @@ func runNode(t *testing.T, node, dir string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("node scenario.js: %v\nstderr:\n%s", err, stderr.String())
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() < 0 {
+			t.Fatalf("node scenario.js: %v\nstderr:\n%s", err, stderr.String())
+		}
+		return stdout.String(), ee.ExitCode()
 	}
-	return stdout.String()
+	return stdout.String(), 0
 }

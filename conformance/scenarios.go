@@ -14,9 +14,11 @@ package conformance
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
+	"github.com/uvgo/uvgo/nodeprocess"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -28,6 +30,10 @@ type Scenario struct {
 	// out, one call per console.log. It returns what the script prints on process 'exit'
 	// (run after the loop has ended), or nil.
 	Main func(l *uvloop.Loop, out func(string)) (onExit func())
+	// Process, instead of Main, is a port that runs under package nodeprocess, as the
+	// scripts that use process events, process.exit or exit codes need: it is the main
+	// script, and the process's exit status is compared with expected-status.txt.
+	Process func(p *nodeprocess.Process, out func(string))
 }
 
 // Scenarios maps each testdata folder name to its port.
@@ -101,12 +107,25 @@ var Scenarios = map[string]Scenario{
 	"355-dns-lookup-localhost":    {Main: dnsLookupLocalhost},
 	"356-dns-lookup-invalid":      {Main: dnsLookupInvalid},
 
-	"325-promise-thenable-adoption-turns": {Main: promiseThenableAdoptionTurns},
-	"326-promisify-callbackify":           {Main: promisifyCallbackify},
-	"327-stream-pipeline-fs":              {Main: streamPipelineFS},
-	"328-net-socket-timeout":              {Main: netSocketTimeout},
-	"329-net-dual-stack-addresses":        {Main: netDualStackAddresses},
-	"330-dgram-send-message-order":        {Main: dgramSendMessageOrder},
+	"300-process-beforeexit-exit-sequence":   {Process: processBeforeExitExitSequence},
+	"301-process-uncaught-exception-resumes": {Process: processUncaughtExceptionResumes},
+	"302-process-uncaught-in-microtask":      {Process: processUncaughtInMicrotask},
+	"303-process-rejection-events":           {Process: processRejectionEvents},
+	"304-process-fatal-exception-status":     {Process: processFatalExceptionStatus},
+	"305-process-exit-calls":                 {Process: processExitCalls},
+	"306-process-unhandled-nonerror-fatal":   {Process: processUnhandledNonErrorFatal},
+	"307-events-docs-emitter":                {Main: eventsDocsEmitter},
+	"308-events-docs-max-listeners-warning":  {Process: eventsDocsMaxListenersWarning},
+	"309-events-once-promise":                {Process: eventsOncePromise},
+	"310-events-on-async-iterator":           {Process: eventsOnAsyncIterator},
+	"311-timers-promises":                    {Process: timersPromises},
+	"312-abort-signal":                       {Main: abortSignal},
+	"325-promise-thenable-adoption-turns":    {Main: promiseThenableAdoptionTurns},
+	"326-promisify-callbackify":              {Main: promisifyCallbackify},
+	"327-stream-pipeline-fs":                 {Main: streamPipelineFS},
+	"328-net-socket-timeout":                 {Main: netSocketTimeout},
+	"329-net-dual-stack-addresses":           {Main: netDualStackAddresses},
+	"330-dgram-send-message-order":           {Main: dgramSendMessageOrder},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
@@ -114,14 +133,27 @@ var Scenarios = map[string]Scenario{
 // and the loop. It returns the printed lines and the first error: a *uvloop.PanicError if a
 // callback panicked, or an error closing the loop.
 func (s Scenario) Run() (lines []string, err error) {
+	lines, _, err = s.RunStatus()
+	return lines, err
+}
+
+// RunStatus is Run that also returns the exit status Node would give: 0 for a Main port,
+// nodeprocess's status for a Process port (which runs under nodeprocess.Run; what it
+// writes to stderr is dropped).
+func (s Scenario) RunStatus() (lines []string, status int, err error) {
+	out := func(line string) { lines = append(lines, line) }
+	if s.Process != nil {
+		status, err = nodeprocess.Run(func(p *nodeprocess.Process) { s.Process(p, out) },
+			nodeprocess.WithStderr(io.Discard))
+		return lines, status, err
+	}
 	if s.Main == nil {
-		return nil, fmt.Errorf("conformance: no port: %s", s.Skip)
+		return nil, 0, fmt.Errorf("conformance: no port: %s", s.Skip)
 	}
 	l, err := uvloop.New()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out := func(line string) { lines = append(lines, line) }
 	onExit := s.Main(l, out)
 	_, err = l.Run(uvloop.RunDefault)
 	if err == nil && onExit != nil {
@@ -130,7 +162,7 @@ func (s Scenario) Run() (lines []string, err error) {
 	if cerr := closeLoop(l); err == nil {
 		err = cerr
 	}
-	return lines, err
+	return lines, 0, err
 }
 
 // closeLoop closes the handles still open, runs the loop for their close callbacks and

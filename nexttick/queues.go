@@ -38,6 +38,12 @@ type Queues struct {
 	// true, so a Drain it calls returns at once.
 	Checkpoint func() bool
 
+	// OnMicrotaskPanic, if set, receives the value a microtask panicked with, recovered in
+	// the drain, which then goes on with the next microtask, as V8 reports an exception
+	// thrown by a microtask and runs the rest of the queue. It may panic itself, to end
+	// the drain as an unrecovered panic would.
+	OnMicrotaskPanic func(v any)
+
 	ticks    queue.Ring[func()] // process.nextTick callbacks; loop goroutine only
 	micro    queue.Ring[func()] // queueMicrotask callbacks and promise reactions; loop goroutine only
 	draining bool               // a Drain is in progress
@@ -93,10 +99,7 @@ func (q *Queues) Drain() {
 			fn, _ := q.ticks.Pop()
 			fn()
 		}
-		for q.micro.Len() != 0 {
-			fn, _ := q.micro.Pop()
-			fn()
-		}
+		q.runMicrotasks()
 		if q.ticks.Len() != 0 {
 			continue // Node skips processPromiseRejections while ticks remain
 		}
@@ -105,6 +108,56 @@ func (q *Queues) Drain() {
 			return
 		}
 	}
+}
+
+// runMicrotasks runs every microtask, including those they queue.
+func (q *Queues) runMicrotasks() {
+	if q.OnMicrotaskPanic != nil {
+		for !q.runMicrotasksRecovering() {
+		}
+		return
+	}
+	for q.micro.Len() != 0 {
+		fn, _ := q.micro.Pop()
+		fn()
+	}
+}
+
+// runMicrotasksRecovering runs microtasks until the queue is empty (true) or one panicked
+// and OnMicrotaskPanic returned (false).
+func (q *Queues) runMicrotasksRecovering() (done bool) {
+	defer func() {
+		if !done {
+			if v := recover(); v != nil { // nil: runtime.Goexit, which goes on unwinding
+				q.OnMicrotaskPanic(v)
+			}
+		}
+	}()
+	for q.micro.Len() != 0 {
+		fn, _ := q.micro.Pop()
+		fn()
+	}
+	return true
+}
+
+// RunMicrotasks runs the microtask queue until it is empty, without the nextTick queue
+// and without Checkpoint: V8's microtask checkpoint alone, which is what runs after Node's
+// 'exit' listeners. Called while a Drain is in progress it returns at once. A panic
+// propagates as in Drain (unless OnMicrotaskPanic takes it).
+func (q *Queues) RunMicrotasks() {
+	if q.draining {
+		return
+	}
+	q.draining = true
+	defer q.endDrain()
+	q.runMicrotasks()
+}
+
+// Clear drops every tick and microtask queued, keeping Checkpoint and
+// OnMicrotaskPanic.
+func (q *Queues) Clear() {
+	q.ticks = queue.Ring[func()]{}
+	q.micro = queue.Ring[func()]{}
 }
 
 // endDrain clears the draining flag, also when a callback panics.

@@ -62,10 +62,10 @@ func TestDgramUDP6AndOptions(t *testing.T) {
 		})
 		s6.Bind(0, "", func() {
 			for name, err := range map[string]error{
-				"broadcast":    s6.SetBroadcast(true),
-				"ttl":          s6.SetTTL(64),
-				"mcast ttl":    s6.SetMulticastTTL(2),
-				"mcast loop":   s6.SetMulticastLoopback(true),
+				"broadcast":  s6.SetBroadcast(true),
+				"ttl":        s6.SetTTL(64),
+				"mcast ttl":  s6.SetMulticastTTL(2),
+				"mcast loop": s6.SetMulticastLoopback(true),
 				"bad interface": func() error {
 					if err := s6.SetMulticastInterface("nope"); err == nil {
 						return errors.New("no error")

@@ -2,9 +2,9 @@
 // Server (CreateServer, Listen, Close, Address) and a Socket (Connect, Write, End,
 // Destroy, SetEncoding, Pause/Resume, SetTimeout, SetKeepAlive, SetNoDelay) over uvloop's
 // TCP and Pipe handles, dgram's DgramSocket over uvloop's UDP handle, with Node v20's events
-// in Node's order, the stream shape that Node's streams share (Readable, Writable, Duplex,
-// with Pipe, Pipeline and Finished), and the EventEmitter they use, which ported code can
-// embed in its own types.
+// in Node's order, and the stream shape that Node's streams share (Readable, Writable, Duplex,
+// with Pipe, Pipeline and Finished). Their EventEmitter is package nodeevents' (EventEmitter
+// here is an alias of it), which ported code can embed in its own types.
 //
 //	server := nodenet.CreateServer(loop, func(sock *nodenet.Socket) {
 //		sock.OnData(func(b []byte) { sock.Write(b, nil) }) // echo

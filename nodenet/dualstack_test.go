@@ -37,7 +37,9 @@ func TestDualStackAddresses(t *testing.T) {
 				}
 				got = append(got, "error "+ne.Code+" "+ne.Syscall+" "+ne.Address+" "+strconv.Itoa(ne.Errno()))
 				c := Connect(l, port, "127.0.0.1", nil)
-				c.OnConnect(func() { got = append(got, "client remote "+c.RemoteAddress()+" "+c.RemoteFamily()+" local "+c.Address().Address) })
+				c.OnConnect(func() {
+					got = append(got, "client remote "+c.RemoteAddress()+" "+c.RemoteFamily()+" local "+c.Address().Address)
+				})
 				c.OnClose(func(bool) { srv.Close(nil) })
 				c.Resume()
 			})

@@ -25,7 +25,7 @@ type Emitter interface {
 	Once(event string, fn func(args ...any)) *Listener
 	Off(event string, l *Listener) bool
 	Emit(event string, args ...any) bool
-	ListenerCount(event string) int
+	ListenerCount(event string, fn ...func(...any)) int
 }
 
 // Stream is what every stream has: its events, its loop, and destroy.

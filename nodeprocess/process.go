@@ -1,12 +1,3 @@
-// Package nodeprocess is the part of Node.js's process object that code ported to uvgo
-// needs around a loop: signal events (process.on('SIGINT', ...)), process.kill and
-// process.pid, and the standard streams (Stdin, Stdout, Stderr) over whatever fds 0-2 are —
-// a TTY, a pipe, a socket or a file.
-//
-// A Process belongs to one loop and its goroutine. Signal listeners are Node's: the first
-// listener of a signal starts an unref'd uvloop Signal handle (a signal listener does not
-// keep the loop alive, as in Node), and removing the last one stops it, which gives the
-// signal its default action back. Listeners get the signal's name and number.
 package nodeprocess
 
 import (
@@ -18,22 +9,6 @@ import (
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
-
-// Process is Node's process object for one loop. Loop goroutine only.
-type Process struct {
-	nodenet.EventEmitter
-	loop    *uvloop.Loop
-	signals map[string]*uvloop.Signal // the started handle of each signal listened to
-
-	stdin          *Stdin
-	stdout, stderr *Stdout
-	restore        [][2]int // fds whose flags Close puts back, with the flags
-}
-
-// New returns the process object of l.
-func New(l *uvloop.Loop) *Process {
-	return &Process{loop: l, signals: map[string]*uvloop.Signal{}}
-}
 
 // Error is an error as Node's process reports it.
 type Error struct {
@@ -76,6 +51,14 @@ func (p *Process) Once(event string, fn func(args ...any)) *nodenet.Listener {
 // Off is process.off(event, listener): the signal stops being watched with its last listener.
 func (p *Process) Off(event string, l *nodenet.Listener) bool {
 	ok := p.EventEmitter.Off(event, l)
+	p.unwatch(event)
+	return ok
+}
+
+// RemoveListener is process.removeListener(event, fn) by the func itself: the signal stops
+// being watched with its last listener.
+func (p *Process) RemoveListener(event string, fn func(args ...any)) bool {
+	ok := p.EventEmitter.RemoveListener(event, fn)
 	p.unwatch(event)
 	return ok
 }

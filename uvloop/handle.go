@@ -98,6 +98,7 @@ type handle struct {
 }
 
 func (h *handle) init(l *Loop, self Handle, kind HandleKind) {
+	l.checkOwner("a handle's New")
 	h.loop, h.self, h.kind = l, self, kind
 	h.flags = flagRef
 	if l.closed { // a handle of a closed loop is born closed and never joins the list
@@ -126,6 +127,7 @@ func (h *handle) IsClosing() bool { return h.flags&(flagClosing|flagClosed) != 0
 
 // Ref makes the handle keep the loop alive while it is active.
 func (h *handle) Ref() {
+	h.loop.checkOwner("Ref")
 	if h.flags&flagRef != 0 {
 		return
 	}
@@ -137,6 +139,7 @@ func (h *handle) Ref() {
 
 // Unref stops the handle from keeping the loop alive.
 func (h *handle) Unref() {
+	h.loop.checkOwner("Unref")
 	if h.flags&flagRef == 0 {
 		return
 	}
@@ -148,6 +151,7 @@ func (h *handle) Unref() {
 
 // start marks the handle active, as uv__handle_start does.
 func (h *handle) start() {
+	h.loop.checkOwner("a handle's Start")
 	if h.flags&flagActive != 0 {
 		return
 	}
@@ -159,6 +163,7 @@ func (h *handle) start() {
 
 // stop marks the handle inactive, as uv__handle_stop does.
 func (h *handle) stop() {
+	h.loop.checkOwner("a handle's Stop")
 	if h.flags&flagActive == 0 {
 		return
 	}
@@ -170,6 +175,7 @@ func (h *handle) stop() {
 
 // usable returns ErrClosed for a closing or closed handle or a closed loop.
 func (h *handle) usable() error {
+	h.loop.checkOwner("a handle method")
 	if h.flags&(flagClosing|flagClosed) != 0 || h.loop.closed {
 		return ErrClosed
 	}
@@ -180,6 +186,7 @@ func (h *handle) usable() error {
 // releases at once and what it completes in the close phase, before cb, is the kind's
 // closeStart and closeFinish.
 func (h *handle) Close(cb func()) error {
+	h.loop.checkOwner("Close")
 	if h.flags&(flagClosing|flagClosed) != 0 {
 		return errorf(ErrClosed, "%s handle is already closing", h.kind)
 	}

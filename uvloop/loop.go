@@ -117,7 +117,10 @@ func (l *Loop) UpdateTime() { l.now = int64(time.Since(l.epoch)) }
 
 // Stop makes Run return after the current iteration (or before the next one starts, if
 // called between runs). Loop goroutine only: from another goroutine, Post(l.Stop).
-func (l *Loop) Stop() { l.stopFlag = true }
+func (l *Loop) Stop() {
+	l.checkOwner("Stop")
+	l.stopFlag = true
+}
 
 // Alive reports whether the loop has work: an active ref'd handle, a request in flight, a
 // pending callback, a closing handle, a ref'd immediate or a posted function not yet run.
@@ -153,6 +156,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.running.Store(false)
 		return l.Alive(), err
 	}
+	l.enterOwner()
 	defer l.leave(&alive, &err)
 
 	l.nodePrologue()
@@ -206,7 +210,11 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 // last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
 // its outstanding queue right after an uncaught exception.
 func (l *Loop) nodePrologue() {
-	l.afterCallback()
+	if l.promise.deferDrain {
+		l.promise.deferDrain = false
+	} else {
+		l.afterCallback()
+	}
 	if l.immediates.Outstanding() > 0 {
 		l.immediates.Run(l.afterCallback)
 	}
@@ -214,6 +222,7 @@ func (l *Loop) nodePrologue() {
 
 // leave ends a Run: it turns a panic from a callback into a *PanicError.
 func (l *Loop) leave(alive *bool, err *error) {
+	l.leaveOwner()
 	if v := recover(); v != nil {
 		if f, ok := v.(failure); ok { // Fail
 			*err = f.err
@@ -318,6 +327,7 @@ func (l *Loop) Walk(fn func(Handle)) error {
 	if fn == nil {
 		return ErrNilCallback
 	}
+	l.checkOwner("Walk")
 	last := l.handles.tail
 	for h := l.handles.head; h != nil; h = h.next {
 		if h.flags&flagInternal == 0 {

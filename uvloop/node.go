@@ -71,7 +71,12 @@ func coerceDelay(d time.Duration) time.Duration {
 }
 
 // SetTimeout runs cb once, d from now (Node's setTimeout). A delay below 1ms or above
-// 2^31-1 ms becomes 1ms; sub-millisecond parts are dropped. Timeouts of one duration run in
+// 2^31-1 ms becomes 1ms; sub-millisecond parts are dropped.
+//
+// d is a time.Duration, not a number of milliseconds: SetTimeout(cb, 500) waits 500 ns,
+// which becomes 1 ms. Node's setTimeout(cb, 500) is SetTimeout(cb, 500*time.Millisecond).
+// cmd/uvgovet reports the bare number.
+// Timeouts of one duration run in
 // the order they were set; across durations by expiry. A timeout set from a timeout callback
 // never runs in the same timers phase. A nil cb, or a closed loop, schedules nothing and
 // returns nil.
@@ -79,7 +84,8 @@ func (l *Loop) SetTimeout(cb func(), d time.Duration) *Timeout {
 	return l.newTimeout(cb, d, false)
 }
 
-// SetInterval runs cb every d (Node's setInterval), with SetTimeout's rules for d. The next
+// SetInterval runs cb every d (Node's setInterval), with SetTimeout's rules for d: d is a
+// time.Duration, so write 100*time.Millisecond for Node's setInterval(cb, 100). The next
 // run is measured from just before the callback started, so a slow callback does not push
 // the schedule back by its own duration.
 func (l *Loop) SetInterval(cb func(), d time.Duration) *Timeout {
@@ -87,6 +93,7 @@ func (l *Loop) SetInterval(cb func(), d time.Duration) *Timeout {
 }
 
 func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
+	l.checkOwner("SetTimeout/SetInterval")
 	if cb == nil || l.closed {
 		return nil
 	}
@@ -101,6 +108,7 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 // ClearTimeout cancels t: its callback will not run again, also if it is due in the timers
 // phase that is running now. Clearing nil or a cleared timeout does nothing.
 func (l *Loop) ClearTimeout(t *Timeout) {
+	l.checkOwner("ClearTimeout")
 	if t == nil || t.loop != l || t.cb == nil {
 		return
 	}
@@ -113,6 +121,9 @@ func (l *Loop) ClearInterval(t *Timeout) { l.ClearTimeout(t) }
 
 // Ref makes t keep the loop alive (the default). It returns t.
 func (t *Timeout) Ref() *Timeout {
+	if t != nil {
+		t.loop.checkOwner("Timeout.Ref")
+	}
 	if t != nil && !t.refed {
 		t.refed = true
 		if !t.destroyed {
@@ -124,6 +135,9 @@ func (t *Timeout) Ref() *Timeout {
 
 // Unref lets the loop end while t is pending. It returns t.
 func (t *Timeout) Unref() *Timeout {
+	if t != nil {
+		t.loop.checkOwner("Timeout.Unref")
+	}
 	if t != nil && t.refed {
 		t.refed = false
 		if !t.destroyed {
@@ -142,6 +156,7 @@ func (t *Timeout) Refresh() *Timeout {
 	if t == nil || t.after < 0 || t.loop.closed {
 		return t
 	}
+	t.loop.checkOwner("Timeout.Refresh")
 	n := &t.loop.node
 	n.insert(t, t.loop.freshNow())
 	if t.destroyed {
@@ -257,6 +272,7 @@ func (l *Loop) SetImmediate(cb func()) *Immediate {
 	if cb == nil || l.closed {
 		return nil
 	}
+	l.checkOwner("SetImmediate")
 	im := l.immediateSlab.New()
 	im.loop, im.entry.Fn = l, cb
 	l.immediates.Push(&im.entry, true)
@@ -267,6 +283,7 @@ func (l *Loop) SetImmediate(cb func()) *Immediate {
 // running now. Clearing nil or an immediate that ran does nothing.
 func (l *Loop) ClearImmediate(im *Immediate) {
 	if im != nil && im.loop == l {
+		l.checkOwner("ClearImmediate")
 		l.immediates.Remove(&im.entry)
 	}
 }
@@ -274,6 +291,7 @@ func (l *Loop) ClearImmediate(im *Immediate) {
 // Ref makes the immediate keep the loop alive (the default). It returns im.
 func (im *Immediate) Ref() *Immediate {
 	if im != nil {
+		im.loop.checkOwner("Immediate.Ref")
 		im.loop.immediates.SetRef(&im.entry, true)
 	}
 	return im
@@ -282,6 +300,7 @@ func (im *Immediate) Ref() *Immediate {
 // Unref lets the loop end while the immediate is queued. It returns im.
 func (im *Immediate) Unref() *Immediate {
 	if im != nil {
+		im.loop.checkOwner("Immediate.Unref")
 		im.loop.immediates.SetRef(&im.entry, false)
 	}
 	return im
@@ -295,6 +314,7 @@ func (im *Immediate) HasRef() bool { return im != nil && im.entry.HasRef() }
 // closed loop, queues nothing.
 func (l *Loop) NextTick(cb func()) {
 	if cb != nil && !l.closed {
+		l.checkOwner("NextTick")
 		l.ticks.NextTick(cb)
 	}
 }
@@ -303,6 +323,7 @@ func (l *Loop) NextTick(cb func()) {
 // empty. Promise reactions use the same queue. A nil cb, or a closed loop, queues nothing.
 func (l *Loop) QueueMicrotask(cb func()) {
 	if cb != nil && !l.closed {
+		l.checkOwner("QueueMicrotask")
 		l.ticks.QueueMicrotask(cb)
 	}
 }

@@ -12,6 +12,7 @@ type promiseHooks struct {
 	checkpointDue bool          // a checkpoint is wanted although no tick or microtask is queued
 	onClose       []func()      // run by Close, in registration order
 	runtime       any           // the promise package's state for this loop (RuntimeSlot)
+	deferDrain    bool          // the next Run does not drain before its first callback (DeferDrain)
 }
 
 // RuntimeSlot returns what SetRuntimeSlot stored last, nil at first. The promise package keeps

@@ -33,7 +33,9 @@ func (t *Timer) fire() {
 }
 
 // Start arms the timer: its callback runs timeout after the loop time, then every repeat if
-// repeat is non-zero. Starting an armed timer re-arms it. Fails with ErrClosed on a closing
+// repeat is non-zero. Both are time.Duration (nanoseconds, kept as such), where
+// uv_timer_start takes milliseconds: libuv's uv_timer_start(t, cb, 500, 0) is
+// Start(500*time.Millisecond, 0). Starting an armed timer re-arms it. Fails with ErrClosed on a closing
 // timer, ErrNilCallback without a callback and ErrNegativeDuration for a negative duration,
 // leaving the timer as it was.
 func (t *Timer) Start(timeout, repeat time.Duration) error {
