@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -24,8 +25,32 @@ func (f *FS) ReadFile(p string, cb func(err error, data []byte)) error {
 
 // ReadFileFlag is fs.readFile(path, {flag}, cb).
 func (f *FS) ReadFileFlag(p, flag string, cb func(err error, data []byte)) error {
+	return f.ReadFileWith(p, &ReadFileOptions{Flag: flag}, cb)
+}
+
+// ReadFileOptions are the options of fs.readFile. A nil *ReadFileOptions is Node's
+// default: flag "r", no signal.
+type ReadFileOptions struct {
+	Flag string // "" is "r"
+	// Signal, if not nil, aborts the read: cb gets a *nodeevents.AbortError (code
+	// ABORT_ERR, "The operation was aborted", Cause the signal's reason). As in Node, a
+	// signal aborted already calls cb synchronously, from ReadFileWith; one aborted
+	// later is seen before the next read, and cb runs once the file is closed.
+	Signal *nodeevents.AbortSignal
+}
+
+// ReadFileWith is fs.readFile(path, {flag, signal}, cb).
+func (f *FS) ReadFileWith(p string, opts *ReadFileOptions, cb func(err error, data []byte)) error {
 	if cb == nil {
 		return errNoCallback
+	}
+	flag := "r"
+	var sig *nodeevents.AbortSignal
+	if opts != nil {
+		if opts.Flag != "" {
+			flag = opts.Flag
+		}
+		sig = opts.Signal
 	}
 	fl, err := Flags(flag)
 	if err != nil {
@@ -34,7 +59,11 @@ func (f *FS) ReadFileFlag(p, flag string, cb func(err error, data []byte)) error
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
-	c := &readFileCtx{f: f, cb: cb}
+	if err := sig.Err(); err != nil {
+		cb(err, nil)
+		return nil
+	}
+	c := &readFileCtx{f: f, cb: cb, signal: sig}
 	return start(f.loop.FSOpen(&c.req, p, fl, defaultFileMode, c.opened))
 }
 
@@ -67,6 +96,7 @@ type readFileCtx struct {
 	size    int // from fstat; 0 when unknown
 	pos     int
 	readErr error
+	signal  *nodeevents.AbortSignal
 }
 
 func (c *readFileCtx) opened(r *uvloop.FSReq) {
@@ -102,6 +132,10 @@ func (c *readFileCtx) statted(r *uvloop.FSReq) {
 }
 
 func (c *readFileCtx) read() {
+	if err := c.signal.Err(); err != nil {
+		c.closeWith(err)
+		return
+	}
 	var dst []byte
 	if c.size == 0 {
 		if cap(c.buf)-len(c.buf) < readFileChunk {
@@ -186,6 +220,12 @@ func itoa(n int64) string {
 type WriteOptions struct {
 	Flag string
 	Mode uint32
+	// Signal, if not nil, aborts the write: cb gets a *nodeevents.AbortError (code
+	// ABORT_ERR, Cause the signal's reason). As in Node, a signal aborted already calls cb
+	// synchronously, before the file is opened; one aborted later is seen before the next
+	// write (the file is opened, so created or truncated, already), and cb runs once the
+	// file is closed.
+	Signal *nodeevents.AbortSignal
 }
 
 // WriteFile is fs.writeFile(path, data, options, cb): open, write until everything is
@@ -236,6 +276,7 @@ func (f *FS) writeFile(p string, data []byte, opts *WriteOptions, flag string, c
 		return errNoCallback
 	}
 	mode := uint32(defaultFileMode)
+	var sig *nodeevents.AbortSignal
 	if opts != nil {
 		if opts.Flag != "" {
 			flag = opts.Flag
@@ -243,6 +284,7 @@ func (f *FS) writeFile(p string, data []byte, opts *WriteOptions, flag string, c
 		if opts.Mode != 0 {
 			mode = opts.Mode
 		}
+		sig = opts.Signal
 	}
 	fl, err := Flags(flag)
 	if err != nil {
@@ -251,7 +293,11 @@ func (f *FS) writeFile(p string, data []byte, opts *WriteOptions, flag string, c
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
-	c := &writeFileCtx{f: f, data: data, cb: cb}
+	if err := sig.Err(); err != nil {
+		cb(err)
+		return nil
+	}
+	c := &writeFileCtx{f: f, data: data, cb: cb, signal: sig}
 	return start(f.loop.FSOpen(&c.req, p, fl, mode, c.opened))
 }
 
@@ -263,6 +309,7 @@ type writeFileCtx struct {
 	cb       func(error)
 	fd       int
 	writeErr error
+	signal   *nodeevents.AbortSignal
 }
 
 func (c *writeFileCtx) opened(r *uvloop.FSReq) {
@@ -275,6 +322,10 @@ func (c *writeFileCtx) opened(r *uvloop.FSReq) {
 }
 
 func (c *writeFileCtx) write() {
+	if err := c.signal.Err(); err != nil {
+		c.closeWith(err)
+		return
+	}
 	if err := c.f.loop.FSWrite(&c.req, c.fd, c.data, -1, c.wrote); err != nil {
 		c.closeWith(fromErr(err))
 	}

@@ -45,6 +45,12 @@ func (p *Promises) ReadFile(path string) *promise.Promise[[]byte] {
 	return settle(p.fs.loop, func(cb func(error, []byte)) error { return p.fs.ReadFile(path, cb) })
 }
 
+// ReadFileWith is fsPromises.readFile(path, {flag, signal}): an aborted signal rejects the
+// promise with a *nodeevents.AbortError (see ReadFileOptions).
+func (p *Promises) ReadFileWith(path string, opts *ReadFileOptions) *promise.Promise[[]byte] {
+	return settle(p.fs.loop, func(cb func(error, []byte)) error { return p.fs.ReadFileWith(path, opts, cb) })
+}
+
 // ReadFileString is fsPromises.readFile(path, encoding).
 func (p *Promises) ReadFileString(path, encoding string) *promise.Promise[string] {
 	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.ReadFileString(path, encoding, cb) })

@@ -3,6 +3,7 @@ package nodefs
 import (
 	"time"
 
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -11,13 +12,27 @@ import (
 // "rename" or "change", filename), "error" (err) and, after Close, "close" from a nextTick.
 type FSWatcher struct {
 	nodenet.EventEmitter
-	h      *uvloop.FSEvent
-	closed bool
+	h         *uvloop.FSEvent
+	closed    bool
+	stopAbort func() bool
 }
 
 // Watch is fs.watch(filename, listener): listener, if not nil, is added for "change". An
 // unwatchable path returns Node's error (ENOENT: no such file or directory, watch 'x').
 func (f *FS) Watch(filename string, listener func(eventType, filename string)) (*FSWatcher, error) {
+	return f.WatchWith(filename, nil, listener)
+}
+
+// WatchOptions are the options of fs.watch that uvgo has. A nil *WatchOptions is Node's
+// default.
+type WatchOptions struct {
+	// Signal, if not nil, closes the watcher when aborted, as watcher.Close does ("close"
+	// follows on a nextTick); a signal aborted already closes it on a nextTick.
+	Signal *nodeevents.AbortSignal
+}
+
+// WatchWith is fs.watch(filename, {signal}, listener).
+func (f *FS) WatchWith(filename string, opts *WatchOptions, listener func(eventType, filename string)) (*FSWatcher, error) {
 	if err := checkPath("path", filename); err != nil {
 		return nil, err
 	}
@@ -41,6 +56,14 @@ func (f *FS) Watch(filename string, listener func(eventType, filename string)) (
 		w.h.Close(nil)
 		return nil, fromErr(err)
 	}
+	if opts != nil && opts.Signal != nil {
+		sig := opts.Signal
+		if sig.Aborted() {
+			f.loop.NextTick(w.Close)
+		} else {
+			w.stopAbort = sig.Watch(func(error) { w.Close() })
+		}
+	}
 	return w, nil
 }
 
@@ -55,6 +78,9 @@ func (w *FSWatcher) Close() {
 		return
 	}
 	w.closed = true
+	if w.stopAbort != nil {
+		w.stopAbort()
+	}
 	w.h.Close(nil)
 	w.h.Loop().NextTick(func() { w.Emit("close") })
 }
