@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"github.com/uvgo/uvgo/internal/proc"
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -71,6 +72,13 @@ type SpawnOptions struct {
 	UID, GID *uint32
 	// Shell runs the command through /bin/sh -c, the arguments joined to it with spaces.
 	Shell bool
+	// Signal, if not nil, kills the child with KillSignal when aborted and, if the signal
+	// was delivered, emits "error" with a *nodeevents.AbortError (Cause the signal's
+	// reason) right away; "exit" and "close" follow when the child has died, as in Node.
+	// A signal aborted already does this on a nextTick, after "spawn".
+	Signal *nodeevents.AbortSignal
+	// KillSignal is the signal an aborted Signal sends; "" is SIGTERM.
+	KillSignal string
 }
 
 // ChildProcess is Node's ChildProcess. Loop goroutine only.
@@ -183,6 +191,19 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		c.handle = h
 		c.Pid = h.Pid()
 		l.NextTick(func() { c.Emit("spawn") })
+		if sig := o.Signal; sig != nil {
+			onAbort := func(reason error) {
+				if c.Kill(o.KillSignal) {
+					c.Emit("error", &nodeevents.AbortError{Cause: reason})
+				}
+			}
+			if sig.Aborted() {
+				l.NextTick(func() { onAbort(sig.Reason()) })
+			} else {
+				stop := sig.Watch(onAbort)
+				c.Once("exit", func(...any) { stop() })
+			}
+		}
 	}
 	c.Stdio = make([]*nodenet.Socket, len(stdio))
 	for i, p := range pipes {

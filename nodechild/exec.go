@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -21,6 +22,10 @@ type ExecOptions struct {
 	MaxBuffer int
 	// Shell runs the file through /bin/sh -c (ExecFile; Exec always does).
 	Shell bool
+	// Signal, if not nil, aborts the command as Node's does: the child is sent SIGTERM
+	// (Spawn's Signal; as in Node, not KillSignal), and cb gets the *nodeevents.AbortError itself
+	// (Cause the signal's reason) with empty output, as soon as the signal is aborted.
+	Signal *nodeevents.AbortSignal
 }
 
 // DefaultMaxBuffer is Node's maxBuffer: 1 MiB.
@@ -67,7 +72,7 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	if o.MaxBuffer <= 0 {
 		o.MaxBuffer = DefaultMaxBuffer
 	}
-	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell})
+	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell, Signal: o.Signal})
 	if err != nil {
 		return nil, err
 	}
@@ -80,6 +85,7 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 		ex             *ExecError
 		killed, exited bool
 		timer          *uvloop.Timeout
+		aborted        *nodeevents.AbortError
 	)
 	kill := func() {
 		killed = true
@@ -95,6 +101,10 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 			timer = nil
 		}
 		if cb == nil {
+			return
+		}
+		if aborted != nil {
+			cb(aborted, "", "")
 			return
 		}
 		so, se := stdout.String(), stderr.String()
@@ -113,11 +123,15 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	}
 	c.On("close", func(...any) { exithandler() })
 	c.OnError(func(err error) {
-		e := &ExecError{Message: err.Error(), Err: err}
-		if ce, ok := err.(*Error); ok {
-			e.Code = ce.Code
+		if ae, ok := err.(*nodeevents.AbortError); ok {
+			aborted = ae // Node hands the AbortError itself to the callback
+		} else {
+			e := &ExecError{Message: err.Error(), Err: err}
+			if ce, ok := err.(*Error); ok {
+				e.Code = ce.Code
+			}
+			ex = e
 		}
-		ex = e
 		if c.Stdout != nil {
 			c.Stdout.Destroy(nil)
 		}
