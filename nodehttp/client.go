@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/uvgo/uvgo/http1"
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -30,6 +31,10 @@ type RequestOptions struct {
 	NoAgent bool
 	// MaxHeaderSize caps the response's head (16 KiB).
 	MaxHeaderSize int
+	// Signal, if not nil, destroys the request with a *nodeevents.AbortError (Cause the
+	// signal's reason) when aborted: "error" then "close", as Destroy(err). A signal
+	// aborted already destroys it inside Request.
+	Signal *nodeevents.AbortSignal
 }
 
 // ClientRequest is Node's http.ClientRequest: Request returns it with the head not sent,
@@ -155,6 +160,14 @@ func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *C
 	}
 	req.shouldKeepAlive = req.agent.KeepAlive || req.agent.MaxSockets > 0
 	req.agent.addRequest(req)
+	if sig := o.Signal; sig != nil {
+		if sig.Aborted() {
+			req.Destroy(sig.Err())
+		} else {
+			stop := sig.Watch(func(reason error) { req.Destroy(&nodeevents.AbortError{Cause: reason}) })
+			req.Once("close", func(...any) { stop() })
+		}
+	}
 	return req
 }
 
@@ -405,7 +418,10 @@ func (req *ClientRequest) onSocketNT(s *nodenet.Socket, err error) {
 		} else if s != nil {
 			s.Destroy(err)
 		}
-		if err == nil && req.errored == nil {
+		if err == nil {
+			err = req.errored // Node's err || req[kError]
+		}
+		if err == nil {
 			err = connReset("socket hang up")
 		}
 		if err != nil {
