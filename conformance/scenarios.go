@@ -99,6 +99,8 @@ var Scenarios = map[string]Scenario{
 	"254-http-finish-vs-close":             {Main: httpFinishVsClose},
 	"255-http-chunked-response":            {Main: httpChunkedResponse},
 
+	"331-abort-signal-fs-exec": {Main: abortSignalFSExec},
+
 	"350-child-exit-before-close": {Main: childExitBeforeClose},
 	"351-child-killed-sigterm":    {Main: childKilledSigterm},
 	"352-child-missing-binary":    {Main: childMissingBinary},
