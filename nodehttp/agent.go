@@ -41,6 +41,18 @@ type Agent struct {
 	requests map[string][]*ClientRequest  // waiting for a socket
 	total    int
 	meta     map[*nodenet.Socket]*agentSocket
+	tk       *ticker // the responses' ticks; made on first use
+}
+
+// ticker returns the ticker of the responses to requests on loop l.
+func (a *Agent) ticker(l *uvloop.Loop) *ticker {
+	if l != a.loop {
+		return newTicker(l)
+	}
+	if a.tk == nil {
+		a.tk = newTicker(l)
+	}
+	return a.tk
 }
 
 // agentSocket is what the agent keeps about one of its sockets.

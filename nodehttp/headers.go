@@ -35,14 +35,64 @@ func ruleOf(lower string) joinRule {
 	return joinComma
 }
 
-// lowerASCII returns s in lower case, without allocating when it already is.
+// lowerASCII returns s in lower case, without allocating when it already is or is a
+// common field name.
 func lowerASCII(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; 'A' <= c && c <= 'Z' {
+			if l := knownLower(s); l != "" {
+				return l
+			}
 			return strings.ToLower(s)
 		}
 	}
 	return s
+}
+
+// knownLower returns the lower-case form of a common field name as it is usually
+// spelled, or "".
+func knownLower(s string) string {
+	switch s {
+	case "Content-Type":
+		return "content-type"
+	case "Content-Length":
+		return "content-length"
+	case "Connection":
+		return "connection"
+	case "Date":
+		return "date"
+	case "Host":
+		return "host"
+	case "Cache-Control":
+		return "cache-control"
+	case "Set-Cookie":
+		return "set-cookie"
+	case "Location":
+		return "location"
+	case "Server":
+		return "server"
+	case "ETag":
+		return "etag"
+	case "Last-Modified":
+		return "last-modified"
+	case "Transfer-Encoding":
+		return "transfer-encoding"
+	case "Keep-Alive":
+		return "keep-alive"
+	case "Vary":
+		return "vary"
+	case "Content-Encoding":
+		return "content-encoding"
+	case "Access-Control-Allow-Origin":
+		return "access-control-allow-origin"
+	case "X-Powered-By":
+		return "x-powered-by"
+	case "User-Agent":
+		return "user-agent"
+	case "Accept":
+		return "accept"
+	}
+	return ""
 }
 
 // knownName returns a constant string for the common field names, so that building
@@ -172,6 +222,9 @@ func headerValues(v any) []string {
 }
 
 func (h *outHeaders) set(name string, v any) error {
+	if x, ok := v.(string); ok {
+		return h.setString(name, x, nil)
+	}
 	if !validToken(name) {
 		return errInvalidToken(name)
 	}
@@ -184,13 +237,39 @@ func (h *outHeaders) set(name string, v any) error {
 			return errInvalidChar(name)
 		}
 	}
+	h.put(name, vals)
+	return nil
+}
+
+// setString is set for one string value; the value goes into arena's spare capacity, if
+// it has some, rather than into a slice of its own (arena's array must not move: it is
+// never appended to past its capacity, and what it holds is never changed).
+func (h *outHeaders) setString(name, x string, arena *[]string) error {
+	if !validToken(name) {
+		return errInvalidToken(name)
+	}
+	if !validFieldValue(x) {
+		return errInvalidChar(name)
+	}
+	var vals []string
+	if arena != nil && len(*arena) < cap(*arena) {
+		n := len(*arena)
+		*arena = append(*arena, x)
+		vals = (*arena)[n : n+1 : n+1]
+	} else {
+		vals = []string{x}
+	}
+	h.put(name, vals)
+	return nil
+}
+
+func (h *outHeaders) put(name string, vals []string) {
 	lower := lowerASCII(name)
 	if i := h.find(lower); i >= 0 {
 		(*h)[i] = outHeader{name: name, lower: lower, values: vals}
-		return nil
+		return
 	}
 	*h = append(*h, outHeader{name: name, lower: lower, values: vals})
-	return nil
 }
 
 func (h *outHeaders) remove(name string) {

@@ -48,11 +48,15 @@ type IncomingMessage struct {
 	socket   any // *Socket (server side) or *nodenet.Socket (client side)
 }
 
-func newIncoming(l *uvloop.Loop) *IncomingMessage {
-	m := &IncomingMessage{loop: l}
-	m.r.init(l, &m.EventEmitter)
-	m.r.onDestroy = m.destroyHook
+func newIncoming(l *uvloop.Loop, tk *ticker) *IncomingMessage {
+	m := &IncomingMessage{}
+	m.init(l, tk)
 	return m
+}
+
+func (m *IncomingMessage) init(l *uvloop.Loop, tk *ticker) {
+	m.loop = l
+	m.r.init(l, tk, m)
 }
 
 func (m *IncomingMessage) destroyHook(err error) bool {

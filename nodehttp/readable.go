@@ -12,6 +12,8 @@ import (
 // message destroys itself ("close" two ticks later).
 type readable struct {
 	loop *uvloop.Loop
+	tk   *ticker
+	msg  *IncomingMessage
 	ee   *nodenet.EventEmitter
 
 	buf             [][]byte
@@ -30,17 +32,16 @@ type readable struct {
 
 	read        func() // the source should deliver (un-pause)
 	pauseSource func() // the source should stop (buffer full)
-	// onDestroy is the message's _destroy: it reports whether the source must be torn
-	// down (and waited for: done) before the "close".
-	onDestroy  func(err error) bool
+	// destroySrc tears the source down (and calls done once it is) when the message is
+	// destroyed before its end (the message's _destroy says so).
 	destroySrc func(err error, done func())
 }
 
 // highWaterMark is where a message nobody reads stops its source.
 const highWaterMark = 16 << 10
 
-func (r *readable) init(l *uvloop.Loop, ee *nodenet.EventEmitter) {
-	r.loop, r.ee = l, ee
+func (r *readable) init(l *uvloop.Loop, tk *ticker, m *IncomingMessage) {
+	r.loop, r.tk, r.msg, r.ee = l, tk, m, &m.EventEmitter
 	r.flowing = -1
 	r.sync = true
 }
@@ -56,7 +57,7 @@ func (r *readable) resume() {
 		r.flowing = 1
 		if !r.resumeScheduled {
 			r.resumeScheduled = true
-			r.loop.NextTick(r.resumeNT)
+			r.tk.readable(tickResume, r, nil)
 		}
 	}
 }
@@ -127,7 +128,7 @@ func (r *readable) pushEOF() {
 	if r.sync {
 		if !r.emittedReadable {
 			r.emittedReadable = true
-			r.loop.NextTick(r.emitReadable)
+			r.tk.readable(tickEmitReadable, r, nil)
 		}
 		return
 	}
@@ -142,7 +143,7 @@ func (r *readable) emitReadable() {
 
 func (r *readable) endReadable() {
 	if !r.endEmitted {
-		r.loop.NextTick(r.endReadableNT)
+		r.tk.readable(tickEndReadable, r, nil)
 	}
 }
 
@@ -176,27 +177,22 @@ func (r *readable) destroy(err error) {
 	if err != nil && r.errored == nil {
 		r.errored = err
 	}
-	tearDown := r.onDestroy != nil && r.onDestroy(err)
-	after := func(e error) {
-		r.loop.NextTick(func() {
-			if r.ee.ListenerCount("error") == 0 {
-				e = nil
-			}
-			if e != nil {
-				r.loop.NextTick(func() {
-					r.ee.Emit("error", e)
-					r.emitClose()
-				})
-				return
-			}
-			r.loop.NextTick(r.emitClose)
-		})
-	}
+	tearDown := r.msg.destroyHook(err)
 	if tearDown && r.destroySrc != nil {
-		r.destroySrc(err, func() { after(err) })
+		r.destroySrc(err, func() { r.tk.readable(tickDestroyed, r, err) })
 		return
 	}
-	after(err)
+	r.tk.readable(tickDestroyed, r, err)
+}
+
+// destroyedNT is the tick after destroy: "error" (if err and a listener) and "close"
+// follow from another.
+func (r *readable) destroyedNT(err error) {
+	if err != nil && r.ee.ListenerCount("error") > 0 {
+		r.tk.readable(tickErrorClose, r, err)
+		return
+	}
+	r.tk.readable(tickClose, r, nil)
 }
 
 func (r *readable) emitClose() {

@@ -28,11 +28,12 @@ type ServerResponse struct {
 	// StatusMessage is the reason phrase ("" for Node's, StatusCodes[StatusCode]).
 	StatusMessage string
 
-	srv  *Server
-	req  *IncomingMessage
-	w    *http1.Response // nil once ended, or once the connection is gone
-	sock *Socket
-	hdrs outHeaders
+	srv   *Server
+	req   *IncomingMessage
+	w     *http1.Response // nil once ended, or once the connection is gone
+	sock  *Socket
+	hdrs  outHeaders
+	arena []string // room for single header values (see outHeaders.setString)
 
 	headerSent       bool // the head is fixed (writeHead or the first write)
 	finished         bool // End was called
@@ -42,9 +43,8 @@ type ServerResponse struct {
 	nextFin          *ServerResponse // a pipelined response whose 'finish' waits for this one's
 }
 
-func newServerResponse(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) *ServerResponse {
-	res := &ServerResponse{StatusCode: 200, srv: s, req: req, w: w, sock: sock}
-	return res
+func (res *ServerResponse) init(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) {
+	res.StatusCode, res.srv, res.req, res.w, res.sock = 200, s, req, w, sock
 }
 
 // Req returns the request the response answers.
@@ -65,6 +65,9 @@ func (res *ServerResponse) Socket() *Socket {
 func (res *ServerResponse) SetHeader(name string, value any) error {
 	if res.headerSent {
 		return ErrHeadersSent
+	}
+	if x, ok := value.(string); ok {
+		return res.hdrs.setString(name, x, &res.arena)
 	}
 	return res.hdrs.set(name, value)
 }
@@ -131,13 +134,13 @@ func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 			res.StatusMessage = x
 		case []string:
 			for i := 0; i+1 < len(x); i += 2 {
-				if err := res.hdrs.set(x[i], x[i+1]); err != nil {
+				if err := res.hdrs.setString(x[i], x[i+1], &res.arena); err != nil {
 					return err
 				}
 			}
 		case map[string]string:
 			for _, k := range slices.Sorted(maps.Keys(x)) {
-				if err := res.hdrs.set(k, x[k]); err != nil {
+				if err := res.hdrs.setString(k, x[k], &res.arena); err != nil {
 					return err
 				}
 			}
@@ -315,7 +318,7 @@ func (res *ServerResponse) queueFinish() {
 		}
 		sk.finTail = res
 	}
-	res.srv.loop.NextTick(res.finish)
+	res.srv.tk.response(tickFinish, res)
 }
 
 // finish is Node's onFinish and resOnFinish: the request is dumped if nobody read it, the
@@ -334,11 +337,11 @@ func (res *ServerResponse) finish() {
 			sk.req = nil
 		}
 	}
-	res.srv.loop.NextTick(res.emitClose)
+	res.srv.tk.response(tickResClose, res)
 	if sk := res.sock; sk != nil {
 		if n := res.nextFin; n != nil {
 			res.nextFin = nil
-			res.srv.loop.NextTick(n.finish)
+			res.srv.tk.response(tickFinish, n)
 		} else if sk.finTail == res {
 			sk.finTail = nil
 		}

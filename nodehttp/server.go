@@ -57,6 +57,8 @@ type Server struct {
 	closing     bool
 	socks       Socket // sentinel of the list of connections
 	connections int
+	tk          *ticker
+	args        [2]any // the "request" event's arguments (no slice per request)
 }
 
 // CreateServer is http.createServer(requestListener): requestListener, if not nil, is a
@@ -72,6 +74,7 @@ func CreateServer(l *uvloop.Loop, requestListener func(req *IncomingMessage, res
 		MaxBodySize:      -1,
 	}
 	s.socks.next, s.socks.prev = &s.socks, &s.socks
+	s.tk = newTicker(l)
 	if requestListener != nil {
 		s.OnRequest(requestListener)
 	}
@@ -304,6 +307,7 @@ func (s *Server) OnError(fn func(err error)) *nodenet.Listener {
 func (s *Server) onConnection(k *http1.Conn) {
 	sock := &Socket{k: k, srv: s}
 	sock.onBody, sock.onBodyEnd = sock.body, sock.bodyEnd
+	sock.onResume, sock.onPause, sock.onDestroySrc = sock.resumeBody, sock.pauseBody, sock.destroySource
 	k.SetValue(sock)
 	k.SetOnDestroy(sock.destroyed)
 	k.SetOnClose(sock.closed)
@@ -368,26 +372,64 @@ func (s *Server) onUpgrade(r *http1.Request, st uvloop.Stream, head []byte) {
 	s.emitCloseIfDrained()
 }
 
+// exchange is a request and its response, allocated together, with room for the
+// fields of a typical request and response.
+type exchange struct {
+	req  IncomingMessage
+	res  ServerResponse
+	raw  [16]string   // req.RawHeaders, up to 8 fields
+	hdrs [4]outHeader // res's fields, up to 4
+	vals [4]string    // their values
+}
+
 // newRequest copies the request's head into an IncomingMessage.
 func (s *Server) newRequest(r *http1.Request, sock *Socket) *IncomingMessage {
-	req := newIncoming(s.loop)
+	return &s.newExchange(r, sock).req
+}
+
+func (s *Server) newExchange(r *http1.Request, sock *Socket) *exchange {
+	x := &exchange{}
+	req := &x.req
+	req.init(s.loop, s.tk)
+	var prev []string // the connection's previous request: its strings serve again when equal
+	if sock != nil {
+		prev = sock.lastRaw[:sock.nLast]
+		req.socket = sock
+	}
 	req.Method = knownMethod(r.Method)
 	req.URL = knownTarget(r.Target)
+	if sock != nil && req.URL != "/" && sock.lastURL == string(r.Target) {
+		req.URL = sock.lastURL
+	}
 	req.HTTPVersionMajor, req.HTTPVersionMinor = 1, r.Minor
 	req.HTTPVersion = "1.1"
 	if r.Minor == 0 {
 		req.HTTPVersion = "1.0"
 	}
-	raw := make([]string, 2*len(r.Headers))
+	var raw []string
+	if n := 2 * len(r.Headers); n <= len(x.raw) {
+		raw = x.raw[:n:n]
+	} else {
+		raw = make([]string, n)
+	}
 	for i, h := range r.Headers {
-		raw[2*i] = knownName(h.Name)
-		raw[2*i+1] = knownName(h.Value)
+		raw[2*i] = sameOrKnown(h.Name, prev, 2*i)
+		raw[2*i+1] = sameOrKnown(h.Value, prev, 2*i+1)
 	}
 	req.RawHeaders = raw
 	if sock != nil {
-		req.socket = sock
+		sock.nLast = copy(sock.lastRaw[:], raw)
+		sock.lastURL = req.URL
 	}
-	return req
+	return x
+}
+
+// sameOrKnown returns prev[i] if it holds b, else knownName(b).
+func sameOrKnown(b []byte, prev []string, i int) string {
+	if i < len(prev) && prev[i] == string(b) {
+		return prev[i]
+	}
+	return knownName(b)
 }
 
 // serve is the engine's handler: Node's parserOnIncoming.
@@ -396,16 +438,20 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 	if k := r.Conn(); k != nil {
 		sock, _ = k.Value().(*Socket)
 	}
-	req := s.newRequest(r, sock)
-	res := newServerResponse(s, req, w, sock)
+	x := s.newExchange(r, sock)
+	req, res := &x.req, &x.res
+	res.init(s, req, w, sock)
+	res.hdrs, res.arena = x.hdrs[:0:len(x.hdrs)], x.vals[:0:len(x.vals)]
 	if sock != nil {
 		sock.req, sock.res, sock.hreq = req, res, r
-		req.r.read = sock.resumeBody
-		req.r.pauseSource = sock.pauseBody
-		req.r.destroySrc = sock.destroySource
+		req.r.read = sock.onResume
+		req.r.pauseSource = sock.onPause
+		req.r.destroySrc = sock.onDestroySrc
 		r.OnBody(sock.onBody, sock.onBodyEnd)
 	}
-	s.Emit("request", req, res)
+	s.args[0], s.args[1] = req, res
+	s.Emit("request", s.args[:]...)
+	s.args = [2]any{}
 }
 
 // ---- Socket ----
@@ -427,8 +473,15 @@ type Socket struct {
 	gone       bool            // destroyed
 	finTail    *ServerResponse // the last ended response whose 'finish' is queued
 
-	onBody    func([]byte)
-	onBodyEnd func(error)
+	lastRaw [16]string // the previous request's RawHeaders (the first 8 fields)
+	nLast   int
+	lastURL string // and its URL
+
+	onBody       func([]byte)
+	onBodyEnd    func(error)
+	onResume     func()
+	onPause      func()
+	onDestroySrc func(error, func())
 }
 
 // RemoteAddress is socket.remoteAddress.

@@ -1,0 +1,110 @@
+package nodehttp
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/uvgo/uvgo/uvloop"
+	"golang.org/x/sys/unix"
+)
+
+// helloPair serves handler on one end of a socket pair whose other end the test drives
+// with raw system calls (nothing of the client allocates), running the loop by hand.
+type helloPair struct {
+	t    testing.TB
+	loop *uvloop.Loop
+	srv  *Server
+	fd   int
+	buf  []byte
+}
+
+func newHelloPair(t testing.TB, handler func(*IncomingMessage, *ServerResponse)) *helloPair {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop, err := uvloop.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := CreateServer(loop, handler)
+	p, _ := loop.NewPipe()
+	if err := p.Open(fds[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.engine().ServeConn(p); err != nil {
+		t.Fatal(err)
+	}
+	return &helloPair{t: t, loop: loop, srv: srv, fd: fds[1], buf: make([]byte, 64<<10)}
+}
+
+// roundTrip writes in and runs the loop until want responses came back.
+func (h *helloPair) roundTrip(in []byte, want int) {
+	if _, err := unix.Write(h.fd, in); err != nil {
+		h.t.Fatal(err)
+	}
+	got := 0
+	for got < want {
+		if _, err := h.loop.Run(uvloop.RunNoWait); err != nil {
+			h.t.Fatal(err)
+		}
+		n, err := unix.Read(h.fd, h.buf)
+		if err == unix.EAGAIN {
+			continue
+		}
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		got += bytes.Count(h.buf[:n], []byte("HTTP/1.1 200"))
+	}
+	for range 3 { // the ticks after the response: 'finish', 'close', the request's end
+		h.loop.Run(uvloop.RunNoWait)
+	}
+}
+
+func (h *helloPair) close() {
+	h.srv.Close(nil)
+	h.srv.CloseAllConnections()
+	h.loop.Run(uvloop.RunDefault)
+	unix.Close(h.fd)
+	if err := h.loop.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+var helloHeaders = []string{"Content-Type", "text/plain", "Content-Length", "13"}
+
+func benchHello(req *IncomingMessage, res *ServerResponse) {
+	res.WriteHead(200, helloHeaders)
+	res.EndString("Hello, World!")
+}
+
+const wrkGet = "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
+
+// TestHelloAllocs pins the allocations of a hello exchange (bench/peers/uvnodehttp's
+// handler): one per request, the IncomingMessage and ServerResponse together, single and
+// pipelined, the client a socket pair written with raw system calls.
+func TestHelloAllocs(t *testing.T) {
+	h := newHelloPair(t, benchHello)
+	defer h.close()
+	in := []byte(wrkGet)
+	h.roundTrip(in, 1)
+	if n := testing.AllocsPerRun(500, func() { h.roundTrip(in, 1) }); n > 1 {
+		t.Errorf("%v allocations per request, want 1", n)
+	}
+	pipelined := []byte(strings.Repeat(wrkGet, 4))
+	if n := testing.AllocsPerRun(200, func() { h.roundTrip(pipelined, 4) }); n > 4 {
+		t.Errorf("%v allocations per 4 pipelined requests, want 4", n)
+	}
+}
+
+func BenchmarkHello(b *testing.B) {
+	h := newHelloPair(b, benchHello)
+	defer h.close()
+	in := []byte(wrkGet)
+	b.ReportAllocs()
+	for b.Loop() {
+		h.roundTrip(in, 1)
+	}
+}
