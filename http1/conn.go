@@ -74,10 +74,12 @@ type conn struct {
 	onWrite func(error)
 	flushFn func()
 
-	pub       Conn   // what the hooks see
-	onDestroy func() // Conn.SetOnDestroy
-	onClose   func() // Conn.SetOnClose
-	value     any    // Conn.SetValue
+	pub       Conn     // what the hooks see
+	onDestroy func()   // Conn.SetOnDestroy
+	onClose   func()   // Conn.SetOnClose
+	value     any      // Conn.SetValue
+	net       *netConn // FromNetHTTP's state, made on first use
+	remote    string   // the peer's address for net/http's RemoteAddr, made on first use
 }
 
 func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {

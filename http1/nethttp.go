@@ -36,13 +36,24 @@ import (
 // the handler returns and fits in 4 KiB (FromNetHTTP; otherwise, and always with
 // FromNetHTTPBlocking unless the handler sets one, chunked), the fields named by "Trailer"
 // sent as trailers.
+//
+// FromNetHTTP reuses, for each request of a connection, the *http.Request (its Header,
+// URL and Body) and the ResponseWriter of the one before: a handler must not keep them, or
+// anything it got from them other than strings, after ServeHTTP returns (net/http says as
+// much of the ResponseWriter and the Body; with FromNetHTTP it holds for the Request too).
+// Copy what outlives the call (Request.Clone). FromNetHTTPBlocking makes them fresh.
 func FromNetHTTP(h http.Handler) Handler {
 	return BufferBody(HandlerFunc(func(w *Response, r *Request) {
-		req := newNetRequestNoContext(w.c, r)
-		if r.body != nil {
-			req.Body = &loopBody{b: r.body}
+		c := w.c
+		nc := c.net
+		if nc == nil {
+			nc = &netConn{}
+			nc.rw.hdr = make(http.Header)
+			c.net = nc
 		}
-		rw := &netWriter{w: w, hdr: http.Header{}, req: req}
+		req := nc.request(c, r)
+		rw := &nc.rw
+		rw.w, rw.req = w, req
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
@@ -52,7 +63,210 @@ func FromNetHTTP(h http.Handler) Handler {
 			h.ServeHTTP(rw, req)
 		}()
 		rw.finish()
+		nc.done()
 	}))
+}
+
+// netConn is what FromNetHTTP keeps for a connection and reuses for each of its requests:
+// the request, its header, URL and body, the response writer, and the strings of the
+// request before (the next request of a connection mostly repeats them, and a string
+// equal to its predecessor's is the predecessor's, not a new one).
+type netConn struct {
+	req  http.Request
+	url  url.URL
+	vals [16]string // the header's values, each a 1-element slice of this array
+	body loopBody
+	rw   netWriter
+	// the previous request's strings:
+	names  [16]string // field names, as received
+	keys   [16]string // their canonical forms
+	values [16]string
+	nprev  int
+	target string
+	host   string
+}
+
+// request fills nc.req for r.
+func (nc *netConn) request(c *conn, r *Request) *http.Request {
+	hdr := nc.req.Header
+	if hdr == nil {
+		hdr = make(http.Header, len(r.Headers))
+	}
+	clear(hdr)
+	target := nc.target
+	if string(r.Target) != target {
+		target = string(r.Target)
+		nc.target = target
+	}
+	host := nc.host
+	if string(r.Host) != host {
+		host = string(r.Host)
+		nc.host = host
+	}
+	proto := "HTTP/1.1"
+	if r.Minor == 0 {
+		proto = "HTTP/1.0"
+	}
+	nc.req = http.Request{
+		Method:     knownMethod(r.Method),
+		RequestURI: target,
+		Proto:      proto,
+		ProtoMajor: 1,
+		ProtoMinor: r.Minor,
+		Header:     hdr,
+		Host:       host,
+		Close:      !r.KeepAlive,
+		Body:       http.NoBody,
+	}
+	req := &nc.req
+	nvals := 0
+	for i, f := range r.Headers {
+		var key, value string
+		if i < nc.nprev && string(f.Name) == nc.names[i] {
+			key = nc.keys[i]
+		} else {
+			name := string(f.Name)
+			key = textproto.CanonicalMIMEHeaderKey(name)
+			if i < len(nc.names) {
+				nc.names[i], nc.keys[i] = name, key
+			}
+		}
+		if i < nc.nprev && string(f.Value) == nc.values[i] {
+			value = nc.values[i]
+		} else {
+			value = string(f.Value)
+			if i < len(nc.values) {
+				nc.values[i] = value
+			}
+		}
+		if key == "Host" {
+			continue
+		}
+		if old := hdr[key]; old != nil || nvals == len(nc.vals) {
+			hdr[key] = append(old, value)
+		} else {
+			nc.vals[nvals] = value
+			hdr[key] = nc.vals[nvals : nvals+1 : nvals+1]
+			nvals++
+		}
+	}
+	nc.nprev = min(len(r.Headers), len(nc.names))
+	u := &nc.url
+	if !fastRequestURI(u, target) {
+		u = parseTarget(req.Method, target)
+	}
+	req.URL = u
+	if req.Host == "" {
+		req.Host = u.Host
+	}
+	switch {
+	case r.Chunked:
+		req.ContentLength = -1
+		req.TransferEncoding = []string{"chunked"}
+		delete(hdr, "Transfer-Encoding")
+	default:
+		req.ContentLength = r.ContentLength
+	}
+	if r.body != nil {
+		nc.body = loopBody{b: r.body}
+		req.Body = &nc.body
+	}
+	req.RemoteAddr = c.remoteAddr()
+	return req
+}
+
+// parseTarget is a request's URL as net/http's server makes it.
+func parseTarget(method, target string) *url.URL {
+	u, err := url.ParseRequestURI(target)
+	if err != nil || method == "CONNECT" && !strings.HasPrefix(target, "/") {
+		u = &url.URL{Host: target}
+	}
+	return u
+}
+
+// remoteAddr returns the peer's address as net/http's RemoteAddr ("" for a pipe), made
+// once per connection.
+func (c *conn) remoteAddr() string {
+	if c.remote == "" && c.tcp != nil {
+		if ap, err := c.tcp.RemoteAddr(); err == nil {
+			c.remote = ap.String()
+		}
+	}
+	return c.remote
+}
+
+// done forgets the exchange once its response ended: the body, the handler's header
+// values, what the writer held.
+func (nc *netConn) done() {
+	nc.body = loopBody{}
+	hdr := nc.rw.hdr
+	clear(hdr)
+	buf := nc.rw.buf[:0]
+	if cap(buf) > 4096 {
+		buf = nil
+	}
+	nc.rw = netWriter{hdr: hdr, buf: buf}
+}
+
+// fastRequestURI sets *u to what url.ParseRequestURI makes of target, for the common
+// targets: a path of bytes that need no escaping, and an optional query without control
+// bytes. It reports false, leaving u alone, for anything else.
+func fastRequestURI(u *url.URL, target string) bool {
+	if len(target) == 0 || target[0] != '/' {
+		return false
+	}
+	path, query, hasQuery := strings.Cut(target, "?")
+	for i := 0; i < len(path); i++ {
+		if !pathSafe[path[i]] {
+			return false
+		}
+	}
+	for i := 0; i < len(query); i++ {
+		if c := query[i]; c < ' ' || c == 0x7f {
+			return false
+		}
+	}
+	*u = url.URL{Path: path, RawQuery: query, ForceQuery: hasQuery && query == ""}
+	return true
+}
+
+// pathSafe holds the bytes that url.URL's path encoding leaves as they are: letters,
+// digits, "-_.~" and "$&+,/:;=@".
+var pathSafe = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-_.~$&+,/:;=@" {
+		t[c] = true
+	}
+	return t
+}()
+
+// knownMethod returns a constant string for the common methods.
+func knownMethod(b []byte) string {
+	switch string(b) {
+	case "GET":
+		return "GET"
+	case "HEAD":
+		return "HEAD"
+	case "POST":
+		return "POST"
+	case "PUT":
+		return "PUT"
+	case "DELETE":
+		return "DELETE"
+	case "OPTIONS":
+		return "OPTIONS"
+	case "PATCH":
+		return "PATCH"
+	}
+	return string(b)
 }
 
 // newNetRequest builds the *http.Request for r (copying what it keeps). The context ends
@@ -85,10 +299,7 @@ func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 		}
 		req.Header[k] = append(req.Header[k], string(f.Value))
 	}
-	u, err := url.ParseRequestURI(req.RequestURI)
-	if err != nil || req.Method == "CONNECT" && !strings.HasPrefix(req.RequestURI, "/") {
-		u = &url.URL{Host: req.RequestURI}
-	}
+	u := parseTarget(req.Method, req.RequestURI)
 	req.URL = u
 	if req.Host == "" {
 		req.Host = u.Host
@@ -101,11 +312,7 @@ func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 	default:
 		req.ContentLength = r.ContentLength
 	}
-	if c.tcp != nil {
-		if ap, err := c.tcp.RemoteAddr(); err == nil {
-			req.RemoteAddr = ap.String()
-		}
-	}
+	req.RemoteAddr = c.remoteAddr()
 	return req
 }
 
@@ -208,7 +415,7 @@ func (rw *netWriter) sendHead(length int) {
 	}
 	if len(rw.buf) > 0 {
 		w.Write(rw.buf)
-		rw.buf = nil
+		rw.buf = rw.buf[:0] // (kept for the connection's next request)
 	}
 }
 
