@@ -108,3 +108,29 @@ func BenchmarkHello(b *testing.B) {
 		h.roundTrip(in, 1)
 	}
 }
+
+func BenchmarkHelloPipelined(b *testing.B) {
+	h := newHelloPair(b, benchHello)
+	defer h.close()
+	in := []byte(strings.Repeat(wrkGet, 16))
+	b.ReportAllocs()
+	defer reportCPU(b, 16)()
+	for b.Loop() {
+		h.roundTrip(in, 16)
+	}
+}
+
+// reportCPU reports the process's user and system CPU time per request (per of the
+// requests of each op), steadier than ns/op on a busy machine; call the func it returns
+// when the loop is done.
+func reportCPU(b *testing.B, per int) func() {
+	var r0 unix.Rusage
+	unix.Getrusage(unix.RUSAGE_SELF, &r0)
+	return func() {
+		var r1 unix.Rusage
+		unix.Getrusage(unix.RUSAGE_SELF, &r1)
+		n := float64(b.N * per)
+		b.ReportMetric(float64(r1.Utime.Nano()-r0.Utime.Nano())/n, "user-ns/req")
+		b.ReportMetric(float64(r1.Stime.Nano()-r0.Stime.Nano())/n, "sys-ns/req")
+	}
+}

@@ -562,30 +562,40 @@ func (req *ClientRequest) onResponseHead(rest []byte) bool {
 		req.shouldKeepAlive = false
 	}
 	req.res = res
-	res.r.read = func() {
-		if s := req.socket; s != nil && !s.Destroyed() {
-			s.Resume()
-		}
-	}
-	res.r.pauseSource = func() {
-		if s := req.socket; s != nil {
-			s.Pause()
-		}
-	}
-	res.r.destroySrc = func(err error, done func()) {
-		s := res.socket.(*nodenet.Socket)
-		if s == nil || s.Destroyed() {
-			done()
-			return
-		}
-		s.Once("close", func(...any) { done() })
-		s.Destroy(err)
-	}
+	res.r.src = clientSource{req, res}
 	res.EventEmitter.On("end", func(...any) { req.responseOnEnd() })
 	if !req.Emit("response", res) {
 		res.r.dump()
 	}
 	return true
+}
+
+// clientSource is the source of a response's body: the request's socket.
+type clientSource struct {
+	req *ClientRequest
+	res *IncomingMessage
+}
+
+func (cs clientSource) sourceRead() {
+	if s := cs.req.socket; s != nil && !s.Destroyed() {
+		s.Resume()
+	}
+}
+
+func (cs clientSource) sourcePause() {
+	if s := cs.req.socket; s != nil {
+		s.Pause()
+	}
+}
+
+func (cs clientSource) sourceDestroy(err error, done func()) {
+	s := cs.res.socket.(*nodenet.Socket)
+	if s == nil || s.Destroyed() {
+		done()
+		return
+	}
+	s.Once("close", func(...any) { done() })
+	s.Destroy(err)
 }
 
 // messageComplete: the response's body ended.

@@ -56,7 +56,7 @@ func newIncoming(l *uvloop.Loop, tk *ticker) *IncomingMessage {
 
 func (m *IncomingMessage) init(l *uvloop.Loop, tk *ticker) {
 	m.loop = l
-	m.r.init(l, tk, m)
+	m.r.init(tk, m)
 }
 
 func (m *IncomingMessage) destroyHook(err error) bool {

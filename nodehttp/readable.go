@@ -1,20 +1,14 @@
 package nodehttp
 
-import (
-	"github.com/uvgo/uvgo/nodenet"
-	"github.com/uvgo/uvgo/uvloop"
-)
-
 // readable is the part of Node's Readable stream that an IncomingMessage uses, with its
 // timing: a "data" listener makes the stream flow from a nextTick (resume), chunks pushed
 // before the first read wait for it, later ones are emitted at once while it flows, and
 // "end" comes from a nextTick once the end was pushed and everything was read; then the
 // message destroys itself ("close" two ticks later).
 type readable struct {
-	loop *uvloop.Loop
-	tk   *ticker
-	msg  *IncomingMessage
-	ee   *nodenet.EventEmitter
+	tk  *ticker
+	msg *IncomingMessage // the message whose body this is (its EventEmitter emits)
+	src source           // nil: no source to pause, resume or tear down
 
 	buf             [][]byte
 	blen            int
@@ -29,19 +23,20 @@ type readable struct {
 	errored         error
 	consuming       bool // read was called (Node's _consuming)
 	dumped          bool
+}
 
-	read        func() // the source should deliver (un-pause)
-	pauseSource func() // the source should stop (buffer full)
-	// destroySrc tears the source down (and calls done once it is) when the message is
-	// destroyed before its end (the message's _destroy says so).
-	destroySrc func(err error, done func())
+// source is where a message's body comes from: a server's connection, a client's socket.
+type source interface {
+	sourceRead()                          // deliver (un-pause)
+	sourcePause()                         // stop delivering (the buffer is full)
+	sourceDestroy(err error, done func()) // tear down (the message was destroyed before its end); then done
 }
 
 // highWaterMark is where a message nobody reads stops its source.
 const highWaterMark = 16 << 10
 
-func (r *readable) init(l *uvloop.Loop, tk *ticker, m *IncomingMessage) {
-	r.loop, r.tk, r.msg, r.ee = l, tk, m, &m.EventEmitter
+func (r *readable) init(tk *ticker, m *IncomingMessage) {
+	r.tk, r.msg = tk, m
 	r.flowing = -1
 	r.sync = true
 }
@@ -65,14 +60,14 @@ func (r *readable) resume() {
 func (r *readable) pause() {
 	if r.flowing != 0 {
 		r.flowing = 0
-		r.ee.Emit("pause")
+		r.msg.Emit("pause")
 	}
 }
 
 func (r *readable) doRead() {
 	r.consuming = true
-	if !r.ended && r.read != nil {
-		r.read()
+	if !r.ended && r.src != nil {
+		r.src.sourceRead()
 	}
 	r.sync = false
 }
@@ -80,7 +75,7 @@ func (r *readable) doRead() {
 func (r *readable) resumeNT() {
 	r.doRead()
 	r.resumeScheduled = false
-	r.ee.Emit("resume")
+	r.msg.Emit("resume")
 	r.flow()
 }
 
@@ -99,7 +94,7 @@ func (r *readable) flow() {
 		r.buf[0] = nil
 		r.buf = r.buf[1:]
 		r.blen -= len(chunk)
-		r.ee.Emit("data", chunk)
+		r.msg.Emit("data", chunk)
 	}
 }
 
@@ -108,14 +103,14 @@ func (r *readable) push(chunk []byte) {
 	if r.ended || r.destroyed {
 		return
 	}
-	if r.flowing == 1 && len(r.buf) == 0 && !r.sync && r.ee.ListenerCount("data") > 0 {
-		r.ee.Emit("data", chunk)
+	if r.flowing == 1 && len(r.buf) == 0 && !r.sync && r.msg.ListenerCount("data") > 0 {
+		r.msg.Emit("data", chunk)
 		return
 	}
 	r.buf = append(r.buf, chunk)
 	r.blen += len(chunk)
-	if r.flowing != 1 && r.blen >= highWaterMark && r.pauseSource != nil {
-		r.pauseSource()
+	if r.flowing != 1 && r.blen >= highWaterMark && r.src != nil {
+		r.src.sourcePause()
 	}
 }
 
@@ -152,7 +147,7 @@ func (r *readable) endReadableNT() {
 		return
 	}
 	r.endEmitted = true
-	r.ee.Emit("end")
+	r.msg.Emit("end")
 	r.destroy(nil) // autoDestroy
 }
 
@@ -160,7 +155,7 @@ func (r *readable) endReadableNT() {
 func (r *readable) dump() {
 	if !r.dumped {
 		r.dumped = true
-		r.ee.RemoveAllListeners("data")
+		r.msg.RemoveAllListeners("data")
 		r.buf, r.blen = nil, 0
 		r.resume()
 	}
@@ -178,8 +173,8 @@ func (r *readable) destroy(err error) {
 		r.errored = err
 	}
 	tearDown := r.msg.destroyHook(err)
-	if tearDown && r.destroySrc != nil {
-		r.destroySrc(err, func() { r.tk.readable(tickDestroyed, r, err) })
+	if tearDown && r.src != nil {
+		r.src.sourceDestroy(err, func() { r.tk.readable(tickDestroyed, r, err) })
 		return
 	}
 	r.tk.readable(tickDestroyed, r, err)
@@ -188,7 +183,7 @@ func (r *readable) destroy(err error) {
 // destroyedNT is the tick after destroy: "error" (if err and a listener) and "close"
 // follow from another.
 func (r *readable) destroyedNT(err error) {
-	if err != nil && r.ee.ListenerCount("error") > 0 {
+	if err != nil && r.msg.ListenerCount("error") > 0 {
 		r.tk.readable(tickErrorClose, r, err)
 		return
 	}
@@ -200,5 +195,5 @@ func (r *readable) emitClose() {
 		return
 	}
 	r.closeEmitted = true
-	r.ee.Emit("close")
+	r.msg.Emit("close")
 }

@@ -307,7 +307,6 @@ func (s *Server) OnError(fn func(err error)) *nodenet.Listener {
 func (s *Server) onConnection(k *http1.Conn) {
 	sock := &Socket{k: k, srv: s}
 	sock.onBody, sock.onBodyEnd = sock.body, sock.bodyEnd
-	sock.onResume, sock.onPause, sock.onDestroySrc = sock.resumeBody, sock.pauseBody, sock.destroySource
 	k.SetValue(sock)
 	k.SetOnDestroy(sock.destroyed)
 	k.SetOnClose(sock.closed)
@@ -377,9 +376,9 @@ func (s *Server) onUpgrade(r *http1.Request, st uvloop.Stream, head []byte) {
 type exchange struct {
 	req  IncomingMessage
 	res  ServerResponse
-	raw  [16]string   // req.RawHeaders, up to 8 fields
-	hdrs [4]outHeader // res's fields, up to 4
-	vals [4]string    // their values
+	raw  [8]string    // req.RawHeaders, up to 4 fields
+	hdrs [2]outHeader // res's fields, up to 2
+	vals [2]string    // their values
 }
 
 // newRequest copies the request's head into an IncomingMessage.
@@ -444,9 +443,7 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 	res.hdrs, res.arena = x.hdrs[:0:len(x.hdrs)], x.vals[:0:len(x.vals)]
 	if sock != nil {
 		sock.req, sock.res, sock.hreq = req, res, r
-		req.r.read = sock.onResume
-		req.r.pauseSource = sock.onPause
-		req.r.destroySrc = sock.onDestroySrc
+		req.r.src = sock
 		r.OnBody(sock.onBody, sock.onBodyEnd)
 	}
 	s.args[0], s.args[1] = req, res
@@ -477,11 +474,8 @@ type Socket struct {
 	nLast   int
 	lastURL string // and its URL
 
-	onBody       func([]byte)
-	onBodyEnd    func(error)
-	onResume     func()
-	onPause      func()
-	onDestroySrc func(error, func())
+	onBody    func([]byte)
+	onBodyEnd func(error)
 }
 
 // RemoteAddress is socket.remoteAddress.
@@ -584,19 +578,19 @@ func (k *Socket) bodyEnd(err error) {
 	req.r.pushEOF()
 }
 
-func (k *Socket) resumeBody() {
+func (k *Socket) sourceRead() {
 	if k.hreq != nil && !k.gone {
 		k.hreq.ResumeBody()
 	}
 }
 
-func (k *Socket) pauseBody() {
+func (k *Socket) sourcePause() {
 	if k.hreq != nil && !k.gone {
 		k.hreq.PauseBody()
 	}
 }
 
-func (k *Socket) destroySource(err error, done func()) {
+func (k *Socket) sourceDestroy(err error, done func()) {
 	if k.gone {
 		done()
 		return

@@ -76,7 +76,7 @@ func (t *ticker) runOne() {
 	case tickDestroyed:
 		r.destroyedNT(task.err)
 	case tickErrorClose:
-		r.ee.Emit("error", task.err)
+		r.msg.Emit("error", task.err)
 		r.emitClose()
 	case tickClose:
 		r.emitClose()
