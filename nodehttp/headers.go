@@ -310,13 +310,20 @@ func validToken(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte("\"(),/:;<=>?@[\\]{}", c) >= 0 {
+		if !tokenByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// tokenByte holds the bytes of an HTTP token (RFC 9110 tchar).
+var tokenByte = func() (t [256]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = strings.IndexByte("\"(),/:;<=>?@[\\]{}", byte(c)) < 0
+	}
+	return t
+}()
 
 func validFieldValue(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -77,11 +77,7 @@ func (res *ServerResponse) AppendHeader(name string, value any) error {
 	if res.headerSent {
 		return ErrHeadersSent
 	}
-	if i := res.hdrs.find(lowerASCII(name)); i >= 0 {
-		vals := append(append([]string(nil), res.hdrs[i].values...), headerValues(value)...)
-		return res.hdrs.set(res.hdrs[i].name, vals)
-	}
-	return res.hdrs.set(name, value)
+	return res.appendHeader(name, value)
 }
 
 // GetHeader returns a header field set (a string, or a []string), or nil.
@@ -118,9 +114,12 @@ func (res *ServerResponse) WritableFinished() bool { return res.writableFinished
 func (res *ServerResponse) Destroyed() bool { return res.closed }
 
 // WriteHead is response.writeHead(statusCode[, statusMessage][, headers]): args may hold
-// a string (the reason phrase) and the headers, as a []string of name, value pairs (kept
-// in order) or a map[string]string / map[string]any (in sorted order); they are merged
-// with those set by SetHeader. The head is sent with the first Write or End.
+// a string (the reason phrase) and the headers, as a []string of name, value pairs or a
+// map[string]string / map[string]any (in sorted order). As in Node, if SetHeader set
+// nothing before, the headers go to the head as they are (a []string's repeated names
+// too), without becoming the response's own: GetHeader does not see them. Otherwise each
+// is set as by SetHeader (a name given replaces the one set, and a repeated one its
+// predecessor). The head is sent with the first Write or End.
 func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 	if res.headerSent {
 		return ErrHeadersSent
@@ -128,23 +127,36 @@ func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 	if statusCode < 100 || statusCode > 999 {
 		return errInvalidStatus(statusCode)
 	}
+	var direct any // the headers, when they go to the head as they are
 	for _, a := range args {
 		switch x := a.(type) {
 		case string:
 			res.StatusMessage = x
 		case []string:
-			for i := 0; i+1 < len(x); i += 2 {
+			if len(res.hdrs) == 0 && direct == nil {
+				direct = a
+				continue
+			}
+			for i := 0; i+1 < len(x); i += 2 { // Node v20: setHeader for each pair
 				if err := res.hdrs.setString(x[i], x[i+1], &res.arena); err != nil {
 					return err
 				}
 			}
 		case map[string]string:
+			if len(res.hdrs) == 0 && direct == nil {
+				direct = a
+				continue
+			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if err := res.hdrs.setString(k, x[k], &res.arena); err != nil {
 					return err
 				}
 			}
 		case map[string]any:
+			if len(res.hdrs) == 0 && direct == nil {
+				direct = a
+				continue
+			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				if err := res.hdrs.set(k, x[k]); err != nil {
 					return err
@@ -152,12 +164,81 @@ func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 			}
 		}
 	}
+	if direct != nil {
+		if err := checkHeaders(direct); err != nil {
+			return err
+		}
+	}
 	res.StatusCode = statusCode
-	return res.storeHeader()
+	return res.storeHeader(direct)
 }
 
-// storeHeader fixes the head: the status and the fields go to the engine's response.
-func (res *ServerResponse) storeHeader() error {
+// checkHeaders validates the headers WriteHead sends as they are, as Node's _storeHeader
+// does before anything is sent.
+func checkHeaders(h any) error {
+	check := func(name string, v any) error {
+		if !validToken(name) {
+			return errInvalidToken(name)
+		}
+		if x, ok := v.(string); ok {
+			if !validFieldValue(x) {
+				return errInvalidChar(name)
+			}
+			return nil
+		}
+		vals := headerValues(v)
+		if vals == nil {
+			return errInvalidValue(name, "undefined")
+		}
+		for _, x := range vals {
+			if !validFieldValue(x) {
+				return errInvalidChar(name)
+			}
+		}
+		return nil
+	}
+	switch x := h.(type) {
+	case []string:
+		for i := 0; i+1 < len(x); i += 2 {
+			if !validToken(x[i]) {
+				return errInvalidToken(x[i])
+			}
+			if !validFieldValue(x[i+1]) {
+				return errInvalidChar(x[i])
+			}
+		}
+	case map[string]string:
+		for k, v := range x {
+			if err := check(k, v); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, v := range x {
+			if err := check(k, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// appendHeader is AppendHeader without the headersSent check.
+func (res *ServerResponse) appendHeader(name string, value any) error {
+	if i := res.hdrs.find(lowerASCII(name)); i >= 0 {
+		vals := append(append([]string(nil), res.hdrs[i].values...), headerValues(value)...)
+		return res.hdrs.set(res.hdrs[i].name, vals)
+	}
+	if x, ok := value.(string); ok {
+		return res.hdrs.setString(name, x, &res.arena)
+	}
+	return res.hdrs.set(name, value)
+}
+
+// storeHeader fixes the head: the status, the fields set, and direct (WriteHead's headers
+// that are not the response's own: a []string or a map, validated) go to the engine's
+// response.
+func (res *ServerResponse) storeHeader(direct any) error {
 	if res.StatusCode < 100 || res.StatusCode > 999 {
 		return errInvalidStatus(res.StatusCode)
 	}
@@ -189,6 +270,45 @@ func (res *ServerResponse) storeHeader() error {
 			}
 		}
 	}
+	switch x := direct.(type) {
+	case []string:
+		for i := 0; i+1 < len(x); i += 2 {
+			if err := addDirect(w, x[i], x[i+1]); err != nil {
+				return err
+			}
+		}
+	case map[string]string:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err := addDirect(w, k, x[k]); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if s, ok := x[k].(string); ok {
+				if err := addDirect(w, k, s); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, v := range headerValues(x[k]) {
+				if err := addDirect(w, k, v); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// addDirect gives one of WriteHead's own fields to the engine.
+func addDirect(w *http1.Response, name, value string) error {
+	if len(name) == len("transfer-encoding") && equalFoldASCII(name, "transfer-encoding") {
+		return nil // the engine frames the body
+	}
+	if err := w.AddHeader(name, value); err != nil {
+		return errInvalidValue(name, value)
+	}
 	return nil
 }
 
@@ -202,7 +322,7 @@ func (res *ServerResponse) Write(data []byte) bool {
 		return false
 	}
 	if !res.headerSent {
-		if err := res.storeHeader(); err != nil {
+		if err := res.storeHeader(nil); err != nil {
 			res.loop().NextTick(func() { res.emitError(err) })
 			return false
 		}
@@ -221,7 +341,7 @@ func (res *ServerResponse) WriteString(s string) bool {
 		return false
 	}
 	if !res.headerSent {
-		if err := res.storeHeader(); err != nil {
+		if err := res.storeHeader(nil); err != nil {
 			res.loop().NextTick(func() { res.emitError(err) })
 			return false
 		}
@@ -269,7 +389,7 @@ func (res *ServerResponse) End(data []byte) *ServerResponse {
 		return res
 	}
 	if !res.headerSent {
-		if err := res.storeHeader(); err != nil {
+		if err := res.storeHeader(nil); err != nil {
 			res.loop().NextTick(func() { res.emitError(err) })
 			return res
 		}
@@ -292,7 +412,7 @@ func (res *ServerResponse) EndString(s string) *ServerResponse {
 		return res
 	}
 	if !res.headerSent {
-		if err := res.storeHeader(); err != nil {
+		if err := res.storeHeader(nil); err != nil {
 			res.loop().NextTick(func() { res.emitError(err) })
 			return res
 		}
