@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/uvgo/uvgo/uvloop"
 	"golang.org/x/sys/unix"
@@ -86,6 +87,9 @@ const wrkGet = "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
 // handler): one per request, the IncomingMessage and ServerResponse together, single and
 // pipelined, the client a socket pair written with raw system calls.
 func TestHelloAllocs(t *testing.T) {
+	if n := unsafe.Sizeof(exchange{}); n > 512 {
+		t.Errorf("an exchange is %d bytes, over the 512-byte size class", n)
+	}
 	h := newHelloPair(t, benchHello)
 	defer h.close()
 	in := []byte(wrkGet)

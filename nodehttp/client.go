@@ -508,7 +508,7 @@ const EventNone = http1.EventNone
 // a second response).
 func (req *ClientRequest) onResponseHead(rest []byte) bool {
 	h := req.p.Response()
-	res := newIncoming(req.loop, req.agent.ticker(req.loop))
+	res := newIncoming(req.agent.ticker(req.loop))
 	res.StatusCode = h.Status
 	res.StatusMessage = string(h.Reason)
 	res.HTTPVersionMajor, res.HTTPVersionMinor = 1, h.Minor

@@ -3,7 +3,6 @@ package nodehttp
 import (
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/promise"
-	"github.com/uvgo/uvgo/uvloop"
 )
 
 // IncomingMessage is Node's http.IncomingMessage: a request as a server's "request"
@@ -41,23 +40,19 @@ type IncomingMessage struct {
 	// Upgrade is set for a request the server handed to "upgrade" (and responses to them).
 	Upgrade bool
 
-	loop     *uvloop.Loop
 	r        readable
 	headers  *headerSet
 	trailers *headerSet
 	socket   any // *Socket (server side) or *nodenet.Socket (client side)
 }
 
-func newIncoming(l *uvloop.Loop, tk *ticker) *IncomingMessage {
+func newIncoming(tk *ticker) *IncomingMessage {
 	m := &IncomingMessage{}
-	m.init(l, tk)
+	m.init(tk)
 	return m
 }
 
-func (m *IncomingMessage) init(l *uvloop.Loop, tk *ticker) {
-	m.loop = l
-	m.r.init(tk, m)
-}
+func (m *IncomingMessage) init(tk *ticker) { m.r.init(tk, m) }
 
 func (m *IncomingMessage) destroyHook(err error) bool {
 	if !m.r.endEmitted || !m.Complete {
@@ -187,7 +182,7 @@ func (m *IncomingMessage) Socket() any { return m.socket }
 // the error (or ErrAborted) if the message is destroyed first, as
 // `await buffer(message)` of node:stream/consumers. It makes the message flow.
 func (m *IncomingMessage) ReadAll() *promise.Promise[[]byte] {
-	p, res := promise.WithResolvers[[]byte](m.loop)
+	p, res := promise.WithResolvers[[]byte](m.r.tk.loop)
 	var body []byte
 	m.OnData(func(b []byte) { body = append(body, b...) })
 	m.Once("end", func(...any) { res.Resolve(body) })

@@ -32,8 +32,8 @@ type ServerResponse struct {
 	req   *IncomingMessage
 	w     *http1.Response // nil once ended, or once the connection is gone
 	sock  *Socket
-	hdrs  outHeaders
-	arena []string // room for single header values (see outHeaders.setString)
+	hdrs  outHeaders // the fields set; storage made on first use (outStore)
+	arena []string   // room for single header values (see outHeaders.setString)
 
 	headerSent       bool // the head is fixed (writeHead or the first write)
 	finished         bool // End was called
@@ -41,6 +41,20 @@ type ServerResponse struct {
 	closed           bool
 	needDrain        bool
 	nextFin          *ServerResponse // a pipelined response whose 'finish' waits for this one's
+}
+
+// outStore is the storage of a response's first fields.
+type outStore struct {
+	hdrs [4]outHeader
+	vals [4]string
+}
+
+// store readies res.hdrs and res.arena for the fields set.
+func (res *ServerResponse) store() {
+	if res.hdrs == nil {
+		st := new(outStore)
+		res.hdrs, res.arena = st.hdrs[:0:len(st.hdrs)], st.vals[:0:len(st.vals)]
+	}
 }
 
 func (res *ServerResponse) init(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) {
@@ -66,6 +80,7 @@ func (res *ServerResponse) SetHeader(name string, value any) error {
 	if res.headerSent {
 		return ErrHeadersSent
 	}
+	res.store()
 	if x, ok := value.(string); ok {
 		return res.hdrs.setString(name, x, &res.arena)
 	}
@@ -229,6 +244,7 @@ func (res *ServerResponse) appendHeader(name string, value any) error {
 		vals := append(append([]string(nil), res.hdrs[i].values...), headerValues(value)...)
 		return res.hdrs.set(res.hdrs[i].name, vals)
 	}
+	res.store()
 	if x, ok := value.(string); ok {
 		return res.hdrs.setString(name, x, &res.arena)
 	}

@@ -371,14 +371,12 @@ func (s *Server) onUpgrade(r *http1.Request, st uvloop.Stream, head []byte) {
 	s.emitCloseIfDrained()
 }
 
-// exchange is a request and its response, allocated together, with room for the
-// fields of a typical request and response.
+// exchange is a request and its response, allocated together, with room for the fields
+// of a short request. (Its size is one of the allocator's classes: 512 bytes.)
 type exchange struct {
-	req  IncomingMessage
-	res  ServerResponse
-	raw  [8]string    // req.RawHeaders, up to 4 fields
-	hdrs [2]outHeader // res's fields, up to 2
-	vals [2]string    // their values
+	req IncomingMessage
+	res ServerResponse
+	raw [6]string // req.RawHeaders, up to 3 fields
 }
 
 // newRequest copies the request's head into an IncomingMessage.
@@ -389,7 +387,7 @@ func (s *Server) newRequest(r *http1.Request, sock *Socket) *IncomingMessage {
 func (s *Server) newExchange(r *http1.Request, sock *Socket) *exchange {
 	x := &exchange{}
 	req := &x.req
-	req.init(s.loop, s.tk)
+	req.init(s.tk)
 	var prev []string // the connection's previous request: its strings serve again when equal
 	if sock != nil {
 		prev = sock.lastRaw[:sock.nLast]
@@ -440,7 +438,6 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 	x := s.newExchange(r, sock)
 	req, res := &x.req, &x.res
 	res.init(s, req, w, sock)
-	res.hdrs, res.arena = x.hdrs[:0:len(x.hdrs)], x.vals[:0:len(x.vals)]
 	if sock != nil {
 		sock.req, sock.res, sock.hreq = req, res, r
 		req.r.src = sock
