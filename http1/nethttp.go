@@ -398,7 +398,7 @@ func (rw *netWriter) sendHead(length int) {
 	w := rw.w
 	w.WriteHeader(rw.status)
 	rw.sniff(rw.buf)
-	if length >= 0 && rw.hdr.Get("Content-Length") == "" {
+	if cl := rw.hdr["Content-Length"]; length >= 0 && (len(cl) == 0 || cl[0] == "") { // Get's answer, without canonicalizing a canonical key
 		w.SetContentLength(int64(length))
 	}
 	for k, vs := range rw.hdr {
