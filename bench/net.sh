@@ -102,6 +102,7 @@ pidof_http() {
 }
 
 # ---- HTTP hello ----
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 http_names=(uvgo-1 uvgo-2 http1 nodehttp bridge node nethttp-1 nethttp)
 declare -A http_label=(
 	[uvgo-1]="uvgo examples/http, 1 loop"
@@ -212,17 +213,20 @@ field() { sed -n "s/.*$2=\([0-9.-]*\).*/\1/p" <<<"$1"; }
 	echo
 	echo "## HTTP/1.1 hello (wrk -t1 -c$CONNS -d$DURATION, keep-alive, no pipelining)"
 	echo
-	echo "| server | req/s (median) | vs Node | vs net/http GOMAXPROCS=1 | CPU µs/request (median) | rounds |"
-	echo "|---|---:|---:|---:|---:|---|"
+	echo "| server | req/s (median) | vs Node | vs net/http GOMAXPROCS=1 | rounds | CPU µs/request (median) | Node's CPU ÷ this | net/http GOMAXPROCS=1's ÷ this | CPU rounds |"
+	echo "|---|---:|---:|---:|---|---:|---:|---:|---|"
 	for n in "${http_names[@]}"; do
-		echo "| ${http_label[$n]} | ${rps[$n]} | $(ratio "${rps[$n]}" "${rps[node]}") | $(ratio "${rps[$n]}" "${rps[nethttp-1]}") | ${cpu[$n]} | $(paste -sd' ' "$tmp/http-$n") |"
+		echo "| ${http_label[$n]} | ${rps[$n]} | $(ratio "${rps[$n]}" "${rps[node]}") | $(ratio "${rps[$n]}" "${rps[nethttp-1]}") | $(paste -sd' ' "$tmp/http-$n") | ${cpu[$n]} | $(ratio "${cpu[node]}" "${cpu[$n]}") | $(ratio "${cpu[nethttp-1]}" "${cpu[$n]}") | $(paste -sd' ' "$tmp/cpu-$n") |"
 	done
 	echo
 	echo "Goals: one loop ≥ 2× Node and ≥ 2× net/http at GOMAXPROCS=1; nodehttp (1 loop) ≥ 2× Node;"
-	echo "the net/http handler on uvgo (FromNetHTTP, 1 loop) ≥ 1.5× net/http at GOMAXPROCS=1."
-	echo "CPU per request is the server's utime+stime over the requests wrk counted."
+	echo "the net/http handler on uvgo (FromNetHTTP, 1 loop) ≥ 1.5× net/http at GOMAXPROCS=1; http1's"
+	echo "hello at least as fast as examples/http."
+	echo "CPU per request is the server's utime+stime (all its threads) over the requests wrk counted;"
+	echo "the ÷ columns compare it (higher is better for this server). On a busy machine it is steadier"
+	echo "than req/s, which moves with the CPU share each server gets."
 	echo
-	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+	echo "Load average at the start: $load_start; at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
 	echo
 	if [ -z "$HTTP_ONLY" ]; then
 	echo "## TCP echo (cmd/echoclient: $CONNS connections, $SIZE-byte messages, one in flight each, $DURATION)"
