@@ -87,8 +87,8 @@ const wrkGet = "GET / HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n"
 // handler): one per request, the IncomingMessage and ServerResponse together, single and
 // pipelined, the client a socket pair written with raw system calls.
 func TestHelloAllocs(t *testing.T) {
-	if n := unsafe.Sizeof(exchange{}); n > 512 {
-		t.Errorf("an exchange is %d bytes, over the 512-byte size class", n)
+	if n := unsafe.Sizeof(exchange{}); n > 576 { // (two EventEmitters of 40 bytes in it)
+		t.Errorf("an exchange is %d bytes, over the 576-byte size class", n)
 	}
 	h := newHelloPair(t, benchHello)
 	defer h.close()

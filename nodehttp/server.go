@@ -372,7 +372,7 @@ func (s *Server) onUpgrade(r *http1.Request, st uvloop.Stream, head []byte) {
 }
 
 // exchange is a request and its response, allocated together, with room for the fields
-// of a short request. (Its size is one of the allocator's classes: 512 bytes.)
+// of a short request. (Its size is kept within one of the allocator's classes: 576 bytes.)
 type exchange struct {
 	req IncomingMessage
 	res ServerResponse
