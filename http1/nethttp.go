@@ -195,11 +195,21 @@ func (c *conn) remoteAddr() string {
 	return c.remote
 }
 
+// keepFields is the most fields a connection's reused header maps keep room for: a map
+// grown by a request with more is dropped (a cleared map keeps its size).
+const keepFields = 32
+
 // done forgets the exchange once its response ended: the body, the handler's header
 // values, what the writer held.
 func (nc *netConn) done() {
 	nc.body = loopBody{}
+	if len(nc.req.Header) > keepFields {
+		nc.req.Header = nil
+	}
 	hdr := nc.rw.hdr
+	if len(hdr) > keepFields {
+		hdr = make(http.Header)
+	}
 	clear(hdr)
 	buf := nc.rw.buf[:0]
 	if cap(buf) > 4096 {
