@@ -24,11 +24,11 @@ type Block struct {
 type EndKind int
 
 const (
-	EndValue   EndKind = iota + 1 // return 'vID'
-	EndThrow                      // throw new Error('eID')
-	EndAdopt                      // return <E> (a promise or a thenable), or res(<E>)
-	EndPass                       // return v (a fulfilled handler's input)
-	EndReject                     // rej(new Error('eID')) (executors only)
+	EndValue  EndKind = iota + 1 // return 'vID'
+	EndThrow                     // throw new Error('eID')
+	EndAdopt                     // return <E> (a promise or a thenable), or res(<E>)
+	EndPass                      // return v (a fulfilled handler's input)
+	EndReject                    // rej(new Error('eID')) (executors only)
 )
 
 // End ends a Block.
@@ -116,13 +116,13 @@ type PExpr struct {
 
 // What a thenable's then does after its body.
 const (
-	ThResolve   = iota // res('vID')
-	ThReject           // rej(new Error('eID'))
-	ThTick             // process.nextTick(() => res('vID'))
-	ThMicro            // queueMicrotask(() => rej(new Error('eID')))
-	ThTwice            // res('vID'); rej(new Error('eID')) (the second call does nothing)
-	ThThrowAfter       // res('vID'); throw (ignored)
-	ThThrow            // throw new Error('eID') (rejects)
+	ThResolve    = iota // res('vID')
+	ThReject            // rej(new Error('eID'))
+	ThTick              // process.nextTick(() => res('vID'))
+	ThMicro             // queueMicrotask(() => rej(new Error('eID')))
+	ThTwice             // res('vID'); rej(new Error('eID')) (the second call does nothing)
+	ThThrowAfter        // res('vID'); throw (ignored)
+	ThThrow             // throw new Error('eID') (rejects)
 	thHows
 )
 
