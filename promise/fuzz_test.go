@@ -469,7 +469,9 @@ type model struct {
 	log *[]string
 }
 
-func (m *model) logf(format string, args ...any) { *m.log = append(*m.log, fmt.Sprintf(format, args...)) }
+func (m *model) logf(format string, args ...any) {
+	*m.log = append(*m.log, fmt.Sprintf(format, args...))
+}
 
 type mprom struct {
 	state     int // 0 pending, 1 fulfilled, 2 rejected
