@@ -326,7 +326,7 @@ func (g *gen) pexpr(c gctx, list bool) *PExpr {
 			return &PExpr{Kind: PResolve, ID: g.next()}
 		}
 		v := anyVars[g.r.IntN(len(anyVars))]
-		return &PExpr{Kind: PVar, Ref: v.id}
+		return &PExpr{Kind: PVar, Ref: v.id, List: v.list}
 	case n < 6:
 		g.budget--
 		e := &PExpr{Kind: PNew, ID: g.next()}

@@ -110,6 +110,7 @@ type PExpr struct {
 	OnF   *Block // PThen: nil for undefined
 	OnR   *Block // PThen, PCatch
 	Adopt bool   // PThen, PCatch: the handlers return thenables (Chain)
+	List  bool   // PVar: the variable holds a promise of a list
 	Body  *Block // PNew, PFinally, PAsync, PThenable
 	How   int    // PThenable: what then() does
 }
@@ -133,6 +134,8 @@ func (e *PExpr) kindList() bool {
 		return true
 	case PFinally:
 		return e.Src.kindList()
+	case PVar:
+		return e.List
 	}
 	return false
 }
