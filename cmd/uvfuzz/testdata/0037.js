@@ -92,7 +92,7 @@ P[21] = (async () => {
             res('v43');
           } };
         }), Promise.resolve('v44'), Promise.reject(new Error('e45'))]);
-        return P[23];
+        return P[7];
       })().catch((e) => {
         log('H36!' + msg(e));
         return 'v46';
