@@ -13,14 +13,13 @@ import (
 // group: its timers may be split over timers phases, so their callbacks queue no
 // immediate, start no fs call, and (unless the list is the 1 ms one) set no 0 ms timeout.
 //
-// Within a slot the work is a tree of epochs: the slot's timers (or the main script), the
-// 0 ms timeouts they set (the epoch's zero child, +1 ms), and the callback of an fs call
-// (the fs child). In an epoch, check phases are counted: 0 is the entry phase (main script,
-// timers, or the poll phase for an fs callback), k is the k-th check phase after it.
+// Within a slot the work is a tree of epochs: the slot's timers (the main block runs in a 0
+// ms timeout, see Block.JS), the 0 ms timeouts they set (the epoch's zero child, +1 ms), and
+// the callback of an fs call (the fs child). In an epoch, check phases are counted: 0 is the
+// entry phase (timers, or the poll phase for an fs callback), k is the k-th check phase after
+// it.
 //   - A 0 ms timeout set at phase p races with immediates that run after the first timers
-//     phase that follows p: immediates may run at check phases <= bound(p) only, where
-//     bound(p) = p for the main script (its timeouts can fire in the loop's first timers
-//     phase) and max(p, 1) otherwise.
+//     phase that follows p: immediates may run at check phases <= max(p, 1) only.
 //   - An fs callback comes in some later poll phase: an epoch with an fs call has no 0 ms
 //     timeout and no immediate after the phase the call was made in, and one fs call only.
 //   - Promise reactions, async bodies, thenables' then and interval callbacks run at times
@@ -41,7 +40,6 @@ const (
 )
 
 type epoch struct {
-	main     bool
 	group    bool // entered by timers that may split over timers phases
 	list     int  // the duration list of the timers that enter it
 	a        int  // slot
@@ -101,7 +99,9 @@ type gen struct {
 func Generate(seed uint64) *Block {
 	g := &gen{r: rand.New(rand.NewPCG(seed, 0x75766675)), slots: map[int]*slot{}}
 	g.budget = 8 + g.r.IntN(40)
-	main := &epoch{main: true, minZeroP: -1, fsP: -1}
+	// The main block runs in a 0 ms timeout (see Block.JS): an epoch entered from a timers
+	// phase like any other.
+	main := &epoch{list: 1, minZeroP: -1, fsP: -1}
 	c := gctx{ep: main}
 	b := &Block{}
 	for g.budget > 0 {
@@ -114,12 +114,7 @@ func (g *gen) next() int { g.id++; return g.id }
 
 func (g *gen) chance(pct int) bool { return g.r.IntN(100) < pct }
 
-func bound(ep *epoch, p int) int {
-	if ep.main {
-		return p
-	}
-	return max(p, 1)
-}
+func bound(_ *epoch, p int) int { return max(p, 1) }
 
 func (g *gen) canImmediate(c gctx) bool {
 	ep := c.ep

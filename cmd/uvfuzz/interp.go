@@ -52,14 +52,7 @@ func Interpret(prog *Block, file string) (lines []string) {
 			it.log("handled:" + msg(ev.Reason))
 		}
 	})
-	func() {
-		defer func() {
-			if v := recover(); v != nil {
-				it.log(fmt.Sprintf("uvfuzz: main panicked: %v", v))
-			}
-		}()
-		it.stmts(prog.Stmts)
-	}()
+	l.SetTimeout(func() { it.stmts(prog.Stmts) }, 0)
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
 		it.log("uvfuzz: run: " + err.Error())
 	}

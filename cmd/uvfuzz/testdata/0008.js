@@ -1,7 +1,11 @@
 'use strict';
 const fs = require('fs');
 const T = [], P = [], R = [], C = [];
-const log = (s) => console.log(s);
+// stdout is made (and its first write done) before any timer is set: made lazily, by the
+// first console.log, it takes up to tens of milliseconds on a loaded machine.
+const out = process.stdout;
+out.write('');
+const log = (s) => out.write(s + '\n');
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -15,24 +19,26 @@ function show(v) {
 const reasons = new Map();
 process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
 process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
-fs.stat(__filename, (err) => {
-  log('F1:' + (err ? err.code : 'ok'));
-  queueMicrotask(() => {
-    log('M2');
-    fs.stat(__filename + '.missing', (err) => {
-      log('F3:' + (err ? err.code : 'ok'));
-      T[4] = setTimeout(() => {
-        log('T4');
-      }, 150);
-      T[5] = setInterval(() => {
-        C[5] = (C[5] || 0) + 1;
-        log('V5.' + C[5]);
-        if (C[5] === 1) clearInterval(T[5]);
-      }, 100);
+setTimeout(() => {
+  fs.stat(__filename, (err) => {
+    log('F1:' + (err ? err.code : 'ok'));
+    queueMicrotask(() => {
+      log('M2');
+      fs.stat(__filename + '.missing', (err) => {
+        log('F3:' + (err ? err.code : 'ok'));
+        T[4] = setTimeout(() => {
+          log('T4');
+        }, 150);
+        T[5] = setInterval(() => {
+          C[5] = (C[5] || 0) + 1;
+          log('V5.' + C[5]);
+          if (C[5] === 1) clearInterval(T[5]);
+        }, 100);
+      });
+    });
+    process.nextTick(() => {
+      log('K6');
+      clearInterval(T[5]);
     });
   });
-  process.nextTick(() => {
-    log('K6');
-    clearInterval(T[5]);
-  });
-});
+}, 0);
