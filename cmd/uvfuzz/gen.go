@@ -27,6 +27,14 @@ import (
 //     queue ticks and microtasks, settle and chain promises, and clear handles, since the
 //     order of everything they see is fixed).
 //
+//   - Node 20's libuv (1.46.0) re-checks its timer heap against the loop's time after each
+//     timer callback, and node's getLibuvNow updates that time: a setTimeout or setInterval
+//     in the ticks and microtasks that follow a timers-phase callback can make a 0 ms timeout
+//     set there (or just before) due in the same timers phase, ahead of the check phase,
+//     whenever a millisecond boundary passed. So in an epoch entered from a timers phase, a
+//     0 ms timeout set in the entry phase and a timer set by a tick or microtask of the entry
+//     phase exclude each other (unless they are one and the same).
+//
 // Slots are unit ms apart; nested timers drift by up to a millisecond or two per hop, so the
 // depth of timers and 0 ms hops is bounded.
 
@@ -49,6 +57,10 @@ type epoch struct {
 	minZeroP int // the earliest phase a 0 ms timeout was set in; -1: none
 	fsP      int // the phase of the fs call; -1: none
 	zero     *epoch
+	poll     bool // entered from the poll phase (an fs callback)
+	zero0    int  // 0 ms timeouts set in the entry phase
+	tickT    int  // timers set by ticks and microtasks of the entry phase
+	same     bool // the one of each is one timer
 }
 
 type slot struct {
@@ -63,6 +75,7 @@ type gctx struct {
 	k     int    // check phase
 	async bool   // the top level of an async body: await allowed
 	execs []int  // enclosing executors whose resolvers are set
+	tick  bool   // a nextTick or queueMicrotask body (at any depth) of the phase k
 	depth int
 	vars  []pvar // promises assigned before this point
 }
@@ -116,6 +129,28 @@ func (g *gen) chance(pct int) bool { return g.r.IntN(100) < pct }
 
 func bound(_ *epoch, p int) int { return max(p, 1) }
 
+// refireOK reports whether a timer set in c (a 0 ms one if zero) keeps its epoch clear of
+// libuv 1.46's timer re-check (see above), and counts it if so.
+func refireOK(c gctx, zero bool) bool {
+	ep := c.ep
+	if ep.poll || c.k != 0 {
+		return true
+	}
+	z, t := ep.zero0, ep.tickT
+	if zero {
+		z++
+	}
+	if c.tick {
+		t++
+	}
+	same := ep.same || (zero && c.tick && z == 1 && t == 1)
+	if z >= 1 && t >= 1 && !(z == 1 && t == 1 && same) {
+		return false
+	}
+	ep.zero0, ep.tickT, ep.same = z, t, same
+	return true
+}
+
 func (g *gen) canImmediate(c gctx) bool {
 	ep := c.ep
 	if ep == nil || ep.group {
@@ -143,10 +178,14 @@ func (g *gen) zeroEpoch(c gctx) *epoch {
 	if bound(ep, c.k) < ep.maxImm {
 		return nil
 	}
+	if ep.zero != nil && !ep.zero.group {
+		return nil
+	}
+	if !refireOK(c, true) {
+		return nil
+	}
 	if ep.zero == nil {
 		ep.zero = &epoch{group: g.chance(40), list: 1, a: ep.a, zdepth: ep.zdepth + 1, drift: ep.drift + 1, minZeroP: -1, fsP: -1}
-	} else if !ep.zero.group {
-		return nil
 	}
 	if ep.minZeroP < 0 || c.k < ep.minZeroP {
 		ep.minZeroP = c.k
@@ -165,14 +204,17 @@ func (g *gen) slotEpoch(c gctx, d int, solo bool) *epoch {
 		return nil
 	}
 	s := g.slots[a]
+	if s != nil && (s.list != d || !s.group || solo) {
+		return nil
+	}
+	if !refireOK(c, false) {
+		return nil
+	}
 	if s == nil {
 		s = &slot{list: d, group: !solo && g.chance(40)}
 		s.ep = &epoch{group: s.group, list: d, a: a, drift: ep.drift + 1, minZeroP: -1, fsP: -1}
 		g.slots[a] = s
 		return s.ep
-	}
-	if s.list != d || !s.group || solo {
-		return nil
 	}
 	s.ep.drift = max(s.ep.drift, ep.drift+1)
 	return s.ep
@@ -222,6 +264,9 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 				return
 			}
 		}
+		if !refireOK(c, false) {
+			return
+		}
 		for i := 1; i <= runs; i++ {
 			if s := g.slots[a+i*d/unit]; s == nil {
 				g.slots[a+i*d/unit] = &slot{list: d, ep: &epoch{list: d, a: a + i*d/unit, drift: c.ep.drift + i, minZeroP: -1, fsP: -1}}
@@ -251,7 +296,9 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		if g.chance(50) {
 			op = OpMicrotask
 		}
-		b.Stmts = append(b.Stmts, &Stmt{Op: op, ID: g.next(), Body: g.block(c.nested(), 2)})
+		cc := c.nested()
+		cc.tick = true
+		b.Stmts = append(b.Stmts, &Stmt{Op: op, ID: g.next(), Body: g.block(cc, 2)})
 	case n < 20:
 		id := g.next()
 		e := g.pexpr(c, true)
@@ -279,7 +326,7 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		b.Stmts = append(b.Stmts, s)
 	case n < 26 && !leaf && g.canFS(c):
 		c.ep.fsP = c.k
-		ep := &epoch{a: c.ep.a, zdepth: c.ep.zdepth, drift: c.ep.drift + 1, minZeroP: -1, fsP: -1}
+		ep := &epoch{a: c.ep.a, zdepth: c.ep.zdepth, drift: c.ep.drift + 1, minZeroP: -1, fsP: -1, poll: true}
 		s := &Stmt{Op: OpFS, ID: g.next(), FS: g.r.IntN(3)}
 		s.Body = g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 3)
 		b.Stmts = append(b.Stmts, s)

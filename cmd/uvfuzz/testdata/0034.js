@@ -71,9 +71,6 @@ setTimeout(() => {
     T[24] = setImmediate(() => {
       log('I24');
     });
-    T[25] = setTimeout(() => {
-      log('T25');
-      P[26] = Promise.reject(new Error('e27'));
-    }, 150);
   });
+  P[25] = Promise.reject(new Error('e26'));
 }, 0);
