@@ -83,7 +83,7 @@ func (c *clients) echoClient(seed uint64) {
 		// roundTrip writes p and reads it back; first says no byte came back on this
 		// connection yet (a connection the server sheds at EMFILE ends there).
 		roundTrip := func(p []byte, first bool) bool {
-			conn.SetDeadline(time.Now().Add(15 * time.Second))
+			conn.SetDeadline(time.Now().Add(30 * time.Second))
 			if _, err := conn.Write(p); err != nil {
 				c.fail("echo", err, first)
 				return false
@@ -114,7 +114,7 @@ func (c *clients) echoClient(seed uint64) {
 			}
 		case mode < 83: // a reset in the middle of an echo
 			p := fill()
-			conn.SetDeadline(time.Now().Add(15 * time.Second))
+			conn.SetDeadline(time.Now().Add(30 * time.Second))
 			if _, err := conn.Write(p); err == nil {
 				io.ReadFull(conn, back[:len(p)/2])
 			}
@@ -122,7 +122,7 @@ func (c *clients) echoClient(seed uint64) {
 			c.count("echo resets")
 		case mode < 90: // half-close: everything written must come back, then EOF
 			p := fill()
-			conn.SetDeadline(time.Now().Add(15 * time.Second))
+			conn.SetDeadline(time.Now().Add(30 * time.Second))
 			_, err := conn.Write(p)
 			if err == nil {
 				err = conn.(*net.TCPConn).CloseWrite()
@@ -212,7 +212,7 @@ func (c *clients) httpClient(seed uint64) {
 						want = append(want, target)
 					}
 				}
-				wait := 15 * time.Second
+				wait := 30 * time.Second
 				if c.panics {
 					wait = 3 * time.Second
 				}
@@ -234,8 +234,19 @@ func (c *clients) httpClient(seed uint64) {
 						ok = false
 						break
 					}
+					if resp.StatusCode == 408 {
+						// The head came later than HeadersTimeout after the connection's
+						// start: a client starved of CPU on an overloaded machine. The
+						// server closes the connection after it.
+						c.count("http 408 (a client too slow)")
+						ok = false
+						break
+					}
 					if resp.StatusCode != 200 || string(got) != w {
 						c.count("http wrong answer")
+						if os.Getenv("UVSOAK_DEBUG") != "" {
+							c.count(fmt.Sprintf("http wrong answer: %d %.40q want %.40q", resp.StatusCode, got, w))
+						}
 						ok = false
 						break
 					}
@@ -250,13 +261,13 @@ func (c *clients) httpClient(seed uint64) {
 			} else {
 				reset(conn)
 			}
-		case mode < 80: // slowloris: the head never ends; HeadersTimeout (2 s) must end it
+		case mode < 80: // slowloris: the head never ends; HeadersTimeout (5 s) must end it
 			start := time.Now()
-			conn.SetDeadline(start.Add(8 * time.Second))
+			conn.SetDeadline(start.Add(12 * time.Second))
 			closed := false
 			if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: soak\r\nX-Slow: "); err == nil {
 				c.bg.Go(func() { // trickle a byte every 300 ms until the server closes
-					for time.Since(start) < 8*time.Second {
+					for time.Since(start) < 12*time.Second {
 						time.Sleep(300 * time.Millisecond)
 						if _, err := conn.Write([]byte("x")); err != nil {
 							return
@@ -279,7 +290,7 @@ func (c *clients) httpClient(seed uint64) {
 			reset(conn)
 			c.count("http resets")
 		default: // a malformed request: 400 and close
-			conn.SetDeadline(time.Now().Add(15 * time.Second))
+			conn.SetDeadline(time.Now().Add(30 * time.Second))
 			io.WriteString(conn, "BAD REQUEST LINE\r\n\r\n")
 			resp, err := http.ReadResponse(br, nil)
 			switch {
@@ -307,5 +318,8 @@ func (c *clients) httpFail(err error, first bool) {
 		c.count("http stalled")
 	default:
 		c.count("http cut")
+		if os.Getenv("UVSOAK_DEBUG") != "" {
+			c.count(fmt.Sprintf("http cut: first %v: %v", first, err))
+		}
 	}
 }

@@ -64,7 +64,7 @@ func serve(nofile int, panicP float64) error {
 	}
 	echoAddr, _ := ln.LocalAddr()
 	st.http = http1.NewServer(l, http1.HandlerFunc(st.handle),
-		http1.HeadersTimeout(2*time.Second), http1.RequestTimeout(10*time.Second),
+		http1.HeadersTimeout(5*time.Second), http1.RequestTimeout(10*time.Second),
 		http1.KeepAliveTimeout(5*time.Second), http1.LingerTimeout(time.Second))
 	httpAddr, err := st.http.ListenTCP("127.0.0.1:0", 0)
 	if err != nil {
