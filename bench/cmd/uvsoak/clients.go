@@ -84,11 +84,20 @@ func (c *clients) echoClient(seed uint64) {
 		// connection yet (a connection the server sheds at EMFILE ends there).
 		roundTrip := func(p []byte, first bool) bool {
 			conn.SetDeadline(time.Now().Add(30 * time.Second))
-			if _, err := conn.Write(p); err != nil {
-				c.fail("echo", err, first)
-				return false
+			// Write while reading: an echo client that writes everything before it reads
+			// deadlocks once the buffers on the way hold less than what it writes (the
+			// server stops reading while its echo waits), which the kernel's memory
+			// pressure brings about with 10,000 sockets.
+			werr := make(chan error, 1)
+			go func() { _, err := conn.Write(p); werr <- err }()
+			_, err := io.ReadFull(conn, back[:len(p)])
+			if err != nil {
+				conn.SetDeadline(time.Now()) // unblock the writer
 			}
-			if _, err := io.ReadFull(conn, back[:len(p)]); err != nil {
+			if e := <-werr; err == nil {
+				err = e
+			}
+			if err != nil {
 				c.fail("echo", err, first)
 				return false
 			}
@@ -123,13 +132,20 @@ func (c *clients) echoClient(seed uint64) {
 		case mode < 90: // half-close: everything written must come back, then EOF
 			p := fill()
 			conn.SetDeadline(time.Now().Add(30 * time.Second))
-			_, err := conn.Write(p)
-			if err == nil {
-				err = conn.(*net.TCPConn).CloseWrite()
+			werr := make(chan error, 1)
+			go func() {
+				_, err := conn.Write(p)
+				if err == nil {
+					err = conn.(*net.TCPConn).CloseWrite()
+				}
+				werr <- err
+			}()
+			got, err := io.ReadAll(conn)
+			if err != nil {
+				conn.SetDeadline(time.Now())
 			}
-			var got []byte
-			if err == nil {
-				got, err = io.ReadAll(conn)
+			if e := <-werr; err == nil {
+				err = e
 			}
 			switch {
 			case err != nil:
