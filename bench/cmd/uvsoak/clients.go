@@ -90,9 +90,14 @@ func (c *clients) echoClient(seed uint64) {
 			// pressure brings about with 10,000 sockets.
 			werr := make(chan error, 1)
 			go func() { _, err := conn.Write(p); werr <- err }()
-			_, err := io.ReadFull(conn, back[:len(p)])
+			got, err := io.ReadFull(conn, back[:len(p)])
 			if err != nil {
 				conn.SetDeadline(time.Now()) // unblock the writer
+				if timedOut(err) {
+					// Where it stalled: nothing back on a new connection (never accepted,
+					// or accepted and never read), or in the middle.
+					c.count(fmt.Sprintf("echo stalled: first %v, %d of %d bytes back", first, min(got, 1), min(len(p), 2)))
+				}
 			}
 			if e := <-werr; err == nil {
 				err = e
@@ -244,6 +249,13 @@ func (c *clients) httpClient(seed uint64) {
 					if err == nil {
 						got, err = io.ReadAll(resp.Body)
 						resp.Body.Close()
+					}
+					if err != nil && i == 0 && burst > 0 && gone(err) {
+						// The server closed the connection between two bursts: its
+						// keep-alive timeout (5 s) ran out on a CPU-starved client.
+						c.count("http closed when idle")
+						ok = false
+						break
 					}
 					if err != nil {
 						c.httpFail(err, burst == 0 && i == 0)

@@ -187,7 +187,7 @@ wait:
 		}
 	}
 	if after.EchoConns != 0 || after.HTTPConns != 0 {
-		*p = append(*p, fmt.Sprintf("connections still open after the load: echo %d, http %d", after.EchoConns, after.HTTPConns))
+		*p = append(*p, fmt.Sprintf("connections still open after the load: echo %d, http %d %v", after.EchoConns, after.HTTPConns, after.Stuck))
 	}
 	if after.InFlight != 0 {
 		*p = append(*p, fmt.Sprintf("%d requests still counted in flight", after.InFlight))

@@ -39,6 +39,7 @@ type sample struct {
 	InFlight   int   `json:"in_flight"` // requests whose handler ran and whose response has not ended
 	EchoAddr   string
 	HTTPAddr   string
+	Stuck      []string `json:",omitempty"` // the echo connections still open, when few
 }
 
 func serve(nofile int, panicP float64) error {
@@ -57,7 +58,7 @@ func serve(nofile int, panicP float64) error {
 	if err != nil {
 		return err
 	}
-	st := &serverState{loop: l, panicP: panicP, rnd: rand.New(rand.NewPCG(1, 2))}
+	st := &serverState{loop: l, panicP: panicP, rnd: rand.New(rand.NewPCG(1, 2)), echoSet: map[*echoConn]bool{}}
 	ln, err := st.listenEcho()
 	if err != nil {
 		return err
@@ -142,6 +143,7 @@ type serverState struct {
 	panicP    float64
 	rnd       *rand.Rand
 	echoConns int
+	echoSet   map[*echoConn]bool
 	inFlight  int
 	panics    int
 	closing   bool
@@ -149,9 +151,16 @@ type serverState struct {
 
 func (st *serverState) sample() sample {
 	hs := st.http.Stats()
-	return sample{RSS: rss(), FDs: fds(), Goroutines: runtime.NumGoroutine(), EchoConns: st.echoConns,
+	s := sample{RSS: rss(), FDs: fds(), Goroutines: runtime.NumGoroutine(), EchoConns: st.echoConns,
 		HTTPConns: hs.Connections, Requests: hs.Requests, Timeouts: hs.Timeouts, Panics: st.panics,
 		InFlight: st.inFlight}
+	if len(st.echoSet) <= 16 {
+		for c := range st.echoSet {
+			s.Stuck = append(s.Stuck, fmt.Sprintf("fd %d active %v readable %v writable %v queued %d rest %d closing %v reads %d writes %d",
+				c.tcp.Fd(), c.tcp.IsActive(), c.tcp.IsReadable(), c.tcp.IsWritable(), c.tcp.WriteQueueSize(), len(c.rest), c.tcp.IsClosing(), c.reads, c.writes))
+		}
+	}
+	return s
 }
 
 // handle answers GET /x with "x" and POST with its body; it panics with probability panicP
@@ -197,6 +206,7 @@ func (st *serverState) listenEcho() (*uvloop.TCP, error) {
 		}
 		st.echoConns++
 		ec := &echoConn{st: st, tcp: c}
+		st.echoSet[ec] = true
 		ec.onRead, ec.onWrite = ec.read, ec.written
 		if c.ReadStart(ec.onRead) != nil {
 			ec.close()
@@ -211,15 +221,18 @@ type echoConn struct {
 	rest    []byte
 	onRead  func([]byte, error)
 	onWrite func(error)
+	reads   int // read callbacks
+	writes  int // queued writes
 }
 
 func (c *echoConn) close() {
 	if !c.tcp.IsClosing() {
-		c.tcp.Close(func() { c.st.echoConns-- })
+		c.tcp.Close(func() { c.st.echoConns--; delete(c.st.echoSet, c) })
 	}
 }
 
 func (c *echoConn) read(data []byte, err error) {
+	c.reads++
 	if err != nil {
 		c.close()
 		return
@@ -232,6 +245,7 @@ func (c *echoConn) read(data []byte, err error) {
 	if n == len(data) {
 		return
 	}
+	c.writes++
 	c.rest = append(c.rest[:0], data[n:]...)
 	c.tcp.ReadStop()
 	if c.tcp.Write(c.rest, c.onWrite) != nil {
