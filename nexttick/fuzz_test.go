@@ -12,7 +12,8 @@ import (
 // processTicksAndRejections on two slices: every callback queues ticks and microtasks from
 // the input, some call Drain again (which must do nothing), some panic (the drain stops,
 // the rest stays queued in order for the next Drain), and Checkpoint asks for more rounds
-// and queues work of its own. The order in which callbacks run must be the model's.
+// and queues work of its own. The order in which callbacks run must be the model's. (The
+// ring under the queues is fuzzed in internal/queue.)
 func FuzzDrain(f *testing.F) {
 	f.Add([]byte{3, 1, 2, 0, 5, 9, 4, 1, 0, 2})
 	f.Add([]byte{1, 0x81, 2, 0x42, 3, 7, 7, 7, 0x20, 1})
@@ -24,44 +25,6 @@ func FuzzDrain(f *testing.F) {
 		got, want := runQueues(data), runModel(data)
 		if !slices.Equal(got, want) {
 			t.Fatalf("input %x:\nQueues: %v\nmodel:  %v", data, got, want)
-		}
-	})
-}
-
-// FuzzRing checks Ring against a slice as a FIFO under random pushes and pops.
-func FuzzRing(f *testing.F) {
-	f.Add([]byte{1, 1, 1, 0, 1, 0, 0, 0})
-	f.Add([]byte{200, 3, 0, 0, 0, 150, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var r nexttick.Ring
-		var model []int
-		next := 0
-		for _, b := range data {
-			if b&1 == 1 || len(model) == 0 {
-				for range int(b>>1)%40 + 1 {
-					v := next
-					next++
-					r.Push(func() { _ = v })
-					model = append(model, v)
-				}
-				continue
-			}
-			for range int(b>>1)%40 + 1 {
-				fn, ok := r.Pop()
-				if ok != (len(model) > 0) {
-					t.Fatalf("Pop ok %v with %d in the model", ok, len(model))
-				}
-				if !ok {
-					break
-				}
-				if fn == nil {
-					t.Fatal("Pop returned a nil func")
-				}
-				model = model[1:]
-			}
-			if r.Len() != len(model) {
-				t.Fatalf("Len %d, model %d", r.Len(), len(model))
-			}
 		}
 	})
 }

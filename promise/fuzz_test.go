@@ -49,13 +49,13 @@ func TestResolutionRandom(t *testing.T) {
 	}
 }
 
-// fifo is a Scheduler whose microtasks the test runs by hand.
-type fifo struct{ q []func() }
+// jobFIFO is a Scheduler whose microtasks the test runs by hand.
+type jobFIFO struct{ q []func() }
 
-func (s *fifo) QueueMicrotask(fn func()) { s.q = append(s.q, fn) }
+func (s *jobFIFO) QueueMicrotask(fn func()) { s.q = append(s.q, fn) }
 
 // run runs up to n microtasks (all, if n < 0), counting the ones they queue.
-func (s *fifo) run(n int) {
+func (s *jobFIFO) run(n int) {
 	for ; len(s.q) > 0 && n != 0; n-- {
 		fn := s.q[0]
 		s.q[0] = nil
@@ -104,7 +104,7 @@ const maxPromises = 10
 
 func fuzzResolution(t *testing.T, data []byte) {
 	in := &fuzzInput{data: data}
-	rs, ms := &fifo{}, &fifo{}
+	rs, ms := &jobFIFO{}, &jobFIFO{}
 	defer promise.RuntimeOf(rs).Close()
 	var rlog, mlog []string
 	m := &model{s: ms, log: &mlog}
@@ -435,7 +435,7 @@ func fmtArg(a any) string {
 
 // fuzzThen is a foreign thenable of package promise's side.
 type fuzzThen struct {
-	s    *fifo
+	s    *jobFIFO
 	kind int
 	v    int
 	log  *[]string
@@ -465,7 +465,7 @@ func (t *fuzzThen) Then(r *promise.Resolvers[int]) {
 // The model: ECMAScript's promise algorithms, with reasons as strings.
 
 type model struct {
-	s   *fifo
+	s   *jobFIFO
 	log *[]string
 }
 
