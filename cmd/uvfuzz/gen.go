@@ -1,0 +1,491 @@
+package main
+
+import (
+	"math/rand/v2"
+)
+
+// The generator writes only programs whose output Node fixes, whatever the timing: the
+// rules below keep every pair of events whose order would depend on the clock apart.
+//
+// Time is cut into slots of unit ms. A timeout of k*unit ms set in slot a fires in slot
+// a+k; all the timers that fire in one slot are in one duration list (Node runs a list in
+// insertion order, so their order is fixed), and a slot with more than one of them is a
+// group: its timers may be split over timers phases, so their callbacks queue no
+// immediate, start no fs call, and (unless the list is the 1 ms one) set no 0 ms timeout.
+//
+// Within a slot the work is a tree of epochs: the slot's timers (the main block runs in a 0
+// ms timeout, see Block.JS), the 0 ms timeouts they set (the epoch's zero child, +1 ms), and
+// the callback of an fs call (the fs child). In an epoch, check phases are counted: 0 is the
+// entry phase (timers, or the poll phase for an fs callback), k is the k-th check phase after
+// it.
+//   - A 0 ms timeout set at phase p races with immediates that run after the first timers
+//     phase that follows p: immediates may run at check phases <= max(p, 1) only.
+//   - An fs callback comes in some later poll phase: an epoch with an fs call has no 0 ms
+//     timeout and no immediate after the phase the call was made in, and one fs call only.
+//   - Promise reactions, async bodies, thenables' then and interval callbacks run at times
+//     the generator does not track: they start no timer, immediate or fs call (they may log,
+//     queue ticks and microtasks, settle and chain promises, and clear handles, since the
+//     order of everything they see is fixed).
+//
+//   - Node 20's libuv (1.46.0) re-checks its timer heap against the loop's time after each
+//     timer callback, and node's getLibuvNow updates that time: a setTimeout or setInterval
+//     in the ticks and microtasks that follow a timers-phase callback can make a 0 ms timeout
+//     set there (or just before) due in the same timers phase, ahead of the check phase,
+//     whenever a millisecond boundary passed. So in an epoch entered from a timers phase, a
+//     0 ms timeout set in the entry phase and a timer set by a tick or microtask of the entry
+//     phase exclude each other (unless they are one and the same).
+//
+// Slots are unit ms apart; nested timers drift by up to a millisecond or two per hop, so the
+// depth of timers and 0 ms hops is bounded.
+
+const (
+	unit     = 50 // ms between slots
+	maxSlot  = 6  // the last slot a timer may fire in
+	maxDrift = 5  // timer, 0 ms and fs hops on a path
+	maxZero  = 2  // 0 ms hops in one slot
+	maxCheck = 3  // check phases an epoch's immediates may reach
+	maxDepth = 5  // block nesting
+)
+
+type epoch struct {
+	group    bool // entered by timers that may split over timers phases
+	list     int  // the duration list of the timers that enter it
+	a        int  // slot
+	zdepth   int
+	drift    int
+	maxImm   int // the latest check phase an immediate runs in
+	minZeroP int // the earliest phase a 0 ms timeout was set in; -1: none
+	fsP      int // the phase of the fs call; -1: none
+	zero     *epoch
+	poll     bool // entered from the poll phase (an fs callback)
+	zero0    int  // 0 ms timeouts set in the entry phase
+	tickT    int  // timers set by ticks and microtasks of the entry phase
+	same     bool // the one of each is one timer
+}
+
+type slot struct {
+	list  int
+	group bool
+	ep    *epoch
+}
+
+// gctx is where a block runs.
+type gctx struct {
+	ep    *epoch // nil: a microtask-like callback, which sets no timer
+	k     int    // check phase
+	async bool   // the top level of an async body: await allowed
+	execs []int  // enclosing executors whose resolvers are set
+	tick  bool   // a nextTick or queueMicrotask body (at any depth) of the phase k
+	depth int
+	vars  []pvar // promises assigned before this point
+}
+
+type pvar struct {
+	id   int
+	list bool
+}
+
+func (c gctx) micro() gctx {
+	c.ep, c.k, c.async = nil, 0, false
+	c.depth++
+	c.vars = append([]pvar(nil), c.vars...)
+	return c
+}
+
+func (c gctx) nested() gctx {
+	c.async = false
+	c.depth++
+	c.vars = append([]pvar(nil), c.vars...)
+	return c
+}
+
+type gen struct {
+	r      *rand.Rand
+	id     int
+	budget int
+	slots  map[int]*slot
+	timers []int // timeout and interval IDs
+	ims    []int // immediate IDs
+}
+
+// Generate returns the program of seed.
+func Generate(seed uint64) *Block {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x75766675)), slots: map[int]*slot{}}
+	g.budget = 8 + g.r.IntN(40)
+	// The main block runs in a 0 ms timeout (see Block.JS): an epoch entered from a timers
+	// phase like any other.
+	main := &epoch{list: 1, minZeroP: -1, fsP: -1}
+	c := gctx{ep: main}
+	b := &Block{}
+	for g.budget > 0 {
+		g.stmt(c, b, &c.vars)
+	}
+	return b
+}
+
+func (g *gen) next() int { g.id++; return g.id }
+
+func (g *gen) chance(pct int) bool { return g.r.IntN(100) < pct }
+
+func bound(_ *epoch, p int) int { return max(p, 1) }
+
+// refireOK reports whether a timer set in c (a 0 ms one if zero) keeps its epoch clear of
+// libuv 1.46's timer re-check (see above), and counts it if so.
+func refireOK(c gctx, zero bool) bool {
+	ep := c.ep
+	if ep.poll || c.k != 0 {
+		return true
+	}
+	z, t := ep.zero0, ep.tickT
+	if zero {
+		z++
+	}
+	if c.tick {
+		t++
+	}
+	same := ep.same || (zero && c.tick && z == 1 && t == 1)
+	if z >= 1 && t >= 1 && !(z == 1 && t == 1 && same) {
+		return false
+	}
+	ep.zero0, ep.tickT, ep.same = z, t, same
+	return true
+}
+
+func (g *gen) canImmediate(c gctx) bool {
+	ep := c.ep
+	if ep == nil || ep.group {
+		return false
+	}
+	j := c.k + 1
+	if j > maxCheck {
+		return false
+	}
+	if ep.minZeroP >= 0 && j > bound(ep, ep.minZeroP) {
+		return false
+	}
+	if ep.fsP >= 0 && j > ep.fsP {
+		return false
+	}
+	return true
+}
+
+// zeroEpoch returns the epoch a 0 ms timeout set in c runs in, or nil if none may be set.
+func (g *gen) zeroEpoch(c gctx) *epoch {
+	ep := c.ep
+	if ep == nil || ep.fsP >= 0 || (ep.group && ep.list != 1) || ep.zdepth >= maxZero || ep.drift >= maxDrift {
+		return nil
+	}
+	if bound(ep, c.k) < ep.maxImm {
+		return nil
+	}
+	if ep.zero != nil && !ep.zero.group {
+		return nil
+	}
+	if !refireOK(c, true) {
+		return nil
+	}
+	if ep.zero == nil {
+		ep.zero = &epoch{group: g.chance(40), list: 1, a: ep.a, zdepth: ep.zdepth + 1, drift: ep.drift + 1, minZeroP: -1, fsP: -1}
+	}
+	if ep.minZeroP < 0 || c.k < ep.minZeroP {
+		ep.minZeroP = c.k
+	}
+	return ep.zero
+}
+
+// slotEpoch returns the epoch of a timer of d ms set in c (d a multiple of unit), or nil.
+func (g *gen) slotEpoch(c gctx, d int, solo bool) *epoch {
+	ep := c.ep
+	if ep == nil || ep.drift >= maxDrift {
+		return nil
+	}
+	a := ep.a + d/unit
+	if a > maxSlot {
+		return nil
+	}
+	s := g.slots[a]
+	if s != nil && (s.list != d || !s.group || solo) {
+		return nil
+	}
+	if !refireOK(c, false) {
+		return nil
+	}
+	if s == nil {
+		s = &slot{list: d, group: !solo && g.chance(40)}
+		s.ep = &epoch{group: s.group, list: d, a: a, drift: ep.drift + 1, minZeroP: -1, fsP: -1}
+		g.slots[a] = s
+		return s.ep
+	}
+	s.ep.drift = max(s.ep.drift, ep.drift+1)
+	return s.ep
+}
+
+func (g *gen) canFS(c gctx) bool {
+	ep := c.ep
+	return ep != nil && !ep.group && ep.fsP < 0 && ep.minZeroP < 0 && ep.maxImm <= c.k && ep.drift < maxDrift
+}
+
+// stmt appends one statement to b (or none, if the one drawn cannot be placed).
+func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
+	g.budget--
+	c.vars = *vars
+	leaf := c.depth >= maxDepth || g.budget <= 0
+	switch n := g.r.IntN(26); {
+	case n < 2:
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpLog, ID: g.next()})
+	case n < 6 && !leaf && c.ep != nil:
+		if g.chance(45) {
+			ep := g.zeroEpoch(c)
+			if ep == nil {
+				return
+			}
+			id := g.next()
+			g.timers = append(g.timers, id)
+			body := g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 3)
+			b.Stmts = append(b.Stmts, &Stmt{Op: OpTimeout, ID: id, Delay: 0, Body: body})
+			return
+		}
+		d := unit * (1 + g.r.IntN(3))
+		ep := g.slotEpoch(c, d, false)
+		if ep == nil {
+			return
+		}
+		id := g.next()
+		g.timers = append(g.timers, id)
+		body := g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 4)
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpTimeout, ID: id, Delay: d, Body: body})
+	case n < 7 && !leaf && c.ep != nil:
+		d := unit * (1 + g.r.IntN(2))
+		runs := 1 + g.r.IntN(3)
+		a := c.ep.a
+		for i := 1; i <= runs; i++ {
+			s := g.slots[a+i*d/unit]
+			if a+i*d/unit > maxSlot || (s != nil && (s.list != d || !s.group)) || c.ep.drift+i > maxDrift {
+				return
+			}
+		}
+		if !refireOK(c, false) {
+			return
+		}
+		for i := 1; i <= runs; i++ {
+			if s := g.slots[a+i*d/unit]; s == nil {
+				g.slots[a+i*d/unit] = &slot{list: d, ep: &epoch{list: d, a: a + i*d/unit, drift: c.ep.drift + i, minZeroP: -1, fsP: -1}}
+			}
+		}
+		id := g.next()
+		g.timers = append(g.timers, id)
+		body := g.block(c.micro(), 2)
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpInterval, ID: id, Delay: d, N: runs, Body: body})
+	case n < 10 && !leaf && g.canImmediate(c):
+		c.ep.maxImm = max(c.ep.maxImm, c.k+1)
+		id := g.next()
+		g.ims = append(g.ims, id)
+		cc := c.nested()
+		cc.k = c.k + 1
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpImmediate, ID: id, Body: g.block(cc, 3)})
+	case n < 11 && len(g.timers) > 0:
+		op := OpClearTimeout
+		if g.chance(30) {
+			op = OpClearInterval
+		}
+		b.Stmts = append(b.Stmts, &Stmt{Op: op, Ref: g.timers[g.r.IntN(len(g.timers))]})
+	case n < 12 && len(g.ims) > 0:
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpClearImmediate, Ref: g.ims[g.r.IntN(len(g.ims))]})
+	case n < 15 && !leaf:
+		op := OpTick
+		if g.chance(50) {
+			op = OpMicrotask
+		}
+		cc := c.nested()
+		cc.tick = true
+		b.Stmts = append(b.Stmts, &Stmt{Op: op, ID: g.next(), Body: g.block(cc, 2)})
+	case n < 20:
+		id := g.next()
+		e := g.pexpr(c, true)
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpPromise, ID: id, E: e})
+		*vars = append(*vars, pvar{id, e.kindList()})
+	case n < 22 && len(c.execs) > 0:
+		s := &Stmt{Op: OpSettle, ID: g.next(), Ref: c.execs[g.r.IntN(len(c.execs))]}
+		switch g.r.IntN(3) {
+		case 0:
+			s.Reject = true
+		case 1:
+			s.E = g.adoptee(c)
+		}
+		b.Stmts = append(b.Stmts, s)
+	case n < 25 && c.async:
+		s := &Stmt{Op: OpAwait, ID: g.next(), Try: g.chance(60)}
+		switch g.r.IntN(6) {
+		case 0:
+			s.E = &PExpr{Kind: PValue, ID: g.next()}
+		case 1:
+			s.E = g.thenable(c)
+		default:
+			s.E = g.pexpr(c, true)
+		}
+		b.Stmts = append(b.Stmts, s)
+	case n < 26 && !leaf && g.canFS(c):
+		c.ep.fsP = c.k
+		ep := &epoch{a: c.ep.a, zdepth: c.ep.zdepth, drift: c.ep.drift + 1, minZeroP: -1, fsP: -1, poll: true}
+		s := &Stmt{Op: OpFS, ID: g.next(), FS: g.r.IntN(3)}
+		s.Body = g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 3)
+		b.Stmts = append(b.Stmts, s)
+	}
+}
+
+func clone(v []pvar) []pvar { return append([]pvar(nil), v...) }
+
+// block generates a body of up to about n statements.
+func (g *gen) block(c gctx, n int) *Block {
+	b := &Block{}
+	vars := clone(c.vars)
+	for i := g.r.IntN(n + 1); i > 0 && g.budget > 0; i-- {
+		g.stmt(c, b, &vars)
+	}
+	return b
+}
+
+// pexpr generates a promise expression (of a list if list is set and the dice say so).
+func (g *gen) pexpr(c gctx, list bool) *PExpr {
+	leaf := c.depth >= maxDepth || g.budget <= 0
+	var anyVars []pvar
+	for _, v := range c.vars {
+		if list || !v.list {
+			anyVars = append(anyVars, v)
+		}
+	}
+	n := g.r.IntN(20)
+	if leaf {
+		n = g.r.IntN(3)
+	}
+	switch {
+	case n == 0:
+		return &PExpr{Kind: PResolve, ID: g.next()}
+	case n == 1:
+		return &PExpr{Kind: PReject, ID: g.next()}
+	case n == 2:
+		if len(anyVars) == 0 {
+			return &PExpr{Kind: PResolve, ID: g.next()}
+		}
+		v := anyVars[g.r.IntN(len(anyVars))]
+		return &PExpr{Kind: PVar, Ref: v.id, List: v.list}
+	case n < 6:
+		g.budget--
+		e := &PExpr{Kind: PNew, ID: g.next()}
+		cc := c.nested()
+		cc.execs = append(append([]int(nil), c.execs...), e.ID)
+		e.Body = g.block(cc, 2)
+		switch g.r.IntN(6) {
+		case 0:
+			e.Body.End = &End{Kind: EndValue, ID: g.next()}
+		case 1:
+			e.Body.End = &End{Kind: EndReject, ID: g.next()}
+		case 2:
+			e.Body.End = &End{Kind: EndThrow, ID: g.next()}
+		case 3:
+			e.Body.End = &End{Kind: EndAdopt, E: g.adoptee(c)}
+		}
+		return e
+	case n < 10:
+		g.budget--
+		e := &PExpr{Kind: PThen, ID: g.next(), Src: g.pexpr(c, true), Adopt: g.chance(30)}
+		if g.chance(25) {
+			e.Kind = PCatch
+		}
+		if e.Adopt && e.Src.kindList() {
+			e.Kind = PThen
+		}
+		if e.Kind == PThen && (g.chance(85) || e.Adopt && e.Src.kindList()) {
+			e.OnF = g.handler(c, e.Adopt, true)
+		}
+		if e.Kind == PCatch || g.chance(40) {
+			e.OnR = g.handler(c, e.Adopt, false)
+		}
+		return e
+	case n < 12:
+		g.budget--
+		e := &PExpr{Kind: PFinally, ID: g.next(), Src: g.pexpr(c, list)}
+		e.Body = g.block(c.micro(), 2)
+		switch g.r.IntN(6) {
+		case 0:
+			e.Body.End = &End{Kind: EndThrow, ID: g.next()}
+		case 1, 2:
+			e.Body.End = &End{Kind: EndAdopt, E: g.adoptee(c)}
+		}
+		return e
+	case n < 15:
+		g.budget--
+		kinds := []PKind{PRace, PAny}
+		if list {
+			kinds = append(kinds, PAll, PAllSettled)
+		}
+		e := &PExpr{Kind: kinds[g.r.IntN(len(kinds))]}
+		for i := g.r.IntN(4); i > 0; i-- {
+			switch g.r.IntN(6) {
+			case 0:
+				e.Items = append(e.Items, &PExpr{Kind: PValue, ID: g.next()})
+			case 1:
+				e.Items = append(e.Items, &PExpr{Kind: PFrom, Src: g.thenable(c)})
+			default:
+				e.Items = append(e.Items, g.pexpr(c, false))
+			}
+		}
+		return e
+	case n < 18:
+		g.budget--
+		e := &PExpr{Kind: PAsync, ID: g.next()}
+		cc := c.micro()
+		cc.async = true
+		e.Body = g.block(cc, 4)
+		switch g.r.IntN(5) {
+		case 0, 1:
+			e.Body.End = &End{Kind: EndValue, ID: g.next()}
+		case 2:
+			e.Body.End = &End{Kind: EndThrow, ID: g.next()}
+		case 3:
+			e.Body.End = &End{Kind: EndAdopt, E: g.adoptee(c)}
+		}
+		return e
+	default:
+		return &PExpr{Kind: PFrom, Src: g.thenable(c)}
+	}
+}
+
+// adoptee is something a promise can adopt: a promise (of a value, not a list) or a thenable.
+func (g *gen) adoptee(c gctx) *PExpr {
+	if g.chance(35) {
+		return g.thenable(c.micro())
+	}
+	return g.pexpr(c.micro(), false)
+}
+
+func (g *gen) thenable(c gctx) *PExpr {
+	g.budget--
+	e := &PExpr{Kind: PThenable, ID: g.next(), How: g.r.IntN(thHows)}
+	e.Body = g.block(c.micro(), 1)
+	return e
+}
+
+// handler generates a then/catch handler; adopt handlers return a thenable or throw.
+func (g *gen) handler(c gctx, adopt, fulfilled bool) *Block {
+	b := g.block(c.micro(), 2)
+	if adopt {
+		if g.chance(75) {
+			b.End = &End{Kind: EndAdopt, E: g.adoptee(c)}
+		} else {
+			b.End = &End{Kind: EndThrow, ID: g.next()}
+		}
+		return b
+	}
+	switch g.r.IntN(5) {
+	case 0, 1:
+		b.End = &End{Kind: EndValue, ID: g.next()}
+	case 2:
+		b.End = &End{Kind: EndThrow, ID: g.next()}
+	case 3:
+		if fulfilled {
+			b.End = &End{Kind: EndPass}
+		}
+	}
+	return b
+}

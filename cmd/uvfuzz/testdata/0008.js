@@ -1,0 +1,44 @@
+'use strict';
+const fs = require('fs');
+const T = [], P = [], R = [], C = [];
+// stdout is made (and its first write done) before any timer is set: made lazily, by the
+// first console.log, it takes up to tens of milliseconds on a loaded machine.
+const out = process.stdout;
+out.write('');
+const log = (s) => out.write(s + '\n');
+function msg(e) {
+  if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
+  return e instanceof Error ? e.message : 'non-error:' + String(e);
+}
+function show(v) {
+  if (Array.isArray(v)) return '[' + v.map(show).join(',') + ']';
+  if (v !== null && typeof v === 'object' && 'status' in v)
+    return v.status === 'fulfilled' ? 'f:' + show(v.value) : 'r:' + msg(v.reason);
+  return String(v);
+}
+const reasons = new Map();
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+setTimeout(() => {
+  fs.stat(__filename, (err) => {
+    log('F1:' + (err ? err.code : 'ok'));
+    queueMicrotask(() => {
+      log('M2');
+      fs.stat(__filename + '.missing', (err) => {
+        log('F3:' + (err ? err.code : 'ok'));
+        T[4] = setTimeout(() => {
+          log('T4');
+        }, 150);
+        T[5] = setInterval(() => {
+          C[5] = (C[5] || 0) + 1;
+          log('V5.' + C[5]);
+          if (C[5] === 1) clearInterval(T[5]);
+        }, 100);
+      });
+    });
+    process.nextTick(() => {
+      log('K6');
+      clearInterval(T[5]);
+    });
+  });
+}, 0);
