@@ -4,9 +4,9 @@ package uvloop
 type Metrics struct {
 	LoopCount uint64 // iterations that reached the poll phase
 	Events    uint64 // I/O events the poller reported
-	// Sleeps counts the poll phases that announced a sleep (the last look at the queues
-	// found nothing from other goroutines, so the loop was about to block on the poller or,
-	// with no fd registered, on a channel).
+	// Sleeps counts the poll phases that slept: nothing was ready and the last look at the
+	// queues found nothing from other goroutines, so the loop blocked on the poller or, with
+	// no fd registered, on a channel.
 	Sleeps uint64
 	// Wakeups counts the sleeps that another goroutine ended (Post, Async.Send, finished
 	// work): each cost one signal, a write to the poller's wake-up (an eventfd, EVFILT_USER,

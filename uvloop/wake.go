@@ -77,14 +77,16 @@ func (l *Loop) wakeupsQueued() bool {
 
 // sleepOn announces a sleep of kind s and takes the last look at the queues. It reports
 // whether the loop may sleep; if not, the sleep is taken back (a wake-up a waker already sent
-// for it ends a later sleep early, which is harmless).
+// for it ends a later sleep early, which is harmless, and it counts as a sleep for Metrics).
 func (l *Loop) sleepOn(s uint32) bool {
-	l.metrics.Sleeps++
 	l.sleep.Store(s)
 	if l.wakeupsQueued() {
-		l.sleep.Store(sleepAwake)
+		if l.sleep.Swap(sleepAwake) == sleepWoken {
+			l.metrics.Sleeps++
+		}
 		return false
 	}
+	l.metrics.Sleeps++
 	return true
 }
 
