@@ -162,7 +162,9 @@ func (l *Loop) reportFailed() {
 // work and the posted functions. With no fd registered the loop waits on a channel (or not at
 // all, for a zero timeout); otherwise in the poller (wake.go).
 func (l *Loop) poll(timeout time.Duration) {
-	l.io.flush(l.poller)
+	if len(l.io.dirty) > 0 {
+		l.io.flush(l.poller)
+	}
 	if len(l.io.failed) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
@@ -171,8 +173,12 @@ func (l *Loop) poll(timeout time.Duration) {
 	} else if timeout != 0 {
 		l.chanWait(timeout)
 	}
-	l.runWakeups()
-	l.reportFailed()
+	if l.wakeupsQueued() {
+		l.runWakeups()
+	}
+	if len(l.io.failed) > 0 {
+		l.reportFailed()
+	}
 }
 
 // kernelWait waits for I/O in the poller and runs the I/O callbacks. It looks without

@@ -27,9 +27,9 @@ import (
 // The values of Loop.sleep.
 const (
 	sleepAwake  uint32 = iota // running, or about to look at the queues: wakers only queue
+	sleepWoken                // a waker has taken the wake-up of this sleep; others only queue
 	sleepChan                 // committed to wait on wakeCh: a waker sends on it
 	sleepKernel               // committed to wait in the poller: a waker fires its wake-up
-	sleepWoken                // a waker has taken the wake-up of this sleep; others only queue
 )
 
 // forceKernelWait makes every loop wait in the poller even with no fd registered; tests set it
@@ -37,11 +37,21 @@ const (
 var forceKernelWait bool
 
 // wake makes sure the loop looks at its queues soon; it is called after queuing something for
-// it. Safe from any goroutine. It returns ErrClosed when the poller is closed under it.
+// it. Safe from any goroutine. It returns ErrClosed when the poller is closed under it. While
+// the loop is awake it is one load, inlined into the caller.
 func (l *Loop) wake() error {
+	if l.sleep.Load() < sleepChan { // awake, or woken already
+		return nil
+	}
+	return l.wakeSleeper()
+}
+
+// wakeSleeper is wake when the loop was seen asleep: the first waker to flip the state word
+// signals it.
+func (l *Loop) wakeSleeper() error {
 	for {
 		s := l.sleep.Load()
-		if s == sleepAwake || s == sleepWoken {
+		if s < sleepChan {
 			return nil
 		}
 		if l.sleep.CompareAndSwap(s, sleepWoken) {
