@@ -102,8 +102,11 @@ func defaultOptions() options { return options{workers: DefaultWorkers} }
 // own does. The loop then never yields its thread before it sleeps: on a locked thread a yield
 // is a hand-off of the processor to another thread and back, two thread wake-ups, while an
 // unlocked loop yields after an empty look at the poller so that the goroutines its callbacks
-// made ready run before it blocks in the kernel. Lock the thread with this option, not around
-// Run, so that the loop knows.
+// made ready run before it blocks in the kernel. The price: while a locked loop sleeps in the
+// kernel, a goroutine that one of its callbacks made ready (a channel send to a waiting
+// goroutine) waits for the runtime to take the processor back (tens of microseconds or more);
+// so lock a loop that serves I/O, not one that answers goroutines. Lock the thread with this
+// option, not around Run, so that the loop knows.
 func WithLockOSThread() Option {
 	return func(o *options) { o.lockThread = true }
 }
