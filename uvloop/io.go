@@ -195,7 +195,7 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 		}
 		if l.sleepOn(sleepKernel) {
 			events, err = l.kernelSleep(timeout)
-			l.sleep.Store(sleepAwake)
+			l.wokeUp(sleepKernel)
 		}
 	}
 	if timeout != 0 {

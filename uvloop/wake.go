@@ -64,10 +64,7 @@ func (l *Loop) wakeSleeper() error {
 func (l *Loop) signal(s uint32) error {
 	l.wakeups.Add(1)
 	if s == sleepChan {
-		select {
-		case l.wakeCh <- struct{}{}:
-		default: // a token of an earlier sleep is still there: it ends this one too
-		}
+		l.wakeCh <- struct{}{} // never blocks: the loop leaves no token behind (wokeUp)
 		return nil
 	}
 	if err := l.poller.Wake(); err != nil {
@@ -86,18 +83,31 @@ func (l *Loop) wakeupsQueued() bool {
 }
 
 // sleepOn announces a sleep of kind s and takes the last look at the queues. It reports
-// whether the loop may sleep; if not, the sleep is taken back (a wake-up a waker already sent
-// for it ends a later sleep early, which is harmless, and it counts as a sleep for Metrics).
+// whether the loop may sleep; if not, the sleep is taken back (and counts for Metrics if a
+// waker signalled it meanwhile).
 func (l *Loop) sleepOn(s uint32) bool {
 	l.sleep.Store(s)
 	if l.wakeupsQueued() {
-		if l.sleep.Swap(sleepAwake) == sleepWoken {
-			l.metrics.Sleeps++
-		}
+		l.wokeUp(s)
 		return false
 	}
 	l.metrics.Sleeps++
 	return true
+}
+
+// wokeUp ends a sleep of kind s that a waker may not have ended (a timeout, I/O, or a sleep
+// taken back). If a waker took it over, its signal is consumed: a token on wakeCh is received
+// (the waker sends it right after its compare-and-swap, into an empty channel, so the receive
+// waits at most for that), so that no token is left to end a later sleep early. A kernel
+// wake-up cannot be waited for so cheaply; the poller drains it in a later wait, which then
+// returns at once, as a spurious wake-up of libuv's async fd does.
+func (l *Loop) wokeUp(s uint32) {
+	if l.sleep.Swap(sleepAwake) != sleepWoken {
+		return
+	}
+	if s == sleepChan {
+		<-l.wakeCh
+	}
 }
 
 // chanWait is the poll phase's wait with no fd registered: it sleeps on wakeCh up to timeout
@@ -109,6 +119,7 @@ func (l *Loop) chanWait(timeout time.Duration) {
 	}
 	if timeout < 0 {
 		<-l.wakeCh
+		l.sleep.Store(sleepAwake)
 	} else {
 		if d := poller.RoundUpMsec(timeout); l.sleepTimer == nil {
 			l.sleepTimer = time.NewTimer(d)
@@ -118,9 +129,10 @@ func (l *Loop) chanWait(timeout time.Duration) {
 		select {
 		case <-l.wakeCh:
 			l.sleepTimer.Stop()
+			l.sleep.Store(sleepAwake)
 		case <-l.sleepTimer.C:
+			l.wokeUp(sleepChan)
 		}
 	}
-	l.sleep.Store(sleepAwake)
 	l.UpdateTime()
 }
