@@ -88,7 +88,9 @@ func (l *Loop) wakeupsQueued() bool {
 func (l *Loop) sleepOn(s uint32) bool {
 	l.sleep.Store(s)
 	if l.wakeupsQueued() {
-		l.wokeUp(s)
+		if l.wokeUp(s) {
+			l.metrics.Sleeps++ // a waker signalled it: count it, for Wakeups <= Sleeps
+		}
 		return false
 	}
 	l.metrics.Sleeps++
@@ -96,18 +98,19 @@ func (l *Loop) sleepOn(s uint32) bool {
 }
 
 // wokeUp ends a sleep of kind s that a waker may not have ended (a timeout, I/O, or a sleep
-// taken back). If a waker took it over, its signal is consumed: a token on wakeCh is received
+// taken back), and reports whether a waker took it over. Then its signal is consumed: a token on wakeCh is received
 // (the waker sends it right after its compare-and-swap, into an empty channel, so the receive
 // waits at most for that), so that no token is left to end a later sleep early. A kernel
 // wake-up cannot be waited for so cheaply; the poller drains it in a later wait, which then
 // returns at once, as a spurious wake-up of libuv's async fd does.
-func (l *Loop) wokeUp(s uint32) {
+func (l *Loop) wokeUp(s uint32) (signalled bool) {
 	if l.sleep.Swap(sleepAwake) != sleepWoken {
-		return
+		return false
 	}
 	if s == sleepChan {
 		<-l.wakeCh
 	}
+	return true
 }
 
 // chanWait is the poll phase's wait with no fd registered: it sleeps on wakeCh up to timeout
