@@ -187,13 +187,22 @@ func (l *Loop) poll(timeout time.Duration) {
 // ready run first, rather than leave them queued behind a processor that is blocked in a
 // system call until the runtime takes it back), then announce the sleep, look at the queues a
 // last time and block. An interrupted wait goes on with the time left.
+//
+// The work other goroutines queue runs after the I/O callbacks of the same poll phase; when
+// the yield or the last look found such work, the I/O is looked at once more first, so that
+// the work does not overtake I/O that was ready before it was queued.
 func (l *Loop) kernelWait(timeout time.Duration) {
 	events, _, err := l.poller.Wait(0)
 	if err == nil && len(events) == 0 && timeout != 0 {
 		if !l.lockThread {
 			runtime.Gosched()
 		}
-		if l.sleepOn(sleepKernel) {
+		if l.wakeupsQueued() || !l.sleepOn(sleepKernel) {
+			// Other goroutines queued work meanwhile: look at the I/O again, so that what
+			// became ready before the work was queued (a child's output before its exit) is
+			// dispatched before it, as when the wake-up came through the kernel queue.
+			events, _, err = l.poller.Wait(0)
+		} else {
 			events, err = l.kernelSleep(timeout)
 			l.wokeUp(sleepKernel)
 		}
