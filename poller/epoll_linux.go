@@ -89,14 +89,17 @@ func (p *Poller) unregister(fd int) error {
 	return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
 }
 
-// wait reports what is ready, waiting up to msec (-1: forever). It first asks the kernel
-// without blocking, through a raw system call that leaves the Go scheduler out; only when
-// nothing is ready does it make the blocking call, around which the runtime may hand this
-// thread's processor to another thread and take it back. A busy loop thus rarely pays for
-// that hand-off.
+// wait reports what is ready, waiting up to msec (-1: forever). With msec 0 it asks the
+// kernel through a raw system call that leaves the Go scheduler out (it cannot block);
+// otherwise it makes the blocking call, around which the runtime may hand this thread's
+// processor to another thread and take it back. The loop looks with a zero timeout before it
+// blocks, so a busy loop rarely pays for that hand-off, and a sleep costs one call, not two.
 func (p *Poller) wait(msec int) (int, bool, error) {
-	n, err := p.poll()
-	if err == nil && n == 0 && msec != 0 {
+	var n int
+	var err error
+	if msec == 0 {
+		n, err = p.poll()
+	} else {
 		n, err = unix.EpollWait(p.q.epfd, p.q.events[:], msec)
 	}
 	if err != nil {

@@ -310,7 +310,7 @@ func (p *Poller) Wait(timeout time.Duration) (events []Event, woke bool, err err
 			}
 		}
 	}
-	timeout = roundUpMsec(timeout)
+	timeout = RoundUpMsec(timeout)
 	deadline := time.Now().Add(timeout)
 	for {
 		n, woke, err := p.wait(msecOf(timeout))
@@ -323,12 +323,13 @@ func (p *Poller) Wait(timeout time.Duration) (events []Event, woke bool, err err
 		if timeout = time.Until(deadline); timeout <= 0 {
 			return p.out[:0], false, nil
 		}
-		timeout = roundUpMsec(timeout)
+		timeout = RoundUpMsec(timeout)
 	}
 }
 
-// roundUpMsec rounds d > 0 up to a whole number of milliseconds.
-func roundUpMsec(d time.Duration) time.Duration {
+// RoundUpMsec rounds d > 0 up to a whole number of milliseconds, as Wait rounds its timeout;
+// a caller that waits elsewhere for the same timeout (the loop, on a channel) waits as long.
+func RoundUpMsec(d time.Duration) time.Duration {
 	if r := d % time.Millisecond; r != 0 {
 		if d > 1<<63-1-time.Millisecond {
 			return d - r

@@ -80,8 +80,13 @@ type Entry struct {
 
 	// Fn is called by RunExpired when the timer fires. The owner sets it once,
 	// before the first Start. A nil Fn is allowed: the timer still fires and
-	// re-arms, but there is nothing to call.
+	// re-arms, and Handler is called instead, if set.
 	Fn func()
+	// Handler is what RunExpired calls when the timer fires and Fn is nil:
+	// typically the owner of the Entry, so that arming a timer allocates no
+	// closure (a method value such as t.fire is one allocation per owner).
+	// The owner sets it once, before the first Start.
+	Handler Handler
 
 	deadline int64  // absolute deadline of the last Start, ns
 	seq      uint64 // start sequence of the last Start; unique per heap
@@ -89,6 +94,19 @@ type Entry struct {
 	heap     *Heap  // heap of the last Start; nil before the first
 	state    state
 	started  bool // set by the first successful Start, never cleared
+}
+
+// Handler is the owner of an Entry that fires it through a method, not through
+// a closure in Fn (see Entry.Handler). A type with an unexported name can
+// implement it, so that OnTimer is not part of the owner's public API:
+//
+//	type timerFire Timer
+//	func (t *timerFire) OnTimer() { (*Timer)(t).fire() }
+//	...
+//	t.entry.Handler = (*timerFire)(t) // no allocation: a pointer fits an interface
+type Handler interface {
+	// OnTimer is called by RunExpired when the timer fires.
+	OnTimer()
 }
 
 // Active reports whether e is in the tree, waiting for its deadline. A timer
@@ -297,6 +315,9 @@ func (h *Heap) RunExpired(now int64) int {
 		if e.Fn != nil {
 			n++
 			e.Fn()
+		} else if e.Handler != nil {
+			n++
+			e.Handler.OnTimer()
 		}
 	}
 	return n

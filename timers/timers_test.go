@@ -1074,3 +1074,36 @@ func TestAllocs(t *testing.T) {
 		})
 	}
 }
+
+// countingOwner is an Entry's owner that fires through Handler.
+type countingOwner struct {
+	e     timers.Entry
+	fired int
+}
+
+func (o *countingOwner) OnTimer() { o.fired++ }
+
+// TestHandler: with Fn nil, RunExpired calls the Handler (and counts it); Fn, when set, wins.
+func TestHandler(t *testing.T) {
+	h := timers.New()
+	o := &countingOwner{}
+	o.e.Handler = o
+	if err := h.Start(&o.e, 0, 10, 10); err != nil {
+		t.Fatal(err)
+	}
+	if n := h.RunExpired(25); n != 1 || o.fired != 1 {
+		t.Fatalf("RunExpired made %d calls, OnTimer ran %d times; want 1, 1", n, o.fired)
+	}
+	fn := 0
+	o.e.Fn = func() { fn++ }
+	if n := h.RunExpired(40); n != 1 || fn != 1 || o.fired != 1 {
+		t.Fatalf("with Fn set: %d calls, Fn %d, OnTimer %d; want 1, 1, 1", n, fn, o.fired)
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		o.e.Fn = nil
+		h.Start(&o.e, 0, 0, 0)
+		h.RunExpired(0)
+	}); allocs != 0 {
+		t.Errorf("%v allocations per start and fire through Handler", allocs)
+	}
+}

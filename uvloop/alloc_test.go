@@ -10,7 +10,8 @@ import (
 )
 
 // The hot paths allocate nothing once warm: an iteration with nothing to do, each kind of
-// callback the loop calls every iteration, a timer restarted and fired, an Async sent and run,
+// callback the loop calls every iteration, a timer restarted and fired (a new one costs only
+// its handle), an Async sent and run,
 // and the nextTick/microtask drain. SetImmediate allocates its *Immediate and nothing else.
 
 const allocRuns = 1000
@@ -39,6 +40,25 @@ func TestAllocEmptyIteration(t *testing.T) {
 	checkAllocs(t, 0, func() { noWait(t, l) })
 	a.Unref() // now the loop is not alive: Run returns at once
 	checkAllocs(t, 0, func() { noWait(t, l) })
+	closeLoop(t, l)
+}
+
+// TestAllocTimerOneShot: a new Timer started, fired and closed costs one allocation, the
+// handle itself.
+func TestAllocTimerOneShot(t *testing.T) {
+	l := newLoop(t)
+	fired := 0
+	cb := func(tm *uvloop.Timer) { fired++; tm.Close(nil) }
+	checkAllocs(t, 1, func() {
+		if err := l.NewTimer(cb).Start(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		noWait(t, l)
+		noWait(t, l) // the close phase after the timers phase that fired it
+	})
+	if fired != allocRuns+2 {
+		t.Errorf("%d timers fired", fired)
+	}
 	closeLoop(t, l)
 }
 

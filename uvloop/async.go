@@ -47,7 +47,11 @@ func (a *Async) Send() error {
 			return ErrClosed
 		}
 		if a.state.CompareAndSwap(asyncIdle, asyncPending) {
-			return a.loop.wake()
+			l := a.loop
+			if !l.asyncSent.Load() {
+				l.asyncSent.Store(true)
+			}
+			return l.wake()
 		}
 	}
 }
@@ -70,11 +74,14 @@ func (a *Async) closeStart() {
 
 func (a *Async) closeFinish() {}
 
-// runAsyncs runs the callback of every Async sent since the last wake-up, in creation order.
+// runAsyncs runs the callback of every Async sent since the last scan, in creation order.
+// Loop.asyncSent is cleared before the scan, so a Send during it sets it again: the next poll
+// phase scans again.
 func (l *Loop) runAsyncs() {
+	l.asyncSent.Store(false)
 	defer func() {
-		if l.asyncPos < len(l.asyncs) { // a callback panicked: scan again after the next wait
-			l.poller.Wake()
+		if l.asyncPos < len(l.asyncs) { // a callback panicked: scan again in the next poll phase
+			l.asyncSent.Store(true)
 		}
 		l.asyncPos = -1
 	}()

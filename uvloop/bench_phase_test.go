@@ -244,8 +244,8 @@ func BenchmarkPhaseMicrotask(b *testing.B) {
 }
 
 // BenchmarkPhasePost: functions posted from the loop goroutine before each iteration, run in
-// its poll phase (Post + wake-up + poll's epoll_wait/kevent + run). The first Post of an
-// iteration writes the wake-up; the others find it pending.
+// its poll phase (Post + run). The loop is awake, so Post only queues: no wake-up is written,
+// and with no fd registered poll makes no system call.
 func BenchmarkPhasePost(b *testing.B) {
 	benchBeforeIteration(b, func(b *testing.B, l *uvloop.Loop, cb func()) {
 		if err := l.Post(cb); err != nil {
@@ -280,8 +280,8 @@ func benchBeforeIteration(b *testing.B, queue func(b *testing.B, l *uvloop.Loop,
 }
 
 // BenchmarkPhaseAsync: Async handles sent from the loop goroutine itself before each
-// iteration, their callbacks run in its poll phase (Send + wake-up + poll's epoll_wait/kevent
-// + run). The first Send of an iteration writes the wake-up; the others find it pending.
+// iteration, their callbacks run in its poll phase (Send + the scan of the Asyncs + run). The
+// loop is awake, so Send only marks the handle: no wake-up is written.
 func BenchmarkPhaseAsync(b *testing.B) {
 	for _, s := range phaseShapes {
 		b.Run(s.name, func(b *testing.B) {

@@ -58,6 +58,7 @@ func BenchmarkPostSubmit(b *testing.B) {
 	runBench(b, l)
 	<-done
 	b.StopTimer()
+	reportWakeups(b, l)
 	closeLoop(b, l)
 }
 
@@ -109,7 +110,15 @@ func benchPostPingPong(b *testing.B, withFd bool) {
 	runBench(b, l)
 	<-done
 	b.StopTimer()
+	reportWakeups(b, l)
 	closeLoop(b, l)
+}
+
+// reportWakeups adds the loop's sleeps and signalled wake-ups per op to the benchmark's line.
+func reportWakeups(b *testing.B, l *uvloop.Loop) {
+	m := l.Metrics()
+	b.ReportMetric(float64(m.Sleeps)/float64(b.N), "sleeps/op")
+	b.ReportMetric(float64(m.Wakeups)/float64(b.N), "wakeups/op")
 }
 
 // BenchmarkTimerOneShot: NewTimer, Start(0, 0), fired, b.N times in batches of 1,000 (ns/op

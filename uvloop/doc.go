@@ -24,6 +24,14 @@
 // flight, a callback is pending, a handle is closing, a ref'd immediate is queued or a posted
 // function waits.
 //
+// Other goroutines hand work to the loop with Post and Async.Send, and the work pool hands
+// back completions; to a loop that is awake this only queues. A loop about to block takes a
+// last look at those queues, and only a loop that blocks is woken, once, by the first of them:
+// with a file descriptor registered it sleeps in epoll or kqueue and the wake-up is a write to
+// the poller's eventfd (EVFILT_USER, pipe); with none (only timers, posts, work and promises to
+// wait for) it sleeps on a channel and the wake-up is a channel send, with no system call.
+// Metrics counts the sleeps and the wake-ups.
+//
 // After every callback the loop calls — each timer, immediate, I/O, Async, close and posted
 // callback — it drains Node's queues: all nextTick callbacks (including those they queue),
 // then all microtasks (including those they queue), and again while ticks remain. Work

@@ -1,5 +1,13 @@
 package uvloop
 
+import "os"
+
 // DeferPending exposes the pending phase's queue (uv__io_feed), which the I/O handles that
 // will use it (write completions, connect errors) do not yet exist to drive.
 func (l *Loop) DeferPending(fn func()) { l.deferPending(fn) }
+
+func init() {
+	// UVGO_KERNEL_WAIT=1 runs the suite with every loop waiting in the poller, also with no fd
+	// registered (wake.go).
+	forceKernelWait = os.Getenv("UVGO_KERNEL_WAIT") != ""
+}

@@ -158,79 +158,86 @@ func (l *Loop) reportFailed() {
 }
 
 // poll is the poll phase: flush interest, wait up to timeout (-1: forever) for I/O and
-// wake-ups, then run the I/O callbacks, the Async callbacks and the posted functions.
+// wake-ups, then run the I/O callbacks, the Async callbacks, the after callbacks of finished
+// work and the posted functions. With no fd registered the loop waits on a channel (or not at
+// all, for a zero timeout); otherwise in the poller (wake.go).
 func (l *Loop) poll(timeout time.Duration) {
-	l.io.flush(l.poller)
+	if len(l.io.dirty) > 0 {
+		l.io.flush(l.poller)
+	}
 	if len(l.io.failed) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
-	// With nothing registered and no wake-up pending, a zero wait could report nothing: skip
-	// the system call.
-	if timeout != 0 || l.io.nfds > 0 || l.poller.WakePending() {
-		l.wait(timeout)
+	if l.io.nfds > 0 || forceKernelWait {
+		l.kernelWait(timeout)
+	} else if timeout != 0 {
+		l.chanWait(timeout)
 	}
-	l.reportFailed()
+	if l.wakeupsQueued() {
+		l.runWakeups()
+	}
+	if len(l.io.failed) > 0 {
+		l.reportFailed()
+	}
 }
 
-// wait waits for I/O and wake-ups and runs their callbacks. An interrupted wait goes on with
-// the time left.
-func (l *Loop) wait(timeout time.Duration) {
-	var deadline int64
-	if timeout > 0 {
-		deadline = l.now + int64(timeout)
+// kernelWait waits for I/O in the poller and runs the I/O callbacks. It looks without
+// blocking first: a busy loop finds its events there and neither yields nor sleeps. Only when
+// nothing is ready does it yield (an unlocked loop lets the goroutines its callbacks made
+// ready run first, rather than leave them queued behind a processor that is blocked in a
+// system call until the runtime takes it back), then announce the sleep, look at the queues a
+// last time and block. An interrupted wait goes on with the time left.
+//
+// The work other goroutines queue runs after the I/O callbacks of the same poll phase; when
+// the yield or the last look found such work, the I/O is looked at once more first, so that
+// the work does not overtake I/O that was ready before it was queued.
+func (l *Loop) kernelWait(timeout time.Duration) {
+	events, _, err := l.poller.Wait(0)
+	if err == nil && len(events) == 0 && timeout != 0 {
+		if !l.lockThread {
+			runtime.Gosched()
+		}
+		if l.wakeupsQueued() || !l.sleepOn(sleepKernel) {
+			// Other goroutines queued work meanwhile: look at the I/O again, so that what
+			// became ready before the work was queued (a child's output before its exit) is
+			// dispatched before it, as when the wake-up came through the kernel queue.
+			events, _, err = l.poller.Wait(0)
+		} else {
+			events, err = l.kernelSleep(timeout)
+			l.wokeUp(sleepKernel)
+		}
 	}
 	if timeout != 0 {
-		// About to sleep in the kernel: first let goroutines this iteration made ready (a
-		// sender answered through a channel, say) run, rather than leave them queued behind
-		// a processor that is blocked in a system call until the runtime takes it back.
-		runtime.Gosched()
+		l.UpdateTime()
 	}
-	for {
-		events, woke, err := l.poller.Wait(timeout)
-		if timeout != 0 {
-			l.UpdateTime()
-		}
-		if errors.Is(err, poller.ErrInterrupted) {
-			if timeout == 0 {
-				return
-			}
-			if timeout > 0 {
-				if timeout = time.Duration(deadline - l.now); timeout <= 0 {
-					return
-				}
-			}
-			continue
-		}
-		if err != nil {
+	if err != nil {
+		if !errors.Is(err, poller.ErrInterrupted) {
 			l.fatal = err
-			return
-		}
-		l.metrics.Events += uint64(len(events))
-		if woke && len(events) > 0 {
-			l.dispatchKeepingWakeup(events)
-		} else {
-			l.dispatch(events)
-		}
-		if woke {
-			l.runWakeups()
 		}
 		return
 	}
+	l.metrics.Events += uint64(len(events))
+	l.dispatch(events)
 }
 
-// dispatchKeepingWakeup is dispatch for a wait that also consumed a wake-up. If an I/O
-// callback panics, it fires the wake-up again: a sent Async stays pending and Send does not
-// wake the loop twice, so without it the Async callbacks and posted functions the wake-up
-// announced would wait, after Run is called again, for some unrelated wake-up.
-func (l *Loop) dispatchKeepingWakeup(events []poller.Event) {
-	done := false
-	defer func() {
-		if !done {
-			l.poller.Wake()
+// kernelSleep is the blocking wait of kernelWait: up to timeout (-1: forever), again after a
+// signal interrupted it, with the time left.
+func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for {
+		events, _, err := l.poller.Wait(timeout)
+		if !errors.Is(err, poller.ErrInterrupted) {
+			return events, err
 		}
-	}()
-	l.dispatch(events)
-	done = true
+		if timeout > 0 {
+			if timeout = time.Until(deadline); timeout <= 0 {
+				return nil, nil
+			}
+		}
+	}
 }
 
 // dispatch runs the I/O callbacks of one batch of events. An event whose fd was closed (or
@@ -262,7 +269,9 @@ func (l *Loop) dispatch(events []poller.Event) {
 // runWakeups runs what other goroutines sent: Async callbacks, then the after callbacks of
 // finished work, then posted functions.
 func (l *Loop) runWakeups() {
-	l.runAsyncs()
+	if l.asyncSent.Load() {
+		l.runAsyncs()
+	}
 	if l.work.done.Len() > 0 {
 		l.runWorkDone()
 	}

@@ -1,7 +1,7 @@
 package uvloop
 
 import (
-	"errors"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -65,6 +65,14 @@ type Loop struct {
 	posted   queue.Handoff[func()] // Post's functions: Put from any goroutine, Run on the loop
 	work     workPool              // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
 
+	// How other goroutines wake the loop (wake.go).
+	sleep      atomic.Uint32 // sleepAwake, sleepChan, sleepKernel or sleepWoken; atomic: wakers flip it
+	asyncSent  atomic.Bool   // an Async was sent since runAsyncs last began; atomic: set by Send
+	wakeups    atomic.Uint64 // sleeps ended by a waker's signal (Metrics.Wakeups); atomic
+	wakeCh     chan struct{} // a waker's signal to a loop asleep with no fd registered; capacity 1
+	sleepTimer *time.Timer   // the timeout of a sleep on wakeCh; loop goroutine only
+	lockThread bool          // WithLockOSThread; set by New
+
 	ticks         nexttick.Queues       // Node's nextTick and microtask queues
 	immediates    immediate.Queue       // Node's setImmediate queue, run in the check phase
 	immediateSlab queue.Slab[Immediate] // where SetImmediate's objects come from
@@ -83,10 +91,25 @@ type Loop struct {
 type Option func(*options)
 
 type options struct {
-	workers int // the work pool's size
+	workers    int  // the work pool's size
+	lockThread bool // WithLockOSThread
 }
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
+
+// WithLockOSThread makes Run lock the goroutine that calls it to its OS thread
+// (runtime.LockOSThread) until it returns, as a server that gives each loop a thread of its
+// own does. The loop then never yields its thread before it sleeps: on a locked thread a yield
+// is a hand-off of the processor to another thread and back, two thread wake-ups, while an
+// unlocked loop yields after an empty look at the poller so that the goroutines its callbacks
+// made ready run before it blocks in the kernel. The price: while a locked loop sleeps in the
+// kernel, a goroutine that one of its callbacks made ready (a channel send to a waiting
+// goroutine) waits for the runtime to take the processor back (tens of microseconds or more);
+// so lock a loop that serves I/O, not one that answers goroutines. Lock the thread with this
+// option, not around Run, so that the loop knows.
+func WithLockOSThread() Option {
+	return func(o *options) { o.lockThread = true }
+}
 
 // New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close. On a
 // system with neither (Windows, DragonFly) it fails with an error wrapping
@@ -100,7 +123,8 @@ func New(opts ...Option) (*Loop, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1}
+	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1,
+		wakeCh: make(chan struct{}, 1), lockThread: o.lockThread}
 	l.work.size = o.workers
 	l.work.cond.L = &l.work.mu
 	l.node.init(l)
@@ -155,6 +179,9 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.fatal = nil
 		l.running.Store(false)
 		return l.Alive(), err
+	}
+	if l.lockThread {
+		runtime.LockOSThread()
 	}
 	l.enterOwner()
 	defer l.leave(&alive, &err)
@@ -232,6 +259,9 @@ func (l *Loop) leave(alive *bool, err *error) {
 		*alive = l.Alive()
 		l.stopFlag = false
 	}
+	if l.lockThread {
+		runtime.UnlockOSThread()
+	}
 	l.running.Store(false)
 }
 
@@ -241,7 +271,8 @@ func (l *Loop) leave(alive *bool, err *error) {
 // Unref'd immediates do not shorten the wait: as in Node, they run when something else wakes
 // the loop.
 func (l *Loop) backendTimeout() time.Duration {
-	// Posted functions need no zero timeout: their Wake ends the wait.
+	// Posted functions need no zero timeout: the poll phase looks at the queues before it
+	// sleeps.
 	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 || l.pending.Len() > 0 ||
 		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
 		return 0
@@ -378,6 +409,9 @@ func (l *Loop) Close() error {
 	}
 	l.handles = handleList{}
 	l.posted.Close()
+	if l.sleepTimer != nil {
+		l.sleepTimer.Stop()
+	}
 	l.work.close()
 	l.closed = true
 	return l.poller.Close()
@@ -397,33 +431,14 @@ func (l *Loop) Post(fn func()) error {
 	return l.wake()
 }
 
-// wake interrupts the poll phase from any goroutine.
-func (l *Loop) wake() error {
-	if err := l.poller.Wake(); err != nil {
-		if errors.Is(err, poller.ErrClosed) {
-			return ErrClosed
-		}
-		return err
-	}
-	return nil
-}
-
 // runPosted runs the functions posted before it began. If one panics, the rest go back in
-// front and the loop wakes itself to run them after the next wait.
+// front, for the next poll phase.
 func (l *Loop) runPosted() {
 	q := &l.posted
 	q.Take()
-	defer l.endBatch(q.End)
+	defer q.End() // a panic cut the batch short: the rest waits, queued, for the next poll phase
 	for fn, ok := q.Next(); ok; fn, ok = q.Next() {
 		fn()
 		l.afterCallback()
-	}
-}
-
-// endBatch ends a batch of a queue.Handoff (Post's, the work pool's completions); if a panic
-// cut it short, the loop wakes itself to run the rest after the next wait.
-func (l *Loop) endBatch(end func() (requeued bool)) {
-	if end() {
-		l.poller.Wake()
 	}
 }

@@ -217,7 +217,7 @@ func (n *nodeTimers) run(*Timer) {
 	n.nextExpiry = never
 	now := n.loop.freshNow()
 	defer n.rearm(now)
-	n.lists.Run(now, n.fire)
+	n.lists.Run(now, fireTimeout) // a plain function: a method value (n.fire) costs a thunk per call
 }
 
 // rearm arms the handle for the earliest list after run. A list still due at now is only
@@ -236,9 +236,10 @@ func (n *nodeTimers) rearm(now int64) {
 	}
 }
 
-// fire runs one due timeout; an interval goes back in its list, measured from before its
-// callback, even if the callback panics.
-func (n *nodeTimers) fire(t *Timeout) {
+// fireTimeout runs one due timeout; an interval goes back in its list, measured from before
+// its callback, even if the callback panics.
+func fireTimeout(t *Timeout) {
+	n := &t.loop.node
 	var start int64
 	if t.repeat {
 		start = n.loop.freshNow()

@@ -20,9 +20,15 @@ type Timer struct {
 func (l *Loop) NewTimer(cb func(*Timer)) *Timer {
 	t := &Timer{cb: cb}
 	t.handle.init(l, t, KindTimer)
-	t.entry.Fn = t.fire
+	t.entry.Handler = (*timerFire)(t) // not the method value t.fire: that would be a second allocation
 	return t
 }
+
+// timerFire is a Timer seen as the timers.Handler of its entry; the unexported name keeps
+// OnTimer out of Timer's API.
+type timerFire Timer
+
+func (t *timerFire) OnTimer() { (*Timer)(t).fire() }
 
 func (t *Timer) fire() {
 	if !t.entry.Active() { // a one-shot timer is stopped before its callback, as in libuv

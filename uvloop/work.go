@@ -161,12 +161,11 @@ func runWork(fn func()) (err error) {
 	return nil
 }
 
-// publish hands finished (or canceled) work to the loop. Completions are batched: only the
-// first of a batch wakes the loop, which takes the whole batch in one poll phase.
+// publish hands finished (or canceled) work to the loop, and wakes it if it sleeps; the loop
+// takes every completion queued by then in one poll phase.
 func (p *workPool) publish(w *Work) {
-	if first, _ := p.done.Put(w); first {
-		w.loop.poller.Wake()
-	}
+	p.done.Put(w)
+	w.loop.wake()
 }
 
 // runWorkDone calls the after callbacks of the work finished before it began, in the order
@@ -175,7 +174,7 @@ func (p *workPool) publish(w *Work) {
 func (l *Loop) runWorkDone() {
 	q := &l.work.done
 	q.Take()
-	defer l.endBatch(q.End)
+	defer q.End() // a panic cut the batch short: the rest waits, queued, for the next poll phase
 	for w, ok := q.Next(); ok; w, ok = q.Next() {
 		l.activeReqs--
 		after := w.after

@@ -18,7 +18,6 @@ import (
 	"flag"
 	"log"
 	"net/netip"
-	"runtime"
 	"syscall"
 	"time"
 
@@ -128,7 +127,7 @@ func Serve(addr string, loops int) (*Server, error) {
 	}
 	s := &Server{done: make(chan error, loops)}
 	for i := range loops {
-		loop, err := uvloop.New()
+		loop, err := uvloop.New(uvloop.WithLockOSThread()) // a thread of its own: Run locks it, and the loop knows
 		if err != nil {
 			s.abort()
 			return nil, err
@@ -147,8 +146,6 @@ func Serve(addr string, loops int) (*Server, error) {
 	}
 	for _, ls := range s.loops {
 		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
 			_, err := ls.loop.Run(uvloop.RunDefault)
 			if err == nil { // what is left is unref'd (a shutdown's deadline timer): close it
 				ls.loop.Walk(func(h uvloop.Handle) {

@@ -1,0 +1,5 @@
+//go:build race
+
+package uvloop_test
+
+const raceEnabled = true
