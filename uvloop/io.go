@@ -186,9 +186,14 @@ func (l *Loop) wait(timeout time.Duration) {
 		runtime.Gosched()
 	}
 	for {
+		var begin int64
+		if timeout != 0 {
+			begin = l.waitBegin()
+		}
 		events, woke, err := l.poller.Wait(timeout)
 		if timeout != 0 {
 			l.UpdateTime()
+			l.waitEnd(begin, len(events))
 		}
 		if errors.Is(err, poller.ErrInterrupted) {
 			if timeout == 0 {
@@ -205,7 +210,7 @@ func (l *Loop) wait(timeout time.Duration) {
 			l.fatal = err
 			return
 		}
-		l.metrics.Events += uint64(len(events))
+		l.metrics.events += uint64(len(events))
 		if woke && len(events) > 0 {
 			l.dispatchKeepingWakeup(events)
 		} else {

@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"errors"
+	"log/slog"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,9 @@ type Loop struct {
 	immediateSlab queue.Slab[Immediate] // where SetImmediate's objects come from
 	node          nodeTimers            // Node's setTimeout lists
 
-	metrics Metrics
+	metrics metrics       // the counters (metrics.go)
+	obs     observer      // timing, long tasks, trace regions, the logger (observe.go)
+	idleCbs idleCallbacks // RequestIdleCallback's queue (idlecb.go)
 
 	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
 	fsWatch *fsWatchSet  // the kernel watch instance of the FSEvent handles (fsevent.go); nil while none watches
@@ -83,7 +86,12 @@ type Loop struct {
 type Option func(*options)
 
 type options struct {
-	workers int // the work pool's size
+	workers        int // the work pool's size
+	phaseTiming    bool
+	longTask       time.Duration
+	longTaskReport func(LongTask)
+	logger         *slog.Logger
+	nestingClamp   bool // the HTML timer-nesting clamp (node.go)
 }
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
@@ -104,6 +112,8 @@ func New(opts ...Option) (*Loop, error) {
 	l.work.size = o.workers
 	l.work.cond.L = &l.work.mu
 	l.node.init(l)
+	l.node.clamp = o.nestingClamp
+	l.obs.init(&o)
 	return l, nil
 }
 
@@ -123,7 +133,7 @@ func (l *Loop) Stop() { l.stopFlag = true }
 // pending callback, a closing handle, a ref'd immediate or a posted function not yet run.
 func (l *Loop) Alive() bool {
 	return l.activeRefs > 0 || l.activeReqs > 0 || l.pending.Len() > 0 || l.closing != nil ||
-		l.immediates.RefCount() > 0 || l.posted.Len() > 0
+		l.immediates.RefCount() > 0 || l.posted.Len() > 0 || l.idleCbs.len() > 0
 }
 
 // Run runs the loop in the given mode and reports whether it is still alive. It returns an
@@ -154,6 +164,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		return l.Alive(), err
 	}
 	defer l.leave(&alive, &err)
+	l.startMetrics()
 
 	l.nodePrologue()
 	r := l.Alive()
@@ -162,30 +173,42 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	if mode == RunDefault && r && !l.stopFlag {
 		l.UpdateTime()
+		l.enter(PhaseTimers)
 		l.runTimers()
 	}
 	for r && !l.stopFlag && l.fatal == nil {
 		canSleep := l.pending.Len() == 0 && l.idle.empty()
 
+		l.enterIteration() // PhasePending
 		l.runPending()
+		l.enter(PhaseIdle)
 		l.idle.run()
+		l.enter(PhasePrepare)
 		l.prepare.run()
 
 		var timeout time.Duration
 		if mode == RunOnce && canSleep || mode == RunDefault {
 			timeout = l.backendTimeout()
+			if timeout != 0 && l.idleCbs.len() > 0 {
+				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
+			}
 		}
-		l.metrics.LoopCount++
+		l.metrics.loopCount++
+		l.enter(PhasePoll)
 		l.poll(timeout)
+		l.enter(PhasePending)
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
 		}
 
+		l.enter(PhaseCheck)
 		l.check.run()
 		l.runImmediates()
+		l.enter(PhaseClose)
 		l.runClosing()
 
 		l.UpdateTime()
+		l.enter(PhaseTimers)
 		l.runTimers()
 
 		r = l.Alive()
@@ -208,6 +231,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 func (l *Loop) nodePrologue() {
 	l.afterCallback()
 	if l.immediates.Outstanding() > 0 {
+		l.enter(PhaseCheck)
 		l.immediates.Run(l.afterCallback)
 	}
 }
@@ -223,6 +247,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 		*alive = l.Alive()
 		l.stopFlag = false
 	}
+	l.leavePhases()
 	l.running.Store(false)
 }
 
@@ -233,8 +258,8 @@ func (l *Loop) leave(alive *bool, err *error) {
 // the loop.
 func (l *Loop) backendTimeout() time.Duration {
 	// Posted functions need no zero timeout: their Wake ends the wait.
-	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 || l.pending.Len() > 0 ||
-		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
+	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 && l.idleCbs.len() == 0 ||
+		l.pending.Len() > 0 || !l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
 		return 0
 	}
 	deadline, ok := l.timers.Next()
@@ -249,9 +274,13 @@ func (l *Loop) backendTimeout() time.Duration {
 
 // afterCallback runs the nextTick/microtask drain that follows every callback the loop calls.
 func (l *Loop) afterCallback() {
+	l.countCallback()
 	if l.ticks.Pending() || l.promise.checkpointDue {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
+	}
+	if l.obs.on {
+		l.observeCallback()
 	}
 }
 
@@ -359,6 +388,7 @@ func (l *Loop) Close() error {
 	}
 	l.runCloseHooks()
 	l.node.close()
+	l.idleCbs.clear()
 	l.immediates.Clear()
 	l.ticks = nexttick.Queues{}
 	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles

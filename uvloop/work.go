@@ -88,7 +88,7 @@ func (l *Loop) QueueWork(work func(), after func(err error)) (*Work, error) {
 	p := &l.work
 	w := p.slab.New()
 	*w = Work{loop: l, work: work, after: after}
-	l.activeReqs++
+	l.reqStart(ReqWork)
 	p.mu.Lock()
 	p.queue.Push(w)
 	switch {
@@ -177,7 +177,7 @@ func (l *Loop) runWorkDone() {
 	q.Take()
 	defer l.endBatch(q.End)
 	for w, ok := q.Next(); ok; w, ok = q.Next() {
-		l.activeReqs--
+		l.reqDone(ReqWork)
 		after := w.after
 		w.after = nil
 		after(w.err)
