@@ -99,11 +99,11 @@ const (
 
 // streamShared is the state all streams of one loop share; loop goroutine only.
 type streamShared struct {
-	readBuf   []byte      // handed to read callbacks; allocated on the first read
-	bufs      [][]byte    // writev scratch: the slices of one batched write
-	iov       sock.IOVecs // writev scratch for the raw system call
-	free      *writeReq   // recycled write requests
-	reserveFd int         // the fd held back for the EMFILE trick; valid while reserved
+	readBuf   []byte       // handed to read callbacks; allocated on the first read
+	bufs      [][]byte     // writev scratch: the slices of one batched write
+	iov       sock.IOVecs  // writev scratch for the raw system call
+	free      *writeReq    // recycled write requests
+	reserveFd int          // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
 	hooked    bool // the OnClose hook that releases reserveFd is registered
 }
