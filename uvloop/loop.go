@@ -232,7 +232,7 @@ func (l *Loop) nodePrologue() {
 	l.afterCallback()
 	if l.immediates.Outstanding() > 0 {
 		l.enter(PhaseCheck)
-		l.immediates.Run(l.afterCallback)
+		l.immediates.RunEach(l.afterImmediate)
 	}
 }
 
@@ -284,6 +284,9 @@ func (l *Loop) afterCallback() {
 	}
 }
 
+// afterImmediate is afterCallback for an immediate, which it names for long tasks.
+func (l *Loop) afterImmediate(im *immediate.Immediate) { l.afterTask(im.Fn) }
+
 // runPending runs the callbacks deferred to the pending phase before it began; those they
 // defer wait for the next pending phase.
 func (l *Loop) runPending() {
@@ -303,7 +306,7 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 func (l *Loop) runImmediates() {
 	for l.immediates.Len() > 0 {
 		leftover := l.immediates.Outstanding() > 0
-		l.immediates.Run(l.afterCallback)
+		l.immediates.RunEach(l.afterImmediate)
 		if !leftover {
 			return
 		}

@@ -282,7 +282,7 @@ func (n *nodeTimers) nest(t *Timeout, parent uint8) {
 
 // WithTimerNestingClamp turns on the HTML standard's timer-nesting clamp for SetTimeout and
 // SetInterval: a timeout set from a timeout callback nested more than 5 levels deep (and each
-// run of an interval past its fifth) waits at least 4 ms, as browsers do. Off by default, as
+// run of an interval after its sixth) waits at least 4 ms, as browsers do. Off by default, as
 // in Node, which has no such clamp. For people who port browser code and want its timing.
 func WithTimerNestingClamp() Option { return func(o *options) { o.nestingClamp = true } }
 
