@@ -78,6 +78,7 @@ func (q *idleCallbacks) remove(r *IdleRequest) {
 	}
 	r.prev, r.next, r.queued = nil, nil, false
 	q.n--
+	r.loop.activeRefs--
 }
 
 // RequestIdleCallback queues cb to run in an idle period of the loop (the HTML
@@ -98,6 +99,7 @@ func (l *Loop) RequestIdleCallback(cb func(IdleDeadline), timeout time.Duration)
 	}
 	r := &IdleRequest{loop: l, cb: cb}
 	l.idleCbs.push(r)
+	l.activeRefs++ // a queued idle callback keeps the loop alive, as a ref'd handle does
 	if timeout > 0 {
 		r.timer = l.SetTimeout(r.timedOut, timeout)
 		r.timer.Unref() // the request itself keeps the loop alive

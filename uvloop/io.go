@@ -160,6 +160,7 @@ func (l *Loop) reportFailed() {
 // poll is the poll phase: flush interest, wait up to timeout (-1: forever) for I/O and
 // wake-ups, then run the I/O callbacks, the Async callbacks and the posted functions.
 func (l *Loop) poll(timeout time.Duration) {
+	l.enterPoll()
 	l.io.flush(l.poller)
 	if len(l.io.failed) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase

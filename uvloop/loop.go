@@ -109,6 +109,9 @@ func New(opts ...Option) (*Loop, error) {
 		return nil, err
 	}
 	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1}
+	l.idle.init(l, PhaseIdle)
+	l.prepare.init(l, PhasePrepare)
+	l.check.init(l, PhaseCheck)
 	l.work.size = o.workers
 	l.work.cond.L = &l.work.mu
 	l.node.init(l)
@@ -133,7 +136,7 @@ func (l *Loop) Stop() { l.stopFlag = true }
 // pending callback, a closing handle, a ref'd immediate or a posted function not yet run.
 func (l *Loop) Alive() bool {
 	return l.activeRefs > 0 || l.activeReqs > 0 || l.pending.Len() > 0 || l.closing != nil ||
-		l.immediates.RefCount() > 0 || l.posted.Len() > 0 || l.idleCbs.len() > 0
+		l.immediates.RefCount() > 0 || l.posted.Len() > 0
 }
 
 // Run runs the loop in the given mode and reports whether it is still alive. It returns an
@@ -173,17 +176,13 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	if mode == RunDefault && r && !l.stopFlag {
 		l.UpdateTime()
-		l.enter(PhaseTimers)
 		l.runTimers()
 	}
 	for r && !l.stopFlag && l.fatal == nil {
 		canSleep := l.pending.Len() == 0 && l.idle.empty()
 
-		l.enterIteration() // PhasePending
 		l.runPending()
-		l.enter(PhaseIdle)
 		l.idle.run()
-		l.enter(PhasePrepare)
 		l.prepare.run()
 
 		var timeout time.Duration
@@ -194,21 +193,16 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 			}
 		}
 		l.metrics.loopCount++
-		l.enter(PhasePoll)
 		l.poll(timeout)
-		l.enter(PhasePending)
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
 		}
 
-		l.enter(PhaseCheck)
 		l.check.run()
 		l.runImmediates()
-		l.enter(PhaseClose)
 		l.runClosing()
 
 		l.UpdateTime()
-		l.enter(PhaseTimers)
 		l.runTimers()
 
 		r = l.Alive()
@@ -231,7 +225,6 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 func (l *Loop) nodePrologue() {
 	l.afterCallback()
 	if l.immediates.Outstanding() > 0 {
-		l.enter(PhaseCheck)
 		l.immediates.RunEach(l.afterImmediate)
 	}
 }
@@ -258,8 +251,8 @@ func (l *Loop) leave(alive *bool, err *error) {
 // the loop.
 func (l *Loop) backendTimeout() time.Duration {
 	// Posted functions need no zero timeout: their Wake ends the wait.
-	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 && l.idleCbs.len() == 0 ||
-		l.pending.Len() > 0 || !l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
+	if l.stopFlag || l.activeRefs == 0 && l.activeReqs == 0 && l.posted.Len() == 0 || l.pending.Len() > 0 ||
+		!l.idle.empty() || l.immediates.RefCount() > 0 || l.closing != nil {
 		return 0
 	}
 	deadline, ok := l.timers.Next()
@@ -290,7 +283,12 @@ func (l *Loop) afterImmediate(im *immediate.Immediate) { l.afterTask(im.Fn) }
 // runPending runs the callbacks deferred to the pending phase before it began; those they
 // defer wait for the next pending phase.
 func (l *Loop) runPending() {
-	for n := l.pending.Len(); n > 0; n-- {
+	n := l.pending.Len()
+	if n == 0 {
+		return
+	}
+	l.enter(PhasePending)
+	for ; n > 0; n-- {
 		fn, _ := l.pending.Pop()
 		fn()
 		l.afterCallback()
@@ -304,6 +302,9 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
 // outstanding queue does.
 func (l *Loop) runImmediates() {
+	if l.immediates.Len() > 0 {
+		l.enter(PhaseCheck)
+	}
 	for l.immediates.Len() > 0 {
 		leftover := l.immediates.Outstanding() > 0
 		l.immediates.RunEach(l.afterImmediate)
@@ -319,6 +320,10 @@ func (l *Loop) runImmediates() {
 // closed meanwhile; a handle whose kind's part (closeFinish) panicked is among them.
 func (l *Loop) runClosing() {
 	h := l.closing
+	if h == nil {
+		return
+	}
+	l.enter(PhaseClose)
 	l.closing = nil
 	var cur *handle
 	defer func() {
@@ -341,7 +346,10 @@ func (l *Loop) runClosing() {
 }
 
 // runTimers runs the due timers (uv__run_timers).
-func (l *Loop) runTimers() { l.timers.RunExpired(l.now) }
+func (l *Loop) runTimers() {
+	l.enter(PhaseTimers)
+	l.timers.RunExpired(l.now)
+}
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not
 // run yet), in creation order. Handles created by fn are not visited. It returns

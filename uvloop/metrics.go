@@ -123,6 +123,8 @@ func (l *Loop) Metrics() Metrics {
 
 // enter marks the start of phase p: the callbacks that follow count for it. With tracing,
 // timing or long tasks on, it also closes the last phase's region and timing (observe.go).
+// A phase with nothing to run is not entered (except poll and timers, always entered): the
+// loop's bookkeeping there counts with the phase before.
 func (l *Loop) enter(p Phase) {
 	l.metrics.phase = p
 	if l.obs.on {

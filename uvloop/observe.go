@@ -97,22 +97,24 @@ func (o *observer) init(opts *options) {
 	o.on = o.timing || o.longTask > 0
 }
 
-// enterIteration starts an iteration's first phase; it is also where an execution trace
-// that started or stopped since the last iteration is noticed, so that a loop with nothing
-// else on checks trace.IsEnabled once per iteration.
-func (l *Loop) enterIteration() {
-	o := &l.obs
-	if t := trace.IsEnabled(); t != o.tracing {
-		o.tracing = t
-		o.on = t || o.timing || o.longTask > 0
+// enterPoll starts the poll phase, which every iteration runs. It is also where an execution
+// trace that started since the last iteration is noticed (and observePhase notices one that
+// stopped), so a loop with nothing else on pays one trace.IsEnabled an iteration.
+func (l *Loop) enterPoll() {
+	l.metrics.phase = PhasePoll
+	if l.obs.on || trace.IsEnabled() {
+		l.observePhase(PhasePoll)
 	}
-	l.enter(PhasePending)
 }
 
 // observePhase is enter's slow path: it ends the last phase (its time, its trace region)
 // and starts p. p == NumPhases ends the last phase without starting one (Run's end).
 func (l *Loop) observePhase(p Phase) {
 	o := &l.obs
+	if t := trace.IsEnabled(); t != o.tracing {
+		o.tracing = t
+		o.on = t || o.timing || o.longTask > 0
+	}
 	if o.timing || o.longTask > 0 || o.tracing {
 		now := int64(time.Since(l.epoch))
 		if o.timing {

@@ -208,6 +208,8 @@ func TestTraceRegions(t *testing.T) {
 	l.SetImmediate(func() {})
 	l.SetTimeout(func() { time.Sleep(time.Duration(1.2 * float64(uvloop.DefaultLongTask))) }, 0)
 	l.Post(func() {})
+	l.SetImmediate(func() { l.DeferPending(func() {}) })
+	l.NewIdle(nil).Close(nil)
 	runLoop(t, l)
 	trace.Stop()
 	for _, name := range []string{"uvloop.timers", "uvloop.check", "uvloop.poll", "uvloop.close", "uvloop.pending", "uvloop.longtask"} {

@@ -18,7 +18,11 @@ type watcher struct {
 type watcherList struct {
 	head   *watcher
 	cursor *watcher // the next to run while run is running; nil otherwise
+	loop   *Loop    // set by New
+	phase  Phase    // the phase the list runs in, for Metrics; set by New
 }
+
+func (q *watcherList) init(l *Loop, p Phase) { q.loop, q.phase = l, p }
 
 func (q *watcherList) empty() bool { return q.head == nil }
 
@@ -49,6 +53,7 @@ func (q *watcherList) run() {
 	if q.head == nil {
 		return
 	}
+	q.loop.enter(q.phase)
 	q.cursor = q.head
 	defer func() { q.cursor = nil }() // also when a callback panics
 	for q.cursor != nil {
