@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -151,7 +152,9 @@ type PercentileValue struct {
 }
 
 // Percentiles returns the distribution as Node's histogram.percentiles has it: the value at
-// 0, 50, 75, 87.5, ... percent, halving the distance to 100 at each step, up to 100.
+// 0, 50, 75, 87.5, ... percent, halving the distance to 100 at each step, up to 100, each the
+// lowest value of its histogram bucket (where Percentile and Max give the highest), as Node's
+// iteration over the C HdrHistogram does.
 func (m *DelayMonitor) Percentiles() []PercentileValue {
 	if m.count == 0 {
 		return []PercentileValue{{Percentile: 100, Value: 0}}
@@ -159,13 +162,21 @@ func (m *DelayMonitor) Percentiles() []PercentileValue {
 	bs := m.hist.CumulativeDistributionWithTicks(1)
 	out := make([]PercentileValue, 0, len(bs))
 	for _, b := range bs {
+		v := time.Duration(lowestEquivalent(b.ValueAt))
 		if n := len(out); n > 0 && out[n-1].Percentile == b.Quantile {
-			out[n-1].Value = time.Duration(b.ValueAt)
+			out[n-1].Value = v
 			continue
 		}
-		out = append(out, PercentileValue{Percentile: b.Quantile, Value: time.Duration(b.ValueAt)})
+		out = append(out, PercentileValue{Percentile: b.Quantile, Value: v})
 	}
 	return out
+}
+
+// lowestEquivalent is the lowest value of the bucket whose highest value is v, in the
+// geometry of delayLowest 1 and delayDigits 3: 2048 sub-buckets, so a bucket of values
+// below 2048 holds one value and above it 2^(bit length - 11).
+func lowestEquivalent(v int64) int64 {
+	return v - 1<<(bits.Len64(uint64(v)|2047)-11) + 1
 }
 
 // DelayStats is a copy of a DelayMonitor's figures at one moment, safe to hand to another

@@ -254,7 +254,7 @@ func TestDelayMonitor(t *testing.T) {
 		t.Errorf("stats %+v", s)
 	}
 	ps := m.Percentiles()
-	if len(ps) < 2 || ps[0].Percentile != 0 || ps[len(ps)-1].Percentile != 100 || ps[len(ps)-1].Value != m.Max() {
+	if len(ps) < 2 || ps[0].Percentile != 0 || ps[len(ps)-1].Percentile != 100 || ps[len(ps)-1].Value > m.Max() || ps[len(ps)-1].Value < m.Max()*999/1000 || ps[0].Value != m.Min() {
 		t.Errorf("percentiles %+v", ps)
 	}
 	m.Reset()
@@ -413,4 +413,15 @@ func TestObserveAllocs(t *testing.T) {
 		t.Errorf("%v allocs per iteration", allocs)
 	}
 	closeLoop(t, l)
+}
+
+// The buckets of Node's histogram (values printed by node for the same samples).
+func TestDelayBuckets(t *testing.T) {
+	for _, c := range []struct{ highest, lowest int64 }{
+		{15056895, 15048704}, {7266303, 7262208}, {2047, 2047}, {1, 1}, {4095, 4094},
+	} {
+		if got := uvloop.LowestEquivalent(c.highest); got != c.lowest {
+			t.Errorf("LowestEquivalent(%d) = %d, want %d", c.highest, got, c.lowest)
+		}
+	}
 }
