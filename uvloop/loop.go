@@ -291,7 +291,7 @@ func (l *Loop) runPending() {
 	for ; n > 0; n-- {
 		fn, _ := l.pending.Pop()
 		fn()
-		l.afterCallback()
+		l.afterTask(fn)
 	}
 }
 
@@ -447,7 +447,7 @@ func (l *Loop) runPosted() {
 	defer l.endBatch(q.End)
 	for fn, ok := q.Next(); ok; fn, ok = q.Next() {
 		fn()
-		l.afterCallback()
+		l.afterTask(fn)
 	}
 }
 

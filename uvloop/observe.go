@@ -55,9 +55,11 @@ type LongTask struct {
 	Start    time.Duration // when it started, in loop time (Now's clock)
 	Duration time.Duration // the callback and its nextTick/microtask drain
 	// Func, File and Line name the callback the loop called, from its func value: the
-	// function's name ("main.handler.func1"), the file and line of its declaration. For
-	// the kinds whose callback the loop reaches through the handle (streams, UDP, Poll,
-	// signals, FSEvent) they are empty.
+	// function's name ("main.handler.func1"), the file and line of its declaration. They
+	// are known for timers and timeouts, immediates, idle, prepare and check handles, idle
+	// callbacks, stream reads, posted functions, work completions, pending and close
+	// callbacks; for the others (writes, connects, UDP, Poll, signals, FSEvent, Async)
+	// they are empty.
 	Func string
 	File string
 	Line int

@@ -387,7 +387,7 @@ func (s *stream) read() {
 			return
 		}
 		s.readCb(buf[:n], nil)
-		l.afterCallback()
+		l.afterTask(s.readCb)
 		if n < len(buf) {
 			return // the next read would most likely find nothing
 		}

@@ -117,7 +117,7 @@ func (l *Loop) NewIdle(cb func(*Idle)) *Idle {
 
 func (h *Idle) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -143,7 +143,7 @@ func (l *Loop) NewPrepare(cb func(*Prepare)) *Prepare {
 
 func (h *Prepare) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -169,7 +169,7 @@ func (l *Loop) NewCheck(cb func(*Check)) *Check {
 
 func (h *Check) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed

@@ -181,7 +181,7 @@ func (l *Loop) runWorkDone() {
 		after := w.after
 		w.after = nil
 		after(w.err)
-		l.afterCallback()
+		l.afterTask(after)
 	}
 }
 
