@@ -223,9 +223,10 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 // last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
 // its outstanding queue right after an uncaught exception.
 func (l *Loop) nodePrologue() {
-	l.afterCallback()
+	l.drain()
 	if l.immediates.Outstanding() > 0 {
-		l.immediates.RunEach(l.afterImmediate)
+		l.enter(PhaseCheck)
+		l.runImmediateBatch()
 	}
 }
 
@@ -265,7 +266,8 @@ func (l *Loop) backendTimeout() time.Duration {
 	return 0
 }
 
-// afterCallback runs the nextTick/microtask drain that follows every callback the loop calls.
+// afterCallback runs the nextTick/microtask drain that follows every callback the loop calls,
+// and counts the callback for Metrics.
 func (l *Loop) afterCallback() {
 	l.countCallback()
 	if l.ticks.Pending() || l.promise.checkpointDue {
@@ -277,8 +279,33 @@ func (l *Loop) afterCallback() {
 	}
 }
 
-// afterImmediate is afterCallback for an immediate, which it names for long tasks.
-func (l *Loop) afterImmediate(im *immediate.Immediate) { l.afterTask(im.Fn) }
+// drain is afterCallback without counting a callback (the same body: a call from one to the
+// other would cost every callback a call).
+func (l *Loop) drain() {
+	if l.ticks.Pending() || l.promise.checkpointDue {
+		l.promise.checkpointDue = false
+		l.ticks.Drain()
+	}
+	if l.obs.on {
+		l.observeCallback()
+	}
+}
+
+// afterImmediate is afterCallback for an immediate, which it names for long tasks; the
+// immediates are counted by the batch (runImmediateBatch).
+func (l *Loop) afterImmediate(im *immediate.Immediate) {
+	if l.obs.on {
+		l.obs.fn = im.Fn
+	}
+	l.drain()
+}
+
+// runImmediateBatch runs one batch of immediates and counts them (a batch that a panic cuts
+// short goes uncounted).
+func (l *Loop) runImmediateBatch() {
+	n := l.immediates.RunEach(l.afterImmediate)
+	l.metrics.phases[PhaseCheck].Callbacks += uint64(n)
+}
 
 // runPending runs the callbacks deferred to the pending phase before it began; those they
 // defer wait for the next pending phase.
@@ -302,12 +329,10 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
 // outstanding queue does.
 func (l *Loop) runImmediates() {
-	if l.immediates.Len() > 0 {
-		l.enter(PhaseCheck)
-	}
 	for l.immediates.Len() > 0 {
+		l.enter(PhaseCheck)
 		leftover := l.immediates.Outstanding() > 0
-		l.immediates.RunEach(l.afterImmediate)
+		l.runImmediateBatch()
 		if !leftover {
 			return
 		}
