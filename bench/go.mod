@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0 // indirect
 	github.com/google/btree v1.1.3 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

@@ -199,6 +199,16 @@ func (q *Queue) SetRef(im *Immediate, ref bool) {
 // Node's processImmediate does with its outstanding queue); the Run after that
 // takes a new snapshot. Len, RefCount and Outstanding count it throughout.
 func (q *Queue) Run(after func()) int {
+	if after == nil {
+		return q.RunEach(nil)
+	}
+	return q.RunEach(func(*Immediate) { after() })
+}
+
+// RunEach is Run with an after that is told which Immediate just ran (its Fn
+// is still set), so that the caller can name the callback, as the loop's
+// long-task reports do.
+func (q *Queue) RunEach(after func(*Immediate)) int {
 	if q.running {
 		return 0
 	}
@@ -219,7 +229,7 @@ func (q *Queue) Run(after func()) int {
 		ran++
 		im.Fn()
 		if after != nil {
-			after()
+			after(im)
 		}
 	}
 	return ran

@@ -69,6 +69,9 @@ func (q *Queues) QueueMicrotask(fn func()) {
 // Pending reports whether any tick or microtask is queued.
 func (q *Queues) Pending() bool { return q.ticks.Len()|q.micro.Len() != 0 }
 
+// Lens returns how many nextTick callbacks and how many microtasks are queued.
+func (q *Queues) Lens() (ticks, microtasks int) { return q.ticks.Len(), q.micro.Len() }
+
 // Draining reports whether a Drain is in progress, that is whether the caller
 // is a tick, a microtask or Checkpoint run by Drain.
 func (q *Queues) Draining() bool { return q.draining }

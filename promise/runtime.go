@@ -2,7 +2,7 @@ package promise
 
 import (
 	"io"
-	"os"
+	"log/slog"
 	"sync"
 
 	"github.com/uvgo/uvgo/internal/queue"
@@ -95,7 +95,9 @@ type Runtime struct {
 	requestCP        func()
 	mode             Mode
 	hook             func(RejectionEvent)
-	warnings         io.Writer
+	warnings         io.Writer    // SetWarningOutput's writer, while warnWriter
+	warnWriter       bool         // SetWarningOutput was called after any SetLogger: warnings go to warnings (nil: nowhere)
+	logger           *slog.Logger // SetLogger's; nil: the scheduler's Logger, or slog.Default()
 	failer           Failer
 	nextUID          uint64
 	maybeUnhandled   map[*base]trackedEntry // Node's maybeUnhandledPromises
@@ -144,7 +146,7 @@ func foreignRuntime(s Scheduler) *Runtime {
 }
 
 func newRuntime(s Scheduler) *Runtime {
-	rt := &Runtime{sched: s, warnings: os.Stderr, done: make(chan struct{})}
+	rt := &Runtime{sched: s, done: make(chan struct{})}
 	rt.runJobFn = rt.runJob
 	rt.coros.lnext, rt.coros.lprev = &rt.coros, &rt.coros
 	rt.inspect, _ = s.(JobInspector)

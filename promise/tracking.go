@@ -3,6 +3,7 @@ package promise
 import (
 	"fmt"
 	"io"
+	"log/slog"
 )
 
 // Mode is what an unhandled rejection does, as Node's --unhandled-rejections flag says.
@@ -87,8 +88,28 @@ func (rt *Runtime) RejectionMode() Mode { return rt.mode }
 // writes no warning.
 func (rt *Runtime) SetRejectionHook(fn func(RejectionEvent)) { rt.hook = fn }
 
-// SetWarningOutput sets where warnings go (os.Stderr by default; nil discards them).
-func (rt *Runtime) SetWarningOutput(w io.Writer) { rt.warnings = w }
+// SetWarningOutput sends warnings to w as lines of text, "(uvgo) " and the warning (nil
+// discards them), instead of to the logger. SetLogger undoes it.
+func (rt *Runtime) SetWarningOutput(w io.Writer) { rt.warnings, rt.warnWriter = w, true }
+
+// SetLogger sets the logger of the runtime's warnings (unhandled rejections in ModeWarn, a
+// rejection handled late), which log at level Warn. nil means the default: the scheduler's
+// own logger if it has one (a method Logger() *slog.Logger, as *uvloop.Loop has, set with
+// uvloop.WithLogger), else slog.Default().
+func (rt *Runtime) SetLogger(lg *slog.Logger) { rt.logger, rt.warnWriter = lg, false }
+
+// Logger returns the logger warnings go to (see SetLogger).
+func (rt *Runtime) Logger() *slog.Logger {
+	if rt.logger != nil {
+		return rt.logger
+	}
+	if s, ok := rt.sched.(interface{ Logger() *slog.Logger }); ok {
+		if lg := s.Logger(); lg != nil {
+			return lg
+		}
+	}
+	return slog.Default()
+}
 
 // SetRejectionMode sets the unhandled-rejection mode of s's Runtime.
 func SetRejectionMode(s Scheduler, m Mode) { RuntimeOf(s).SetRejectionMode(m) }
@@ -190,7 +211,11 @@ func (rt *Runtime) fail(err error) {
 }
 
 func (rt *Runtime) warn(msg string) {
-	if rt.warnings != nil {
-		fmt.Fprintf(rt.warnings, "(uvgo) %s\n", msg)
+	if rt.warnWriter {
+		if rt.warnings != nil {
+			fmt.Fprintf(rt.warnings, "(uvgo) %s\n", msg)
+		}
+		return
 	}
+	rt.Logger().Warn(msg)
 }

@@ -3,6 +3,7 @@ package promise_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -218,6 +219,35 @@ func TestRejectOnDone(t *testing.T) {
 	}
 	if !errors.Is(p.Err(), context.Canceled) {
 		t.Errorf("p = %v, want rejected with context.Canceled", p)
+	}
+	closeLoop(t, l)
+}
+
+// Without SetWarningOutput, warnings go to the loop's logger (uvloop.WithLogger), or to
+// SetLogger's.
+func TestWarningsLogged(t *testing.T) {
+	var buf strings.Builder
+	l, err := uvloop.New(uvloop.WithLogger(slog.New(slog.NewTextHandler(&buf, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := promise.RuntimeOf(l)
+	rt.SetRejectionMode(promise.ModeWarn)
+	promise.Reject[int](l, errors.New("nobody listens"))
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.Contains(s, "level=WARN") || !strings.Contains(s, "UnhandledPromiseRejectionWarning: nobody listens") {
+		t.Errorf("loop's log %q", s)
+	}
+	var own strings.Builder
+	rt.SetLogger(slog.New(slog.NewTextHandler(&own, nil)))
+	promise.Reject[int](l, errors.New("again"))
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(own.String(), "again") || strings.Contains(buf.String(), "again") {
+		t.Errorf("SetLogger's log %q; loop's %q", own.String(), buf.String())
 	}
 	closeLoop(t, l)
 }

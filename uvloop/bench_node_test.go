@@ -13,7 +13,11 @@ import (
 // benchChain runs a chain of b.N callbacks, each scheduling the next with schedule, on a
 // loop; schedule is SetImmediate or NextTick (ns/op = per callback).
 func benchChain(b *testing.B, schedule func(l *uvloop.Loop, cb func())) {
-	l := newLoop(b)
+	benchChainOn(b, newLoop(b), schedule)
+}
+
+// benchChainOn is benchChain on the loop l.
+func benchChainOn(b *testing.B, l *uvloop.Loop, schedule func(l *uvloop.Loop, cb func())) {
 	n := 0
 	var next func()
 	next = func() {
@@ -57,6 +61,27 @@ func queueMicrotask(l *uvloop.Loop, cb func()) { l.QueueMicrotask(cb) }
 // BenchmarkImmediateChain: each immediate queues the next (ns/op = per immediate, one loop
 // iteration each). bench/node/immediate-chain.js.
 func BenchmarkImmediateChain(b *testing.B) { benchChain(b, setImmediate) }
+
+// BenchmarkImmediateChainObserved is ImmediateChain with every optional observation on:
+// phase timing and long tasks (with a threshold never reached), the cost of issue 15's
+// options beside the always-on counters that ImmediateChain pays.
+func BenchmarkImmediateChainObserved(b *testing.B) {
+	l, err := uvloop.New(uvloop.WithPhaseTiming(), uvloop.WithLongTasks(time.Hour, func(uvloop.LongTask) {}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchChainOn(b, l, setImmediate)
+}
+
+// BenchmarkImmediateChainLongTasks is ImmediateChain with long-task detection alone (a clock
+// read after every callback).
+func BenchmarkImmediateChainLongTasks(b *testing.B) {
+	l, err := uvloop.New(uvloop.WithLongTasks(time.Hour, func(uvloop.LongTask) {}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchChainOn(b, l, setImmediate)
+}
 
 // BenchmarkImmediateBatch: b.N immediates queued at once, run in one check phase.
 // bench/node/immediate-batch.js.

@@ -16,6 +16,7 @@ package uvloop_test
 
 import (
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -32,9 +33,12 @@ var phaseShapes = []struct {
 }{{"iter", 1}, {"cb100", phaseBatch}}
 
 // phaseLoop is a loop kept alive by an Async that is never sent.
-func phaseLoop(b *testing.B) *uvloop.Loop {
+func phaseLoop(b *testing.B, opts ...uvloop.Option) *uvloop.Loop {
 	b.Helper()
-	l := newLoop(b)
+	l, err := uvloop.New(opts...)
+	if err != nil {
+		b.Fatal(err)
+	}
 	l.NewAsync(nil)
 	return l
 }
@@ -63,10 +67,10 @@ func (t *tickets) Take() bool {
 // and returns start, which arms them (inside the timed part, so that each of the b.N
 // callbacks is counted with one arming); each callback counts in ran and re-arms while tk has
 // tickets. The loop iterates until b.N callbacks ran.
-func runPhase(b *testing.B, setup func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) (start func())) {
+func runPhase(b *testing.B, setup func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) (start func()), opts ...uvloop.Option) {
 	for _, s := range phaseShapes {
 		b.Run(s.name, func(b *testing.B) {
-			l := phaseLoop(b)
+			l := phaseLoop(b, opts...)
 			ran := 0
 			k := min(s.k, b.N)
 			tk := tickets{left: b.N - k}
@@ -144,21 +148,28 @@ func BenchmarkPhaseTimer(b *testing.B) {
 
 // BenchmarkPhaseImmediate: immediates that each queue a new one from their callback, which
 // runs in the next iteration's check phase (SetImmediate + run).
-func BenchmarkPhaseImmediate(b *testing.B) {
-	runPhase(b, func(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
-		var cb func()
-		cb = func() {
-			*ran++
-			if tk.Take() {
-				l.SetImmediate(cb)
-			}
+func BenchmarkPhaseImmediate(b *testing.B) { runPhase(b, phaseImmediate) }
+
+// BenchmarkPhaseImmediateObserved is PhaseImmediate with the optional observation on:
+// WithPhaseTiming (a clock read at each phase boundary) and WithLongTasks (one after each
+// callback), the threshold never reached.
+func BenchmarkPhaseImmediateObserved(b *testing.B) {
+	runPhase(b, phaseImmediate, uvloop.WithPhaseTiming(), uvloop.WithLongTasks(time.Hour, func(uvloop.LongTask) {}))
+}
+
+func phaseImmediate(b *testing.B, l *uvloop.Loop, k int, ran *int, tk *tickets) func() {
+	var cb func()
+	cb = func() {
+		*ran++
+		if tk.Take() {
+			l.SetImmediate(cb)
 		}
-		return func() {
-			for range k {
-				l.SetImmediate(cb)
-			}
+	}
+	return func() {
+		for range k {
+			l.SetImmediate(cb)
 		}
-	})
+	}
 }
 
 // phaseWatcher is the setup for Idle, Prepare or Check handles (made by newH, e.g.

@@ -225,7 +225,7 @@ func (l *Loop) QueueLookup(fn func(ctx context.Context) error, after func(err er
 	}
 	r := &LookupReq{loop: l, fn: fn, after: after}
 	r.ctx, r.cancel = context.WithCancel(context.Background())
-	l.activeReqs++ // counted while waiting too; QueueWork counts it again once it has a slot
+	l.reqStart(ReqGetAddrInfo) // counted while waiting too; QueueWork counts it again once it has a slot
 	if l.dns.running >= l.slowSlots() {
 		l.dns.waiting = append(l.dns.waiting, r)
 	} else {
@@ -282,7 +282,7 @@ func (r *LookupReq) submit() {
 // request's own callback runs.
 func (r *LookupReq) finish(err error) {
 	l := r.loop
-	l.activeReqs--
+	l.reqDone(ReqGetAddrInfo)
 	l.dns.running--
 	for len(l.dns.waiting) > 0 && l.dns.running < l.slowSlots() {
 		next := l.dns.waiting[0]

@@ -43,7 +43,9 @@ func TestFsBadInputTable(t *testing.T) {
 		{"open O_EXCL existing", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
 			return l.FSOpen(r, file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600, cb)
 		}, syscall.EEXIST, 0},
-		{"read closed fd", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, closedFd, make([]byte, 4), 0, cb) }, syscall.EBADF, 0},
+		{"read closed fd", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+			return l.FSRead(r, closedFd, make([]byte, 4), 0, cb)
+		}, syscall.EBADF, 0},
 		{"read a directory", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
 			d, err := os.Open(dir)
 			mustOK(t, err)
@@ -53,7 +55,9 @@ func TestFsBadInputTable(t *testing.T) {
 		{"read nil buffer", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, rfd, nil, 0, cb) }, 0, 0},
 		{"readv no buffers", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadv(r, rfd, nil, 0, cb) }, 0, 0},
 		{"read buffer too small", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, rfd, make([]byte, 3), 0, cb) }, 0, 3},
-		{"read past the end", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, rfd, make([]byte, 3), 1<<40, cb) }, 0, 0},
+		{"read past the end", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+			return l.FSRead(r, rfd, make([]byte, 3), 1<<40, cb)
+		}, 0, 0},
 		{"read negative offset is the file position", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
 			return l.FSRead(r, rfd, make([]byte, 4), -7, cb)
 		}, 0, 4},
@@ -72,7 +76,9 @@ func TestFsBadInputTable(t *testing.T) {
 			mustOK(t, os.Mkdir(sub, 0o700))
 			return l.FSRename(r, sub, file, cb)
 		}, syscall.ENOTDIR, 0},
-		{"mkdtemp without XXXXXX", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSMkdtemp(r, filepath.Join(dir, "t"), cb) }, syscall.EINVAL, 0},
+		{"mkdtemp without XXXXXX", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+			return l.FSMkdtemp(r, filepath.Join(dir, "t"), cb)
+		}, syscall.EINVAL, 0},
 		{"copyfile unknown flag", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
 			return l.FSCopyfile(r, file, filepath.Join(dir, "copy"), 64, cb)
 		}, syscall.EINVAL, 0},

@@ -224,7 +224,7 @@ func (h *handle) finishClose() {
 	if cb := h.closeCb; cb != nil {
 		h.closeCb = nil
 		cb()
-		h.loop.afterCallback()
+		h.loop.afterTask(cb)
 	}
 }
 

@@ -162,6 +162,7 @@ func (l *Loop) reportFailed() {
 // work and the posted functions. With no fd registered the loop waits on a channel (or not at
 // all, for a zero timeout); otherwise in the poller (wake.go).
 func (l *Loop) poll(timeout time.Duration) {
+	l.enterPoll()
 	if len(l.io.dirty) > 0 {
 		l.io.flush(l.poller)
 	}
@@ -192,6 +193,7 @@ func (l *Loop) poll(timeout time.Duration) {
 // the yield or the last look found such work, the I/O is looked at once more first, so that
 // the work does not overtake I/O that was ready before it was queued.
 func (l *Loop) kernelWait(timeout time.Duration) {
+	begin := int64(-1) // when the blocking wait began, for IdleTime; -1: it did not block
 	events, _, err := l.poller.Wait(0)
 	if err == nil && len(events) == 0 && timeout != 0 {
 		if !l.lockThread {
@@ -203,6 +205,7 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 			// dispatched before it, as when the wake-up came through the kernel queue.
 			events, _, err = l.poller.Wait(0)
 		} else {
+			begin = l.waitBegin()
 			events, err = l.kernelSleep(timeout)
 			l.wokeUp(sleepKernel)
 		}
@@ -210,13 +213,16 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 	if timeout != 0 {
 		l.UpdateTime()
 	}
+	if begin >= 0 {
+		l.waitEnd(begin, len(events))
+	}
 	if err != nil {
 		if !errors.Is(err, poller.ErrInterrupted) {
 			l.fatal = err
 		}
 		return
 	}
-	l.metrics.Events += uint64(len(events))
+	l.metrics.events += uint64(len(events))
 	l.dispatch(events)
 }
 

@@ -1,6 +1,7 @@
 package uvloop
 
 import (
+	"log/slog"
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
@@ -78,7 +79,9 @@ type Loop struct {
 	immediateSlab queue.Slab[Immediate] // where SetImmediate's objects come from
 	node          nodeTimers            // Node's setTimeout lists
 
-	metrics Metrics
+	metrics metrics       // the counters (metrics.go)
+	obs     observer      // timing, long tasks, trace regions, the logger (observe.go)
+	idleCbs idleCallbacks // RequestIdleCallback's queue (idlecb.go)
 
 	promise promiseHooks // checkpoints, close hooks (promise_hooks.go); loop goroutine only
 	fsWatch *fsWatchSet  // the kernel watch instance of the FSEvent handles (fsevent.go); nil while none watches
@@ -91,8 +94,13 @@ type Loop struct {
 type Option func(*options)
 
 type options struct {
-	workers    int  // the work pool's size
-	lockThread bool // WithLockOSThread
+	workers        int  // the work pool's size
+	lockThread     bool // WithLockOSThread
+	phaseTiming    bool
+	longTask       time.Duration
+	longTaskReport func(LongTask)
+	logger         *slog.Logger
+	nestingClamp   bool // the HTML timer-nesting clamp (node.go)
 }
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
@@ -125,9 +133,14 @@ func New(opts ...Option) (*Loop, error) {
 	}
 	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1,
 		wakeCh: make(chan struct{}, 1), lockThread: o.lockThread}
+	l.idle.init(l, PhaseIdle)
+	l.prepare.init(l, PhasePrepare)
+	l.check.init(l, PhaseCheck)
 	l.work.size = o.workers
 	l.work.cond.L = &l.work.mu
 	l.node.init(l)
+	l.node.clamp = o.nestingClamp
+	l.obs.init(&o)
 	return l, nil
 }
 
@@ -185,6 +198,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	l.enterOwner()
 	defer l.leave(&alive, &err)
+	l.startMetrics()
 
 	l.nodePrologue()
 	r := l.Alive()
@@ -205,8 +219,11 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		var timeout time.Duration
 		if mode == RunOnce && canSleep || mode == RunDefault {
 			timeout = l.backendTimeout()
+			if timeout != 0 && l.idleCbs.len() > 0 {
+				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
+			}
 		}
-		l.metrics.LoopCount++
+		l.metrics.loopCount++
 		l.poll(timeout)
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
@@ -240,10 +257,11 @@ func (l *Loop) nodePrologue() {
 	if l.promise.deferDrain {
 		l.promise.deferDrain = false
 	} else {
-		l.afterCallback()
+		l.drain()
 	}
 	if l.immediates.Outstanding() > 0 {
-		l.immediates.Run(l.afterCallback)
+		l.enter(PhaseCheck)
+		l.runImmediateBatch()
 	}
 }
 
@@ -262,6 +280,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 	if l.lockThread {
 		runtime.UnlockOSThread()
 	}
+	l.leavePhases()
 	l.running.Store(false)
 }
 
@@ -287,21 +306,59 @@ func (l *Loop) backendTimeout() time.Duration {
 	return 0
 }
 
-// afterCallback runs the nextTick/microtask drain that follows every callback the loop calls.
+// afterCallback runs the nextTick/microtask drain that follows every callback the loop calls,
+// and counts the callback for Metrics.
 func (l *Loop) afterCallback() {
+	l.countCallback()
 	if l.ticks.Pending() || l.promise.checkpointDue {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
+	if l.obs.on {
+		l.observeCallback()
+	}
+}
+
+// drain is afterCallback without counting a callback (the same body: a call from one to the
+// other would cost every callback a call).
+func (l *Loop) drain() {
+	if l.ticks.Pending() || l.promise.checkpointDue {
+		l.promise.checkpointDue = false
+		l.ticks.Drain()
+	}
+	if l.obs.on {
+		l.observeCallback()
+	}
+}
+
+// afterImmediate is afterCallback for an immediate, which it names for long tasks; the
+// immediates are counted by the batch (runImmediateBatch).
+func (l *Loop) afterImmediate(im *immediate.Immediate) {
+	if l.obs.on {
+		l.obs.fn = im.Fn
+	}
+	l.drain()
+}
+
+// runImmediateBatch runs one batch of immediates and counts them (a batch that a panic cuts
+// short goes uncounted).
+func (l *Loop) runImmediateBatch() {
+	n := l.immediates.RunEach(l.afterImmediate)
+	l.metrics.phases[PhaseCheck].Callbacks += uint64(n)
 }
 
 // runPending runs the callbacks deferred to the pending phase before it began; those they
 // defer wait for the next pending phase.
 func (l *Loop) runPending() {
-	for n := l.pending.Len(); n > 0; n-- {
+	n := l.pending.Len()
+	if n == 0 {
+		return
+	}
+	l.enter(PhasePending)
+	for ; n > 0; n-- {
 		fn, _ := l.pending.Pop()
 		fn()
-		l.afterCallback()
+		l.afterTask(fn)
 	}
 }
 
@@ -313,8 +370,9 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // outstanding queue does.
 func (l *Loop) runImmediates() {
 	for l.immediates.Len() > 0 {
+		l.enter(PhaseCheck)
 		leftover := l.immediates.Outstanding() > 0
-		l.immediates.Run(l.afterCallback)
+		l.runImmediateBatch()
 		if !leftover {
 			return
 		}
@@ -327,6 +385,10 @@ func (l *Loop) runImmediates() {
 // closed meanwhile; a handle whose kind's part (closeFinish) panicked is among them.
 func (l *Loop) runClosing() {
 	h := l.closing
+	if h == nil {
+		return
+	}
+	l.enter(PhaseClose)
 	l.closing = nil
 	var cur *handle
 	defer func() {
@@ -349,7 +411,10 @@ func (l *Loop) runClosing() {
 }
 
 // runTimers runs the due timers (uv__run_timers).
-func (l *Loop) runTimers() { l.timers.RunExpired(l.now) }
+func (l *Loop) runTimers() {
+	l.enter(PhaseTimers)
+	l.timers.RunExpired(l.now)
+}
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not
 // run yet), in creation order. Handles created by fn are not visited. It returns
@@ -400,6 +465,7 @@ func (l *Loop) Close() error {
 	}
 	l.runCloseHooks()
 	l.node.close()
+	l.idleCbs.clear()
 	l.immediates.Clear()
 	l.ticks = nexttick.Queues{}
 	for h := l.handles.head; h != nil; h = h.next { // the loop's own handles
@@ -439,6 +505,6 @@ func (l *Loop) runPosted() {
 	defer q.End() // a panic cut the batch short: the rest waits, queued, for the next poll phase
 	for fn, ok := q.Next(); ok; fn, ok = q.Next() {
 		fn()
-		l.afterCallback()
+		l.afterTask(fn)
 	}
 }

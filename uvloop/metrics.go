@@ -1,9 +1,61 @@
 package uvloop
 
-// Metrics counts what the loop did, like uv_metrics_info.
+import (
+	"math"
+	"time"
+)
+
+// This file is what the loop counts about itself (uv_metrics_info, uv_metrics_idle_time,
+// Node's performance.eventLoopUtilization): counters cheap enough to stay on, the phase they
+// were counted in, and what Metrics reads on demand. observe.go has the optional, costlier
+// parts (per-phase time, long tasks, runtime/trace).
+
+// Phase names a phase of the loop's iteration, for Metrics, long-task reports and trace
+// regions.
+type Phase uint8
+
+// The phases, in the order an iteration runs them after its first timers phase.
+const (
+	PhaseTimers        Phase = iota // due timers: Timer handles and Node's timeouts
+	PhasePending                    // callbacks deferred from the last iteration (write completions, connect errors)
+	PhaseIdle                       // Idle handles
+	PhasePrepare                    // Prepare handles
+	PhaseIdleCallbacks              // RequestIdleCallback's callbacks, when poll would block
+	PhasePoll                       // I/O callbacks, Async callbacks, work completions, posted functions
+	PhaseCheck                      // Check handles, then Node's immediates
+	PhaseClose                      // close callbacks
+	NumPhases                       // the number of phases
+)
+
+var phaseNames = [NumPhases]string{"timers", "pending", "idle", "prepare", "idle-callbacks", "poll", "check", "close"}
+
+// String returns the phase's name: "timers", "pending", ...
+func (p Phase) String() string {
+	if p < NumPhases {
+		return phaseNames[p]
+	}
+	return "unknown"
+}
+
+// PhaseMetrics is what one phase did.
+type PhaseMetrics struct {
+	// Callbacks counts the callbacks the loop called in the phase, each followed by its
+	// nextTick/microtask drain (the ticks and microtasks themselves are not counted).
+	Callbacks uint64
+	// Time is the time spent in the phase, its callbacks and drains included; for the poll
+	// phase, without the time blocked waiting (IdleTime). It stays zero unless the loop was
+	// made WithPhaseTiming: it costs a clock read at each phase boundary.
+	Time time.Duration
+}
+
+// Metrics is what the loop counted (uv_metrics_info and more) and, for the depths, what is
+// queued at the moment Metrics is called. It is a plain value: a copy that later work does
+// not change.
 type Metrics struct {
-	LoopCount uint64 // iterations that reached the poll phase
-	Events    uint64 // I/O events the poller reported
+	LoopCount     uint64        // iterations that reached the poll phase (uv_metrics_info's loop_count)
+	Events        uint64        // I/O events the poller reported (events)
+	EventsWaiting uint64        // of those, events reported by a wait that could block (events_waiting)
+	IdleTime      time.Duration // time blocked in the poll phase's wait (uv_metrics_idle_time)
 	// Sleeps counts the poll phases that slept: nothing was ready and the last look at the
 	// queues found nothing from other goroutines, so the loop blocked on the poller or, with
 	// no fd registered, on a channel.
@@ -13,11 +65,216 @@ type Metrics struct {
 	// a pipe) or a channel send. It never exceeds Sleeps: a waker signals only a loop that
 	// sleeps, and only one waker per sleep; the others only queue.
 	Wakeups uint64
+
+	// Phases is indexed by Phase.
+	Phases [NumPhases]PhaseMetrics
+
+	// Queues are the depths at the time of the call.
+	Queues QueueDepths
 }
 
-// Metrics returns the loop's counters. Loop goroutine only.
+// QueueDepths is how much waits in each of the loop's queues.
+type QueueDepths struct {
+	Ticks         int // nextTick callbacks not yet run
+	Microtasks    int // microtasks and promise reactions not yet run
+	Immediates    int // immediates queued (SetImmediate)
+	Timeouts      int // Node timeouts and intervals set and not yet fired or cleared
+	Timers        int // Timer handles armed
+	Pending       int // callbacks deferred to the pending phase
+	Posted        int // functions posted (Post) and not yet run
+	IdleCallbacks int // RequestIdleCallback callbacks not yet run
+	PoolQueue     int // work queued on the work pool that no worker has taken yet
+	Closing       int // handles waiting for the close phase
+}
+
+// metrics is the loop's counters. Loop goroutine only.
+type metrics struct {
+	loopCount     uint64
+	events        uint64
+	eventsWaiting uint64
+	idle          int64 // ns blocked in the wait
+	sleeps        uint64
+	loopStart     int64 // ns since epoch when Run first ran; 0 before
+	phase         Phase // the phase running now (or last run)
+	phases        [NumPhases]PhaseMetrics
+	reqs          [numReqKinds]int // requests in flight by kind; activeReqs is their sum
+}
+
+// Metrics returns the loop's counters and queue depths. Loop goroutine only; from another
+// goroutine, Post a function that calls it.
 func (l *Loop) Metrics() Metrics {
-	m := l.metrics
-	m.Wakeups = l.wakeups.Load()
-	return m
+	m := &l.metrics
+	out := Metrics{
+		LoopCount:     m.loopCount,
+		Events:        m.events,
+		EventsWaiting: m.eventsWaiting,
+		IdleTime:      time.Duration(m.idle),
+		Sleeps:        m.sleeps,
+		Wakeups:       l.wakeups.Load(),
+		Phases:        m.phases,
+	}
+	q := &out.Queues
+	q.Ticks, q.Microtasks = l.ticks.Lens()
+	q.Immediates = l.immediates.Len()
+	q.Timeouts = l.node.live
+	q.Timers = l.timers.Len()
+	if l.node.handle.entry.Active() {
+		q.Timers-- // Node's own, counted as its timeouts
+	}
+	q.Pending = l.pending.Len()
+	q.Posted = l.posted.Len()
+	q.IdleCallbacks = l.idleCbs.len()
+	l.work.mu.Lock()
+	q.PoolQueue = l.work.queue.Len()
+	l.work.mu.Unlock()
+	for h := l.closing; h != nil; h = h.nextClose {
+		q.Closing++
+	}
+	return out
+}
+
+// enter marks the start of phase p: the callbacks that follow count for it. With tracing,
+// timing or long tasks on, it also closes the last phase's region and timing (observe.go).
+// A phase with nothing to run is not entered (except poll and timers, always entered): the
+// loop's bookkeeping there counts with the phase before.
+func (l *Loop) enter(p Phase) {
+	l.metrics.phase = p
+	if l.obs.on {
+		l.observePhase(p)
+	}
+}
+
+// countCallback counts a callback of the current phase.
+func (l *Loop) countCallback() { l.metrics.phases[l.metrics.phase%NumPhases].Callbacks++ }
+
+// waitBegin is called before a wait that may block; it returns the time for waitEnd.
+func (l *Loop) waitBegin() int64 { return int64(time.Since(l.epoch)) }
+
+// waitEnd is called after a wait that may block, with the loop time already updated.
+func (l *Loop) waitEnd(begin int64, events int) {
+	m := &l.metrics
+	if d := l.now - begin; d > 0 {
+		m.idle += d
+	}
+	m.eventsWaiting += uint64(events)
+	if l.obs.on {
+		l.obs.mark = l.now // the time blocked belongs to no callback
+	}
+}
+
+// startMetrics records the start of the first Run (Node's loopStart).
+func (l *Loop) startMetrics() {
+	if l.metrics.loopStart == 0 {
+		l.metrics.loopStart = max(int64(time.Since(l.epoch)), 1)
+	}
+}
+
+// ELU is an event-loop utilization sample, the shape of Node's
+// performance.eventLoopUtilization(): the time the loop was idle (blocked in the poll
+// phase's wait), the time it was active (the rest since Run first ran), and
+// Active/(Idle+Active).
+type ELU struct {
+	Idle        time.Duration
+	Active      time.Duration
+	Utilization float64
+}
+
+// EventLoopUtilization returns the loop's utilization since Run first ran, as Node's
+// performance.eventLoopUtilization() does: all zero before the first Run. The time is read
+// fresh, not the cached loop time. Loop goroutine only.
+func (l *Loop) EventLoopUtilization() ELU {
+	m := &l.metrics
+	if m.loopStart == 0 {
+		return ELU{}
+	}
+	idle := time.Duration(m.idle)
+	active := time.Since(l.epoch) - time.Duration(m.loopStart) - idle
+	return newELU(idle, active)
+}
+
+// Sub returns the utilization between prev and e (Node's eventLoopUtilization(e, prev)): the
+// idle and active time that passed, and their ratio. With nothing between them the ratio is
+// NaN, as in Node.
+func (e ELU) Sub(prev ELU) ELU { return newELU(e.Idle-prev.Idle, e.Active-prev.Active) }
+
+func newELU(idle, active time.Duration) ELU {
+	u := math.NaN()
+	if idle+active != 0 {
+		u = float64(active) / float64(idle+active)
+	}
+	return ELU{Idle: idle, Active: active, Utilization: u}
+}
+
+// ReqKind tells the kinds of request apart, as uv_req_type does.
+type ReqKind uint8
+
+// The kinds of request.
+const (
+	ReqOther       ReqKind = iota // a request of no kind below
+	ReqWork                       // QueueWork, and the file system and DNS work on the pool
+	ReqGetAddrInfo                // a DNS lookup, waiting for a slot of the pool or running
+	ReqWrite                      // a stream write
+	ReqShutdown                   // a stream shutdown
+	ReqConnect                    // a TCP or pipe connect
+	ReqUDPSend                    // a UDP send
+	numReqKinds
+)
+
+var reqKindNames = [numReqKinds]string{"other", "work", "getaddrinfo", "write", "shutdown", "connect", "udp_send"}
+
+// String returns the kind's name: "work", "write", ...
+func (k ReqKind) String() string {
+	if k < numReqKinds {
+		return reqKindNames[k]
+	}
+	return reqKindNames[0]
+}
+
+// reqStart counts a request of kind k in flight.
+func (l *Loop) reqStart(k ReqKind) {
+	l.activeReqs++
+	l.metrics.reqs[k]++
+}
+
+// reqDone counts a request of kind k done.
+func (l *Loop) reqDone(k ReqKind) {
+	l.activeReqs--
+	l.metrics.reqs[k]--
+}
+
+// Resources is what keeps the loop alive, by kind (Node's
+// process.getActiveResourcesInfo, libuv's uv_walk with uv_is_active).
+type Resources struct {
+	Handles  map[HandleKind]int // active handles by kind, the loop's own not counted
+	Refed    int                // of those, the ref'd ones: they keep the loop alive
+	Requests map[ReqKind]int    // requests in flight by kind (a DNS lookup on the pool counts as getaddrinfo and work)
+}
+
+// ActiveResources counts the active handles and the requests in flight, by kind. It walks
+// the loop's handles: it is for a look now and then, not for every iteration. Loop goroutine
+// only.
+func (l *Loop) ActiveResources() Resources {
+	r := Resources{Handles: map[HandleKind]int{}, Requests: map[ReqKind]int{}}
+	for h := l.handles.head; h != nil; h = h.next {
+		if h.flags&flagInternal != 0 || h.flags&flagActive == 0 {
+			continue
+		}
+		r.Handles[h.kind]++
+		if h.flags&flagRef != 0 {
+			r.Refed++
+		}
+	}
+	known := 0
+	for k, n := range l.metrics.reqs {
+		if n > 0 {
+			r.Requests[ReqKind(k)] += n
+		}
+		if k != int(ReqOther) {
+			known += n
+		}
+	}
+	if other := l.activeReqs - known; other > 0 { // counted by code that names no kind
+		r.Requests[ReqOther] = other
+	}
+	return r
 }

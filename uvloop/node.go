@@ -23,7 +23,8 @@ type Timeout struct {
 	entry     timers.ListEntry[*Timeout] // its place in Node's lists; Value is the Timeout
 	repeat    bool
 	refed     bool
-	destroyed bool // fired (one-shot) or cleared
+	destroyed bool  // fired (one-shot) or cleared
+	nesting   uint8 // the HTML timer nesting level, with WithTimerNestingClamp (saturates at 255)
 }
 
 // nodeTimers is Node's lib/internal/timers.js: the timer lists (timers.Lists) on top of one
@@ -34,6 +35,9 @@ type nodeTimers struct {
 	lists      timers.Lists[*Timeout] // by duration, in whole milliseconds (ns)
 	nextExpiry int64                  // expiry the handle is armed for; maxInt64 while processing or idle
 	refCount   int                    // ref'd timeouts not yet destroyed
+	live       int                    // timeouts not yet destroyed (Metrics)
+	clamp      bool                   // WithTimerNestingClamp; set by New
+	level      uint8                  // the nesting level of the timeout whose callback runs; 0 outside
 	slab       queue.Slab[Timeout]    // where SetTimeout's objects come from
 }
 
@@ -100,6 +104,10 @@ func (l *Loop) newTimeout(cb func(), d time.Duration, repeat bool) *Timeout {
 	t := l.node.slab.New()
 	*t = Timeout{loop: l, cb: cb, after: coerceDelay(d).Truncate(time.Millisecond), repeat: repeat, refed: true}
 	t.entry.Value = t
+	if l.node.clamp {
+		l.node.nest(t, l.node.level)
+	}
+	l.node.live++
 	l.node.incRef()
 	l.node.insert(t, l.freshNow())
 	return t
@@ -161,6 +169,7 @@ func (t *Timeout) Refresh() *Timeout {
 	n.insert(t, t.loop.freshNow())
 	if t.destroyed {
 		t.destroyed = false
+		n.live++
 		if t.refed {
 			n.incRef()
 		}
@@ -192,6 +201,7 @@ func (n *nodeTimers) insert(t *Timeout, start int64) {
 func (n *nodeTimers) unenroll(t *Timeout) {
 	if !t.destroyed {
 		t.destroyed = true
+		n.live--
 		if t.refed {
 			n.decRef()
 		}
@@ -244,19 +254,53 @@ func fireTimeout(t *Timeout) {
 	if t.repeat {
 		start = n.loop.freshNow()
 	}
+	if n.clamp {
+		n.level = t.nesting
+	}
 	defer func() {
+		n.level = 0
 		if t.repeat && t.after >= 0 {
+			if n.clamp {
+				n.nest(t, t.nesting) // an interval's next run is nested in this one
+			}
 			n.insert(t, start)
 		} else if !t.entry.Listed() && !t.destroyed {
 			t.destroyed = true
+			n.live--
 			if t.refed {
 				n.decRef()
 			}
 		}
 	}()
-	t.cb()
-	n.loop.afterCallback()
+	cb := t.cb
+	cb()
+	n.loop.afterTask(cb)
 }
+
+// nestingClampMin and nestingClampLevel are the HTML standard's timer-nesting clamp: a
+// timeout set at a nesting level above 5 waits at least 4 ms.
+const (
+	nestingClampMin   = 4 * time.Millisecond
+	nestingClampLevel = 5
+)
+
+// nest applies the HTML timer initialization steps' nesting rule to t, set (or re-armed, for
+// an interval) while a timeout of nesting level parent runs: above level 5 a delay below
+// 4 ms becomes 4 ms, and t's level is parent+1.
+func (n *nodeTimers) nest(t *Timeout, parent uint8) {
+	if parent > nestingClampLevel && t.after < nestingClampMin {
+		t.after = nestingClampMin
+	}
+	if parent < 255 {
+		t.nesting = parent + 1
+	}
+}
+
+// WithTimerNestingClamp turns on the HTML standard's timer-nesting clamp for SetTimeout and
+// SetInterval: a timeout set from a timeout callback nested more than 5 levels deep (and each
+// run of an interval after its sixth) waits at least 4 ms, as browsers do. Off by default, as
+// in Node, which has no such clamp. For people who port browser code and want its timing.
+func WithTimerNestingClamp() Option { return func(o *options) { o.nestingClamp = true } }
 
 // Immediate is a callback queued by SetImmediate (Node's Immediate object). Its methods and
 // fields are for the loop goroutine only; the methods do nothing on nil.

@@ -38,7 +38,6 @@ func (p *Pipe) unlink() {
 	}
 }
 
-
 // Bind creates the socket and binds it to path (uv_pipe_bind). It fails with an error
 // wrapping EADDRINUSE if path exists.
 func (p *Pipe) Bind(path string) error {

@@ -99,11 +99,11 @@ const (
 
 // streamShared is the state all streams of one loop share; loop goroutine only.
 type streamShared struct {
-	readBuf   []byte       // handed to read callbacks; allocated on the first read
-	bufs      [][]byte     // writev scratch: the slices of one batched write
-	iov       sock.IOVecs  // writev scratch for the raw system call
-	free      *writeReq    // recycled write requests
-	reserveFd int          // the fd held back for the EMFILE trick; valid while reserved
+	readBuf   []byte      // handed to read callbacks; allocated on the first read
+	bufs      [][]byte    // writev scratch: the slices of one batched write
+	iov       sock.IOVecs // writev scratch for the raw system call
+	free      *writeReq   // recycled write requests
+	reserveFd int         // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
 	hooked    bool // the OnClose hook that releases reserveFd is registered
 }
@@ -387,7 +387,7 @@ func (s *stream) read() {
 			return
 		}
 		s.readCb(buf[:n], nil)
-		l.afterCallback()
+		l.afterTask(s.readCb)
 		if n < len(buf) {
 			return // the next read would most likely find nothing
 		}
@@ -489,7 +489,7 @@ func (s *stream) enqueue(r *writeReq, cb func(error)) {
 	r.cb = cb
 	s.queue.push(r)
 	s.queueSize += r.size
-	s.loop.activeReqs++
+	s.loop.reqStart(ReqWrite)
 	switch {
 	case s.sflags&sConnecting != 0:
 		// written once connected
@@ -616,7 +616,7 @@ func (s *stream) writeCallbacks() {
 	for end := false; !end; {
 		r := s.done.pop()
 		end = r == last
-		l.activeReqs--
+		l.reqDone(ReqWrite)
 		if r.err != nil {
 			s.queueSize -= r.size
 		}
@@ -647,7 +647,7 @@ func (s *stream) drain() {
 		return
 	}
 	s.sflags &^= sShutting
-	s.loop.activeReqs--
+	s.loop.reqDone(ReqShutdown)
 	var err error
 	switch {
 	case s.flags&flagClosing != 0:
@@ -694,7 +694,7 @@ func (s *stream) Shutdown(cb func(err error)) error {
 	s.shutdownCb = cb
 	s.sflags |= sShutting
 	s.sflags &^= sWritable
-	s.loop.activeReqs++
+	s.loop.reqStart(ReqShutdown)
 	if s.queue.head == nil {
 		s.feed()
 	}
@@ -706,7 +706,7 @@ func (s *stream) Shutdown(cb func(err error)) error {
 func (s *stream) startConnect(cb func(error)) {
 	s.connectCb = cb
 	s.sflags |= sConnecting
-	s.loop.activeReqs++
+	s.loop.reqStart(ReqConnect)
 	if s.fd >= 0 {
 		s.loop.io.start(&s.io, Writable)
 	}
@@ -735,7 +735,7 @@ func (s *stream) finishConnect() {
 	if err == nil {
 		s.sflags |= sConnected
 	}
-	s.loop.activeReqs--
+	s.loop.reqDone(ReqConnect)
 	if s.fd >= 0 && (err != nil || s.queue.head == nil) {
 		s.loop.io.stop(&s.io, Writable)
 	}
@@ -897,7 +897,7 @@ func (s *stream) closeFd() {
 func (s *stream) destroy() {
 	if s.sflags&sConnecting != 0 {
 		s.sflags &^= sConnecting
-		s.loop.activeReqs--
+		s.loop.reqDone(ReqConnect)
 		cb := s.connectCb
 		s.connectCb = nil
 		if cb != nil {

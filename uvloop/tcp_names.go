@@ -69,7 +69,7 @@ func (t *TCP) connectName(addr string, cb func(error)) error {
 			return // closed meanwhile: destroy has completed cb
 		}
 		t.sflags &^= sConnecting
-		t.loop.activeReqs--
+		t.loop.reqDone(ReqConnect)
 		if err == nil {
 			err = t.Connect(netip.AddrPortFrom(res[0].Addr.Addr(), port), cb)
 			if err == nil {
@@ -77,7 +77,7 @@ func (t *TCP) connectName(addr string, cb func(error)) error {
 			}
 		}
 		t.sflags |= sConnecting
-		t.loop.activeReqs++
+		t.loop.reqStart(ReqConnect)
 		t.connectCb = cb
 		t.delayedErr = err
 		t.finishConnect()
@@ -87,6 +87,6 @@ func (t *TCP) connectName(addr string, cb func(error)) error {
 	}
 	t.connectCb = cb
 	t.sflags |= sConnecting
-	t.loop.activeReqs++
+	t.loop.reqStart(ReqConnect)
 	return nil
 }

@@ -35,7 +35,7 @@ func (t *Timer) fire() {
 		t.handle.stop()
 	}
 	t.cb(t)
-	t.loop.afterCallback()
+	t.loop.afterTask(t.cb)
 }
 
 // Start arms the timer: its callback runs timeout after the loop time, then every repeat if

@@ -272,7 +272,7 @@ func (u *UDP) Send(data []byte, to netip.AddrPort, cb func(error)) error {
 	}
 	u.queue.Push(udpSend{data: data, to: to, scope: scope, cb: cb})
 	u.queueBytes += len(data)
-	u.loop.activeReqs++
+	u.loop.reqStart(ReqUDPSend)
 	u.handle.start()
 	if u.queue.Len() == 1 && !u.processing {
 		u.flushSends()
@@ -418,7 +418,7 @@ func (u *UDP) runCompleted() {
 	defer u.endCompleted()
 	for u.done.Len() > 0 {
 		s, _ := u.done.Pop()
-		u.loop.activeReqs--
+		u.loop.reqDone(ReqUDPSend)
 		if s.cb != nil {
 			s.cb(s.err)
 			u.loop.afterCallback()

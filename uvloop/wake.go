@@ -89,11 +89,11 @@ func (l *Loop) sleepOn(s uint32) bool {
 	l.sleep.Store(s)
 	if l.wakeupsQueued() {
 		if l.wokeUp(s) {
-			l.metrics.Sleeps++ // a waker signalled it: count it, for Wakeups <= Sleeps
+			l.metrics.sleeps++ // a waker signalled it: count it, for Wakeups <= Sleeps
 		}
 		return false
 	}
-	l.metrics.Sleeps++
+	l.metrics.sleeps++
 	return true
 }
 
@@ -120,6 +120,7 @@ func (l *Loop) chanWait(timeout time.Duration) {
 	if !l.sleepOn(sleepChan) {
 		return
 	}
+	begin := l.waitBegin()
 	if timeout < 0 {
 		<-l.wakeCh
 		l.sleep.Store(sleepAwake)
@@ -138,4 +139,5 @@ func (l *Loop) chanWait(timeout time.Duration) {
 		}
 	}
 	l.UpdateTime()
+	l.waitEnd(begin, 0)
 }

@@ -18,7 +18,11 @@ type watcher struct {
 type watcherList struct {
 	head   *watcher
 	cursor *watcher // the next to run while run is running; nil otherwise
+	loop   *Loop    // set by New
+	phase  Phase    // the phase the list runs in, for Metrics; set by New
 }
+
+func (q *watcherList) init(l *Loop, p Phase) { q.loop, q.phase = l, p }
 
 func (q *watcherList) empty() bool { return q.head == nil }
 
@@ -49,6 +53,7 @@ func (q *watcherList) run() {
 	if q.head == nil {
 		return
 	}
+	q.loop.enter(q.phase)
 	q.cursor = q.head
 	defer func() { q.cursor = nil }() // also when a callback panics
 	for q.cursor != nil {
@@ -112,7 +117,7 @@ func (l *Loop) NewIdle(cb func(*Idle)) *Idle {
 
 func (h *Idle) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -138,7 +143,7 @@ func (l *Loop) NewPrepare(cb func(*Prepare)) *Prepare {
 
 func (h *Prepare) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -164,7 +169,7 @@ func (l *Loop) NewCheck(cb func(*Check)) *Check {
 
 func (h *Check) fire() {
 	h.cb(h)
-	h.loop.afterCallback()
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed

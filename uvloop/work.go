@@ -88,7 +88,7 @@ func (l *Loop) QueueWork(work func(), after func(err error)) (*Work, error) {
 	p := &l.work
 	w := p.slab.New()
 	*w = Work{loop: l, work: work, after: after}
-	l.activeReqs++
+	l.reqStart(ReqWork)
 	p.mu.Lock()
 	p.queue.Push(w)
 	switch {
@@ -176,11 +176,11 @@ func (l *Loop) runWorkDone() {
 	q.Take()
 	defer q.End() // a panic cut the batch short: the rest waits, queued, for the next poll phase
 	for w, ok := q.Next(); ok; w, ok = q.Next() {
-		l.activeReqs--
+		l.reqDone(ReqWork)
 		after := w.after
 		w.after = nil
 		after(w.err)
-		l.afterCallback()
+		l.afterTask(after)
 	}
 }
 

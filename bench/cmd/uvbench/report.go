@@ -165,7 +165,7 @@ func (r *Result) Verdict() string {
 	return "no comparison"
 }
 
-// Write writes results.md, ratios.svg, machine.txt and raw.tsv into dir.
+// Write writes results.md, ratios.svg, phases.svg, machine.txt and raw.tsv into dir.
 func (rep *Report) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -177,6 +177,9 @@ func (rep *Report) Write(dir string) error {
 	}
 	if rep.Config.Workloads {
 		files["ratios.svg"] = rep.SVG()
+	}
+	if rep.Config.Phases {
+		files["phases.svg"] = rep.PhaseSVG()
 	}
 	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
@@ -215,7 +218,7 @@ func (rep *Report) Body(h, img string) string {
 		rep.workloadTable(&b, h, img)
 	}
 	if rep.Config.Phases {
-		rep.phaseTable(&b, h)
+		rep.phaseTable(&b, h, strings.Replace(img, "ratios.svg", "phases.svg", 1))
 	}
 	return b.String()
 }
@@ -325,6 +328,7 @@ var phaseRows = []struct {
 	{"poll phase, 1 fd, not ready", "PhasePollWait", "one epoll_wait(…, 0) that reports nothing", true},
 	{"timer", "PhaseTimer", "Timer fires, restarts itself with timeout 0 (due next iteration)", false},
 	{"immediate", "PhaseImmediate", "SetImmediate from the previous one + run in the check phase", false},
+	{"immediate, observed", "PhaseImmediateObserved", "the immediate row on a loop WithPhaseTiming and WithLongTasks: a clock read at each phase boundary and after each callback", false},
 	{"idle", "PhaseIdle", "one Idle callback", false},
 	{"prepare", "PhasePrepare", "one Prepare callback", false},
 	{"check", "PhaseCheck", "one Check callback", false},
@@ -336,7 +340,7 @@ var phaseRows = []struct {
 	{"close callback", "PhaseClose", "NewIdle + Close + its close callback in the close phase", false},
 }
 
-func (rep *Report) phaseTable(b *strings.Builder, h string) {
+func (rep *Report) phaseTable(b *strings.Builder, h, img string) {
 	fmt.Fprintf(b, "\n%s Phase overhead (uvgo)\n\n", h)
 	b.WriteString("`uvloop/bench_phase_test.go`, driven one iteration at a time with `Run(RunNoWait)` on a loop kept " +
 		"alive by an Async that is never sent. *1 per iteration*: ns per iteration with one callback of the kind " +
@@ -345,6 +349,7 @@ func (rep *Report) phaseTable(b *strings.Builder, h string) {
 	if rep.PhaseErr != "" {
 		fmt.Fprintf(b, "**A phase run failed**: `%s`\n\n", rep.PhaseErr)
 	}
+	fmt.Fprintf(b, "![ns per callback of each kind](%s)\n\n", img)
 	b.WriteString("| kind | 1 per iteration, ns | minus empty iteration | 100 per iteration, ns per callback | allocs (bytes) per callback | includes |\n")
 	b.WriteString("|---|--:|--:|--:|--:|---|\n")
 	empty, emptyOK := nsStat(rep.Phases["PhaseEmpty"])

@@ -239,15 +239,24 @@ func TestVerdict(t *testing.T) {
 }
 
 func TestSVGIsXML(t *testing.T) {
-	d := xml.NewDecoder(strings.NewReader(string(testReport().SVG())))
-	for {
-		_, err := d.Token()
-		if errors.Is(err, io.EOF) {
-			return
+	rep := testReport()
+	for name, svg := range map[string][]byte{"ratios": rep.SVG(), "phases": rep.PhaseSVG()} {
+		d := xml.NewDecoder(strings.NewReader(string(svg)))
+		for {
+			_, err := d.Token()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	}
+	if svg := string(rep.PhaseSVG()); !strings.Contains(svg, "timer: 10.0 ns") || !strings.Contains(svg, "empty iteration: 50.0 ns") {
+		t.Errorf("phases.svg lacks the timer's 10 ns above the empty iteration or the empty iteration's 50:\n%s", svg)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "![ns per callback of each kind](phases.svg)") {
+		t.Errorf("results.md does not show phases.svg")
 	}
 }
 
