@@ -1,5 +1,3 @@
-//go:build uvgo_checkgoroutine
-
 package uvloop_test
 
 import (
@@ -37,6 +35,9 @@ func panicFromAnotherGoroutine(t *testing.T, l *uvloop.Loop, call func()) string
 
 func TestCheckGoroutineMisplacedCalls(t *testing.T) {
 	if !uvloop.CheckingGoroutines {
+		t.Skip("needs the uvgo_checkgoroutine build tag (TestCheckGoroutineBuild runs it)")
+	}
+	if !uvloop.CheckingGoroutines {
 		t.Fatal("CheckingGoroutines is false with the uvgo_checkgoroutine tag")
 	}
 	tests := []struct {
@@ -72,6 +73,9 @@ func TestCheckGoroutineMisplacedCalls(t *testing.T) {
 
 // Post and Async.Send are for other goroutines; between runs any goroutine may set up.
 func TestCheckGoroutineAllowed(t *testing.T) {
+	if !uvloop.CheckingGoroutines {
+		t.Skip("needs the uvgo_checkgoroutine build tag (TestCheckGoroutineBuild runs it)")
+	}
 	l := newLoop(t)
 	if got := panicFromAnotherGoroutine(t, l, func() { l.Post(func() {}) }); got != "" {
 		t.Fatalf("Post panicked: %s", got)
@@ -92,6 +96,9 @@ func TestCheckGoroutineAllowed(t *testing.T) {
 // Async bodies run on coroutines that the loop goroutine switches to: they count as the
 // loop goroutine, also when their coroutine was made in an earlier run.
 func TestCheckGoroutineAsyncBodies(t *testing.T) {
+	if !uvloop.CheckingGoroutines {
+		t.Skip("needs the uvgo_checkgoroutine build tag (TestCheckGoroutineBuild runs it)")
+	}
 	l := newLoop(t)
 	var got []string
 	for run := range 3 {

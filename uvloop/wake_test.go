@@ -1,6 +1,7 @@
 package uvloop_test
 
 import (
+	"github.com/uvgo/uvgo/internal/ostest"
 	"net/netip"
 	"os"
 	"runtime"
@@ -57,7 +58,7 @@ func checkWakeups(t *testing.T, l *uvloop.Loop) {
 // UVGO_STRESS=1 (not under -race, where 10M takes minutes).
 func postStressN(t *testing.T) int {
 	if os.Getenv("UVGO_STRESS") != "" {
-		if raceEnabled {
+		if ostest.RaceEnabled {
 			t.Skip("UVGO_STRESS=1 is for a build without -race")
 		}
 		return 10_000_000
@@ -167,7 +168,7 @@ func TestWakeAsyncStress(t *testing.T) {
 // after callback runs.
 func TestWakeWorkStress(t *testing.T) {
 	total := 100_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || ostest.RaceEnabled {
 		total = 20_000
 	}
 	for _, mode := range wakeModes {

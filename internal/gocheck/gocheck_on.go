@@ -1,6 +1,6 @@
 //go:build uvgo_checkgoroutine
 
-package uvloop
+package gocheck
 
 import (
 	"bytes"
@@ -10,42 +10,40 @@ import (
 	"sync"
 )
 
-// CheckingGoroutines reports whether the package was built with the uvgo_checkgoroutine
-// tag: then the loop-only methods (creating, starting, stopping, ref'ing and closing
-// handles; SetTimeout, SetInterval, ClearTimeout, SetImmediate, ClearImmediate, NextTick,
-// QueueMicrotask and the methods of Timeout and Immediate; Stop and Walk) panic when they
-// are called, while the loop runs, from a goroutine other than the one running it, with a
-// message that names the rule. Async bodies of package promise, which run on coroutines
-// that the loop goroutine switches to, count as the loop goroutine. Between runs the loop
-// has no owner to check against. Each check reads the goroutine's id from its stack
-// (about a microsecond): it is for tests and debugging, like -race.
-const CheckingGoroutines = true
+// Enabled: the checks are on (the uvgo_checkgoroutine build tag). Each check reads the
+// goroutine's id from its stack (about a microsecond): it is for tests and debugging, like
+// -race.
+const Enabled = true
 
-// owners maps a running *Loop to the id of the goroutine running it; coros holds, per
+// owners maps a running loop (any comparable owner key) to the id of the goroutine running it; coros holds, per
 // *Loop, the ids of goroutines seen to be coroutines that the owner switched to. Any
 // goroutine: mu protects both.
 var (
 	mu     sync.Mutex
-	owners = map[*Loop]int64{}
-	coros  = map[*Loop]map[int64]bool{}
+	owners = map[any]int64{}
+	coros  = map[any]map[int64]bool{}
 )
 
-func (l *Loop) enterOwner() {
+// Enter records the calling goroutine as l's owner (Run begins).
+func Enter(l any) {
 	g := goid()
 	mu.Lock()
 	owners[l] = g
 	mu.Unlock()
 }
 
-func (l *Loop) leaveOwner() {
+// Leave forgets l's owner (Run ends).
+func Leave(l any) {
 	mu.Lock()
 	delete(owners, l)
 	mu.Unlock()
 }
 
-// checkOwner allocates nothing unless it fails or meets a coroutine for the first time,
-// so that the allocation tests hold with the checks on.
-func (l *Loop) checkOwner(op string) {
+// Check panics with a message naming the rule (and prefix, the package) if l runs on
+// another goroutine than the caller's, unless the caller is a coroutine its owner switched
+// to. It allocates nothing unless it fails or meets a coroutine for the first time, so that
+// allocation tests hold with the checks on.
+func Check(l any, prefix, op string) {
 	g := goid()
 	mu.Lock()
 	owner, running := owners[l]
@@ -65,10 +63,10 @@ func (l *Loop) checkOwner(op string) {
 		mu.Unlock()
 		return
 	}
-	panic(fmt.Sprintf("uvloop: %s called from goroutine %d while the loop runs on goroutine %d: "+
+	panic(fmt.Sprintf("%s: %s called from goroutine %d while the loop runs on goroutine %d: "+
 		"a Loop, its handles, timeouts and immediates belong to the goroutine that runs it; from "+
 		"other goroutines call only Post and Async.Send (checked because of the uvgo_checkgoroutine build tag)",
-		op, g, owner))
+		prefix, op, g, owner))
 }
 
 // isCoroutineOf reports whether the goroutine whose stack this is is a coroutine (made by

@@ -1,0 +1,16 @@
+//go:build !uvgo_checkgoroutine
+
+package gocheck
+
+// Enabled: the checks are off (built without the uvgo_checkgoroutine tag); the functions
+// below are empty and compile to nothing.
+const Enabled = false
+
+// Enter records the calling goroutine as l's owner; a no-op without the tag.
+func Enter(l any) {}
+
+// Leave forgets l's owner; a no-op without the tag.
+func Leave(l any) {}
+
+// Check panics if l runs on another goroutine; a no-op without the tag.
+func Check(l any, prefix, op string) {}

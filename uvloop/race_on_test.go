@@ -1,5 +1,0 @@
-//go:build race
-
-package uvloop_test
-
-const raceEnabled = true
