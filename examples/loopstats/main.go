@@ -128,7 +128,9 @@ func (s *Server) watchSignals() {
 			s.signals = append(s.signals, h)
 		}
 	}
-	add(syscall.SIGUSR1, func() { fmt.Fprint(os.Stderr, s.Report()) })
+	if reportSignal != 0 {
+		add(reportSignal, func() { fmt.Fprint(os.Stderr, s.Report()) })
+	}
 	add(syscall.SIGINT, s.shutdown)
 	add(syscall.SIGTERM, s.shutdown)
 }

@@ -1,0 +1,8 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// reportSignal asks for the report on stderr.
+const reportSignal = syscall.SIGUSR1
