@@ -44,14 +44,8 @@ type sample struct {
 
 func serve(nofile int, panicP float64) error {
 	if nofile > 0 {
-		lim := syscall.Rlimit{Cur: uint64(nofile), Max: uint64(nofile)}
-		var cur syscall.Rlimit
-		if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &cur) == nil && cur.Max < lim.Max {
-			lim.Max = cur.Max
-			lim.Cur = cur.Max
-		}
-		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-			return fmt.Errorf("setrlimit: %v", err)
+		if err := limitNofile(nofile); err != nil {
+			return err
 		}
 	}
 	l, err := uvloop.New()
