@@ -232,6 +232,9 @@ func deliberate(in []byte, res result, req *http.Request) bool {
 		if res.err == ErrHeaderName && hasBadName(in) {
 			return true // RFC 9110 section 5.1: a field name is a token
 		}
+		if (res.err == ErrTarget || res.err == ErrRequestLine) && emptyTarget(in) {
+			return true // RFC 9112 section 3: one SP apart, and the target is not empty
+		}
 	case ErrContentLength:
 		// "Content-Length: 1" and "Content-Length: 01" twice: ReadRequest compares
 		// the values trimmed; so does Parse (field values are trimmed), but
@@ -242,6 +245,13 @@ func deliberate(in []byte, res result, req *http.Request) bool {
 		return true // the trailer section: Parse wants CRLF lines and valid fields
 	}
 	return false
+}
+
+// emptyTarget reports whether in's request line has an empty request-target or separators
+// of more than one SP ("CONNECT  HTTP/1.1"), which ReadRequest accepts for CONNECT.
+func emptyTarget(in []byte) bool {
+	line, _, _ := bytes.Cut(in, []byte("\r\n"))
+	return bytes.Contains(line, []byte("  ")) || bytes.HasPrefix(line, []byte(" "))
 }
 
 func mustBody(req *http.Request) []byte {
