@@ -200,7 +200,10 @@ wait:
 	if after.RSS > rep.baseline.RSS+64<<20 && after.RSS > 2*rep.baseline.RSS {
 		*p = append(*p, fmt.Sprintf("RSS: %d MiB after, %d MiB before", after.RSS>>20, rep.baseline.RSS>>20))
 	}
-	if cfg.nofile > 0 && rep.peak.FDs > cfg.nofile {
+	// The count lists /proc/PID/fd while the server opens and closes fds: the listing is not
+	// atomic, so an fd closed and a new one opened during it can both be seen. The kernel keeps
+	// the real number at or below the limit; a few over is that, more is a broken limit.
+	if cfg.nofile > 0 && rep.peak.FDs > cfg.nofile+4 {
 		*p = append(*p, fmt.Sprintf("fds peaked at %d over the limit %d", rep.peak.FDs, cfg.nofile))
 	}
 	if cfg.panicP == 0 && after.Panics > 0 {
