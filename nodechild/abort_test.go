@@ -78,7 +78,9 @@ func TestAbortExec(t *testing.T) {
 	got := run(t, func(l *uvloop.Loop, out func(string)) {
 		ac := nodeevents.NewAbortController()
 		c, err := nodechild.Exec(l, "sleep 10", &nodechild.ExecOptions{Signal: ac.Signal(), KillSignal: "SIGKILL"},
-			func(err error, stdout, stderr string) { out(fmt.Sprintf("cb %s %q %q", abortText(err), stdout, stderr)) })
+			func(err error, stdout, stderr string) {
+				out(fmt.Sprintf("cb %s %q %q", abortText(err), stdout, stderr))
+			})
 		if err != nil {
 			t.Fatal(err)
 		}
