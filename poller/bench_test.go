@@ -12,7 +12,7 @@ import (
 
 // BenchmarkWaitZero polls with one registered descriptor that is ready.
 func BenchmarkWaitZero(b *testing.B) {
-	p, err := poller.New()
+	p, err := poller.Open(backend)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func BenchmarkWaitZero(b *testing.B) {
 
 // BenchmarkWakeWait fires the wake-up and consumes it.
 func BenchmarkWakeWait(b *testing.B) {
-	p, err := poller.New()
+	p, err := poller.Open(backend)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func BenchmarkWakeWait(b *testing.B) {
 
 // BenchmarkWakeCoalesced measures a Wake while one is pending: no system call.
 func BenchmarkWakeCoalesced(b *testing.B) {
-	p, err := poller.New()
+	p, err := poller.Open(backend)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,10 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-var _ backend = (*Poller)(nil)
-
-// queueState is the epoll backend's state.
-type queueState struct {
+// epollState is the epoll backend's state.
+type epollState struct {
 	epfd   int                        // the epoll descriptor
 	events [maxEvents]unix.EpollEvent // epoll_wait's output; loop goroutine only
 }
@@ -23,12 +21,13 @@ var (
 	errNotAdded = os.NewSyscallError("epoll_ctl", unix.ENOENT)
 )
 
-func (p *Poller) open() error {
+func (p *Poller) epollOpen() error {
 	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 	if err != nil {
 		return os.NewSyscallError("epoll_create1", err)
 	}
-	p.q.epfd = epfd
+	p.q.epoll.epfd = epfd
+	p.kind = BackendEpoll
 	if err := p.openWake(); err != nil {
 		unix.Close(epfd)
 		return err
@@ -48,7 +47,16 @@ func (p *Poller) ctl(op, fd int, ev Events, tag uint32) error {
 	if ev&Writable != 0 {
 		e.Events |= unix.EPOLLOUT
 	}
-	if err := unix.EpollCtl(p.q.epfd, op, fd, &e); err != nil {
+	if err := unix.EpollCtl(p.q.epoll.epfd, op, fd, &e); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// epollAddWake registers the wake-up's eventfd for EPOLLIN, with its own number as data.
+func (p *Poller) epollAddWake(fd int) error {
+	e := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
+	if err := unix.EpollCtl(p.q.epoll.epfd, unix.EPOLL_CTL_ADD, fd, &e); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	return nil
@@ -57,7 +65,7 @@ func (p *Poller) ctl(op, fd int, ev Events, tag uint32) error {
 // An fd with no interest is kept out of the epoll set: epoll reports EPOLLHUP and EPOLLERR
 // without being asked, so a hung-up fd with no interest would end every Wait at once.
 
-func (p *Poller) register(fd int, ev Events, tag uint32) error {
+func (p *Poller) epollRegister(fd int, ev Events, tag uint32) error {
 	// Add even with no interest, so that an fd epoll cannot watch fails here as it would
 	// with interest (EBADF, EPERM for a regular file).
 	if err := p.ctl(unix.EPOLL_CTL_ADD, fd, ev, tag); err != nil {
@@ -69,7 +77,7 @@ func (p *Poller) register(fd int, ev Events, tag uint32) error {
 	return nil
 }
 
-func (p *Poller) update(fd int, ev Events, tag uint32) error {
+func (p *Poller) epollUpdate(fd int, ev Events, tag uint32) error {
 	switch old := p.fds[fd].interest; {
 	case old == 0 && ev == 0:
 		return nil // only the tag changed, and the kernel does not hold it
@@ -82,7 +90,7 @@ func (p *Poller) update(fd int, ev Events, tag uint32) error {
 	}
 }
 
-func (p *Poller) unregister(fd int) error {
+func (p *Poller) epollUnregister(fd int) error {
 	if p.fds[fd].interest == 0 {
 		return nil
 	}
@@ -94,13 +102,13 @@ func (p *Poller) unregister(fd int) error {
 // otherwise it makes the blocking call, around which the runtime may hand this thread's
 // processor to another thread and take it back. The loop looks with a zero timeout before it
 // blocks, so a busy loop rarely pays for that hand-off, and a sleep costs one call, not two.
-func (p *Poller) wait(msec int) (int, bool, error) {
+func (p *Poller) epollWait(msec int) (int, bool, error) {
 	var n int
 	var err error
 	if msec == 0 {
-		n, err = p.poll()
+		n, err = p.epollPoll()
 	} else {
-		n, err = unix.EpollWait(p.q.epfd, p.q.events[:], msec)
+		n, err = unix.EpollWait(p.q.epoll.epfd, p.q.epoll.events[:], msec)
 	}
 	if err != nil {
 		if err == unix.EINTR {
@@ -110,7 +118,7 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 	}
 	k, woke := 0, false
 	for i := range n {
-		e := &p.q.events[i]
+		e := &p.q.epoll.events[i]
 		fd := int(e.Fd)
 		if p.wakeOwns(fd) {
 			p.consumeWake()
@@ -140,22 +148,20 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 }
 
 // poll is epoll_wait with a zero timeout, as a raw system call: it cannot block.
-func (p *Poller) poll() (int, error) {
-	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.q.epfd),
-		uintptr(unsafe.Pointer(&p.q.events[0])), uintptr(len(p.q.events)), 0, 0, 0)
+func (p *Poller) epollPoll() (int, error) {
+	r, _, errno := unix.RawSyscall6(unix.SYS_EPOLL_PWAIT, uintptr(p.q.epoll.epfd),
+		uintptr(unsafe.Pointer(&p.q.epoll.events[0])), uintptr(len(p.q.epoll.events)), 0, 0, 0)
 	if errno != 0 {
 		return 0, errno
 	}
 	return int(r), nil
 }
 
-func (p *Poller) owns(fd int) bool { return fd == p.q.epfd || p.wakeOwns(fd) }
-
-func (p *Poller) release() error {
+func (p *Poller) epollRelease() error {
 	err := p.closeWake()
-	if e := unix.Close(p.q.epfd); e != nil && err == nil {
+	if e := unix.Close(p.q.epoll.epfd); e != nil && err == nil {
 		err = os.NewSyscallError("close", e)
 	}
-	p.q.epfd = -1
+	p.q.epoll.epfd = -1
 	return err
 }

@@ -61,7 +61,11 @@ func udata(kev *unix.Kevent_t) uint32 {
 	return uint32(*(*uintptr)(unsafe.Pointer(&kev.Udata)))
 }
 
-func (p *Poller) open() error {
+func (p *Poller) open(b Backend) error {
+	if b != BackendAuto && b != BackendKqueue {
+		return errBackend(b, nil)
+	}
+	p.kind = BackendKqueue
 	all := unsafe.Slice((*unix.Kevent_t)(unsafe.Pointer(&p.q.buf[0])), maxEvents+maxChanges)
 	p.q.events = all[:maxEvents:maxEvents]
 	p.q.changes = all[maxEvents:]

@@ -2,6 +2,7 @@ package poller_test
 
 import (
 	"errors"
+	"fmt"
 	"syscall"
 	"testing"
 
@@ -10,7 +11,58 @@ import (
 	"github.com/uvgo/uvgo/poller"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// backend is the backend newPoller opens. TestMain runs the package's tests once per backend
+// that opens here, and says which.
+var backend poller.Backend
+
+// backends are the backends the tests run against: the system's default, then io_uring.
+var backends = []poller.Backend{poller.BackendAuto, poller.BackendIOURing}
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(perBackend{m}) }
+
+// perBackend runs the tests once per available backend.
+type perBackend struct{ m *testing.M }
+
+func (r perBackend) Run() int {
+	code := 0
+	for _, b := range backends {
+		if err := poller.Available(b); err != nil {
+			fmt.Printf("poller tests: not run with backend %v: %v\n", b, err)
+			continue
+		}
+		backend = b
+		fmt.Printf("poller tests: backend %v\n", b)
+		if c := r.m.Run(); c != 0 {
+			code = c
+		}
+	}
+	return code
+}
+
+// TestBackendAvailable says, as a skip, why a backend's run did not happen.
+func TestBackendAvailable(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.String(), func(t *testing.T) {
+			if err := poller.Available(b); err != nil {
+				t.Skipf("backend %v does not open here (refused setup: ENOSYS, EPERM, io_uring_disabled, seccomp): %v", b, err)
+			}
+		})
+	}
+}
+
+func TestParseBackend(t *testing.T) {
+	for _, b := range []poller.Backend{poller.BackendAuto, poller.BackendEpoll, poller.BackendKqueue, poller.BackendIOURing} {
+		if got, err := poller.ParseBackend(b.String()); got != b || err != nil {
+			t.Errorf("ParseBackend(%q) = %v, %v", b.String(), got, err)
+		}
+	}
+	if got, err := poller.ParseBackend(""); got != poller.BackendAuto || err != nil {
+		t.Errorf(`ParseBackend("") = %v, %v`, got, err)
+	}
+	if _, err := poller.ParseBackend("uring"); err == nil {
+		t.Error(`ParseBackend("uring") succeeded`)
+	}
+}
 
 func TestEventsString(t *testing.T) {
 	tests := []struct {

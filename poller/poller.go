@@ -7,7 +7,9 @@
 // Every backend defines these methods on *Poller (the backend interface) and asserts that
 // it does with var _ backend = (*Poller)(nil):
 //
-//	open() error                                  create the kernel queue and the wake-up (New)
+//	open(b Backend) error                         create the kernel queue of backend b (BackendAuto: the
+//	                                              system's default) and the wake-up (Open); a backend the
+//	                                              system lacks is an error wrapping errors.ErrUnsupported
 //	register(fd int, ev Events, tag uint32) error  start watching fd (Add); p.fds[fd] is not set yet
 //	update(fd int, ev Events, tag uint32) error    replace interest and tag (Modify); p.fds[fd] holds the old ones
 //	unregister(fd int) error                       stop watching fd (Remove); p.fds[fd] holds the old state
@@ -25,10 +27,23 @@
 //	closeWake() error      release the wake-up (from release)
 //	wakeOwns(fd int) bool  fd belongs to the wake-up
 //
-// The backends are epoll_linux.go with wake_eventfd.go (Linux); kqueue_bsd.go with
-// wake_evfiltuser.go (darwin, freebsd) or wake_pipe.go (netbsd, openbsd); and
-// poller_other.go, whose New returns ErrUnsupported everywhere else. EPOLL* and EVFILT_*
-// values never leave their backend: the rest of uvgo sees only [Events].
+// The backends are epoll_linux.go and uring_linux.go with wake_eventfd.go (Linux, where
+// backend_linux.go picks one of the two at Open and forwards each method to it);
+// kqueue_bsd.go with wake_evfiltuser.go (darwin, freebsd) or wake_pipe.go (netbsd, openbsd);
+// and poller_other.go, whose New returns ErrUnsupported everywhere else. EPOLL*, POLL* and
+// EVFILT_* values never leave their backend: the rest of uvgo sees only [Events].
+//
+// # Choosing a backend
+//
+// New opens the system's default backend: epoll on Linux, kqueue on BSD and macOS. Open
+// takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
+// requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
+// after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
+// that also submits the re-arms and the interest changes. BackendAuto is the default backend,
+// not io_uring: readiness through poll requests costs as much as epoll (one request per
+// report instead of one epoll_ctl per interest change), and the ring pays only once the
+// loop's streams read, write and accept through it. Available tells whether a backend opens
+// here, and why not.
 //
 // # Semantics common to all backends
 //
@@ -127,14 +142,15 @@ var (
 	// the caller recomputes its timeout and waits again. errors.Is(ErrInterrupted,
 	// syscall.EINTR) is true. It is one preallocated value.
 	ErrInterrupted = fmt.Errorf("poller: wait interrupted: %w", syscall.EINTR)
-	// ErrUnsupported is returned by New on systems with neither epoll nor kqueue.
+	// ErrUnsupported is returned by New on systems with neither epoll nor kqueue; Open
+	// returns an error wrapping errors.ErrUnsupported for a backend the system lacks.
 	// errors.Is(ErrUnsupported, errors.ErrUnsupported) is true.
 	ErrUnsupported = fmt.Errorf("poller: no epoll or kqueue on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 )
 
 // backend is the contract every OS backend satisfies; see the package documentation.
 type backend interface {
-	open() error
+	open(b Backend) error
 	register(fd int, ev Events, tag uint32) error
 	update(fd int, ev Events, tag uint32) error
 	unregister(fd int) error
@@ -166,6 +182,53 @@ const (
 	wakePending             // Wake fired the wake-up and no Wait has consumed it yet
 )
 
+// Backend names a kernel readiness mechanism (see Open).
+type Backend uint8
+
+const (
+	// BackendAuto is the system's default: epoll on Linux, kqueue on BSD and macOS.
+	BackendAuto Backend = iota
+	// BackendEpoll is Linux's epoll.
+	BackendEpoll
+	// BackendKqueue is the BSDs' and macOS's kqueue.
+	BackendKqueue
+	// BackendIOURing is Linux's io_uring (5.11 or later), with one-shot poll requests.
+	BackendIOURing
+)
+
+var backendNames = [...]string{"auto", "epoll", "kqueue", "io_uring"}
+
+// String returns the backend's name: "auto", "epoll", "kqueue" or "io_uring", the names that
+// ParseBackend takes.
+func (b Backend) String() string {
+	if int(b) < len(backendNames) {
+		return backendNames[b]
+	}
+	return "Backend(" + strconv.Itoa(int(b)) + ")"
+}
+
+// ParseBackend returns the Backend named s ("auto", "epoll", "kqueue" or "io_uring"; "" is
+// "auto"), or an error naming the valid ones.
+func ParseBackend(s string) (Backend, error) {
+	if s == "" {
+		return BackendAuto, nil
+	}
+	for i, name := range backendNames {
+		if s == name {
+			return Backend(i), nil
+		}
+	}
+	return 0, fmt.Errorf("poller: unknown backend %q (want auto, epoll, kqueue or io_uring)", s)
+}
+
+// errBackend is Open's error for a backend the system lacks; cause (may be nil) says why.
+func errBackend(b Backend, cause error) error {
+	if cause == nil {
+		return fmt.Errorf("poller: no %s on %s: %w", b, runtime.GOOS, errors.ErrUnsupported)
+	}
+	return fmt.Errorf("poller: no %s here (%w): %w", b, errors.ErrUnsupported, cause)
+}
+
 // fdState is what the poller knows of one registered descriptor.
 type fdState struct {
 	added    bool   // between Add and Remove
@@ -188,18 +251,40 @@ type Poller struct {
 	out    [maxEvents]Event // what Wait returns; loop goroutine only, valid until the next Wait
 	q      queueState       // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
 	w      wakeState        // the wake-up mechanism's descriptors
+	kind   Backend          // the backend Open opened; read-only after Open
 }
 
-// New creates a Poller: a kernel queue (epoll or kqueue) with its wake-up registered. It
-// returns ErrUnsupported on systems with neither. Release it with Close.
-func New() (*Poller, error) {
+// New creates a Poller with the system's default backend: a kernel queue (epoll or kqueue)
+// with its wake-up registered. It returns ErrUnsupported on systems with neither. Release it
+// with Close.
+func New() (*Poller, error) { return Open(BackendAuto) }
+
+// Open creates a Poller with backend b (BackendAuto: as New). A backend the system lacks,
+// or one the kernel refuses (io_uring under io_uring_disabled or a seccomp filter), fails
+// with an error wrapping errors.ErrUnsupported and, when there is one, the system call's
+// error. Release the Poller with Close.
+func Open(b Backend) (*Poller, error) {
 	p := new(Poller)
-	if err := p.open(); err != nil {
+	if err := p.open(b); err != nil {
 		return nil, err
 	}
 	p.wake.Store(wakeOpen)
 	return p, nil
 }
+
+// Available reports whether Open(b) succeeds here: nil, or Open's error. It opens and closes
+// a Poller to find out.
+func Available(b Backend) error {
+	p, err := Open(b)
+	if err != nil {
+		return err
+	}
+	return p.Close()
+}
+
+// Backend returns the backend that runs: BackendEpoll, BackendKqueue or BackendIOURing,
+// never BackendAuto. Safe from any goroutine.
+func (p *Poller) Backend() Backend { return p.kind }
 
 func (p *Poller) closed() bool { return p.wake.Load()&wakeOpen == 0 }
 

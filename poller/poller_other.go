@@ -21,7 +21,7 @@ var (
 	errNotAdded = ErrUnsupported
 )
 
-func (p *Poller) open() error                                  { return ErrUnsupported }
+func (p *Poller) open(b Backend) error                         { return ErrUnsupported }
 func (p *Poller) register(fd int, ev Events, tag uint32) error { return ErrUnsupported }
 func (p *Poller) update(fd int, ev Events, tag uint32) error   { return ErrUnsupported }
 func (p *Poller) unregister(fd int) error                      { return ErrUnsupported }

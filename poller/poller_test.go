@@ -74,9 +74,12 @@ func (f *testFds) write(fd int, s string) {
 
 func newPoller(t *testing.T) *poller.Poller {
 	t.Helper()
-	p, err := poller.New()
+	p, err := poller.Open(backend)
 	if err != nil {
-		t.Fatalf("New: %v", err)
+		t.Fatalf("Open(%v): %v", backend, err)
+	}
+	if want := backend; want != poller.BackendAuto && p.Backend() != want {
+		t.Fatalf("Open(%v) opened %v", want, p.Backend())
 	}
 	t.Cleanup(func() {
 		if err := p.Close(); err != nil && err != poller.ErrClosed {
@@ -527,7 +530,7 @@ func TestWakeFromManyGoroutines(t *testing.T) {
 func TestClose(t *testing.T) {
 	f := newFds(t)
 	r, _ := f.pipe()
-	p, err := poller.New()
+	p, err := poller.Open(backend)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +560,7 @@ func TestClose(t *testing.T) {
 
 func TestWakeConcurrentWithClose(t *testing.T) {
 	for range 50 {
-		p, err := poller.New()
+		p, err := poller.Open(backend)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,7 +11,8 @@ import (
 
 var _ wakeBackend = (*Poller)(nil)
 
-// wakeState is an eventfd, registered for EPOLLIN with its own number as epoll_data.
+// wakeState is an eventfd, watched for reading by the backend (addWake): registered for
+// EPOLLIN with its own number as epoll_data, or polled by a one-shot poll request on the ring.
 type wakeState struct {
 	fd  int     // the eventfd; read by Wake under wakeMu
 	buf [8]byte // drainWake's buffer; loop goroutine only
@@ -28,10 +29,9 @@ func (p *Poller) openWake() error {
 	if err != nil {
 		return os.NewSyscallError("eventfd", err)
 	}
-	e := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
-	if err := unix.EpollCtl(p.q.epfd, unix.EPOLL_CTL_ADD, fd, &e); err != nil {
+	if err := p.addWake(fd); err != nil {
 		unix.Close(fd)
-		return os.NewSyscallError("epoll_ctl", err)
+		return err
 	}
 	p.w.fd = fd
 	return nil

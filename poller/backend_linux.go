@@ -1,0 +1,70 @@
+package poller
+
+var _ backend = (*Poller)(nil)
+
+// queueState holds both Linux backends; Open picks one, and each contract method below
+// forwards to it: the ring when ring is set, epoll otherwise.
+type queueState struct {
+	epoll epollState
+	ring  *ringState // nil unless the io_uring backend runs
+}
+
+func (p *Poller) open(b Backend) error {
+	switch b {
+	case BackendAuto, BackendEpoll:
+		return p.epollOpen()
+	case BackendIOURing:
+		return p.ringOpen()
+	}
+	return errBackend(b, nil)
+}
+
+func (p *Poller) register(fd int, ev Events, tag uint32) error {
+	if p.q.ring != nil {
+		return p.ringRegister(fd, ev)
+	}
+	return p.epollRegister(fd, ev, tag)
+}
+
+func (p *Poller) update(fd int, ev Events, tag uint32) error {
+	if p.q.ring != nil {
+		return p.ringUpdate(fd, ev)
+	}
+	return p.epollUpdate(fd, ev, tag)
+}
+
+func (p *Poller) unregister(fd int) error {
+	if p.q.ring != nil {
+		return p.ringUnregister(fd)
+	}
+	return p.epollUnregister(fd)
+}
+
+func (p *Poller) wait(msec int) (int, bool, error) {
+	if p.q.ring != nil {
+		return p.ringWait(msec)
+	}
+	return p.epollWait(msec)
+}
+
+func (p *Poller) owns(fd int) bool {
+	if p.q.ring != nil {
+		return fd == p.q.ring.r.Fd() || p.wakeOwns(fd)
+	}
+	return fd == p.q.epoll.epfd || p.wakeOwns(fd)
+}
+
+func (p *Poller) release() error {
+	if p.q.ring != nil {
+		return p.ringRelease()
+	}
+	return p.epollRelease()
+}
+
+// addWake watches the wake-up's eventfd for reading (called by openWake).
+func (p *Poller) addWake(fd int) error {
+	if p.q.ring != nil {
+		return p.ringAddWake(fd)
+	}
+	return p.epollAddWake(fd)
+}

@@ -1,0 +1,347 @@
+package poller
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/internal/uring"
+)
+
+// The io_uring backend watches each fd with one one-shot IORING_OP_POLL_ADD request at a time.
+// A request that completes is reported by that Wait and armed again by the next one (its
+// submission is part of the next io_uring_enter), so a descriptor that stays ready completes
+// its new request at once, inside the submission: readiness stays level-triggered, as with
+// epoll. (A multishot poll would report each readiness change once, like EPOLLET.) An
+// interest change removes the armed request (IORING_OP_POLL_REMOVE) and arms a new one.
+//
+// A request's user data is (fd+1)<<32 | generation, never a pointer; a completion whose
+// generation is not the one armed for fd (a removed request, completing with ECANCELED, or
+// the request of a descriptor removed and added again) is dropped. User data with a zero high
+// word is the backend's own: udIgnore for the completions of POLL_REMOVE, udWake for the
+// wake-up's eventfd.
+//
+// Changes only fill SQEs; the kernel sees them at the next io_uring_enter, the one that waits
+// (or earlier, when the submission ring fills up). So Add cannot learn from the kernel that fd
+// is unfit: it asks fstat instead, and refuses a regular file or a directory with EPERM, as
+// epoll_ctl does.
+//
+// The ring is set up without IORING_SETUP_SINGLE_ISSUER, DEFER_TASKRUN and COOP_TASKRUN. The
+// first two bind the ring to the OS thread that created it, and the loop's goroutine changes
+// threads (unless WithLockOSThread, and then only while Run runs). COOP_TASKRUN lets a poll's
+// completion wait until the thread that submitted it next enters the kernel, which, after the
+// goroutine moved to another thread, may be never: without it the kernel wakes that thread to
+// post the completion.
+//
+// Known difference: the kernel always polls for POLLRDHUP. An fd waiting only to become
+// Writable on a socket whose peer shut down its writing side completes its request at once;
+// the report is dropped (epoll would not make it) and the request armed again, so such a Wait
+// spins until the socket is writable or its timeout ends, instead of sleeping.
+
+const (
+	// ringEntries is the size of the submission ring; the completion ring is twice as large
+	// and the kernel keeps what overflows it (IORING_FEAT_NODROP).
+	ringEntries = 1024
+
+	udIgnore = 0 // completions of POLL_REMOVE
+	udWake   = 1 // the wake-up's poll request
+)
+
+// ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
+var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
+
+// ringState is the io_uring backend's state; loop goroutine only.
+type ringState struct {
+	r         *uring.Ring
+	polls     []pollState // indexed by fd: the armed request
+	seq       uint32      // the generation of the request armed last
+	rearm     []int32     // fds whose request completed since the last wait; armed again before the next
+	wakeFd    int         // the wake-up's eventfd (p.w.fd)
+	wakeArmed bool        // its poll request is in the kernel
+	stat      unix.Stat_t // register's fstat buffer
+	buf       [8]byte     // tryConsumeWake's read buffer
+	ts        uring.Timespec
+}
+
+// pollState is the poll request the kernel holds for one fd.
+type pollState struct {
+	armed bool   // a request is armed (or queued to be)
+	seq   uint32 // its generation, in the low word of its user data
+	mask  uint32 // the POLL* bits it waits for
+}
+
+var (
+	errRingFull = os.NewSyscallError("io_uring_enter", unix.EBUSY)
+	errRingFile = os.NewSyscallError("io_uring poll_add", unix.EPERM)
+)
+
+func pollUD(fd int, seq uint32) uint64 { return uint64(fd+1)<<32 | uint64(seq) }
+
+// pollMask translates interest to the POLL* bits of a request. POLLRDHUP comes with Readable
+// only, as in the epoll backend (the kernel adds it anyway; see above).
+func pollMask(ev Events) uint32 {
+	var m uint32
+	if ev&Readable != 0 {
+		m |= unix.POLLIN | unix.POLLRDHUP
+	}
+	if ev&Writable != 0 {
+		m |= unix.POLLOUT
+	}
+	return m
+}
+
+func (p *Poller) ringOpen() error {
+	r, err := uring.Setup(ringEntries, uring.SetupSubmitAll)
+	if err != nil {
+		return errBackend(BackendIOURing, err)
+	}
+	probe, err := r.Probe()
+	if err == nil {
+		for _, op := range ringOps {
+			if !probe.Supports(op) {
+				err = fmt.Errorf("io_uring opcode %d: %w", op, unix.ENOSYS)
+				break
+			}
+		}
+	}
+	if err != nil {
+		r.Close()
+		return errBackend(BackendIOURing, err)
+	}
+	p.q.ring = &ringState{r: r, wakeFd: -1}
+	p.kind = BackendIOURing
+	if err := p.openWake(); err != nil {
+		r.Close()
+		p.q.ring = nil
+		return err
+	}
+	return nil
+}
+
+// ringAddWake records the wake-up's eventfd; the first wait arms its request.
+func (p *Poller) ringAddWake(fd int) error {
+	p.q.ring.wakeFd = fd
+	return nil
+}
+
+// sqe returns a free SQE, submitting what is queued when the ring is full.
+func (rs *ringState) sqe() (*uring.SQE, error) {
+	if s := rs.r.GetSQE(); s != nil {
+		return s, nil
+	}
+	if _, err := rs.r.Submit(); err != nil && err != uring.ErrSQFull {
+		return nil, os.NewSyscallError("io_uring_enter", err)
+	}
+	if s := rs.r.GetSQE(); s != nil {
+		return s, nil
+	}
+	return nil, errRingFull
+}
+
+// arm queues a poll request for fd with interest ev, under a new generation.
+func (rs *ringState) arm(fd int, ev Events) error {
+	sqe, err := rs.sqe()
+	if err != nil {
+		return err
+	}
+	rs.seq++
+	mask := pollMask(ev)
+	sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(fd), mask, pollUD(fd, rs.seq)
+	rs.polls[fd] = pollState{armed: true, seq: rs.seq, mask: mask}
+	return nil
+}
+
+// cancel queues the removal of fd's armed request. fd's state says unarmed even when no SQE
+// was free: the request's completion, whenever it comes, is then dropped as stale.
+func (rs *ringState) cancel(fd int) error {
+	st := &rs.polls[fd]
+	st.armed = false
+	sqe, err := rs.sqe()
+	if err != nil {
+		return err
+	}
+	sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpPollRemove, pollUD(fd, st.seq), udIgnore
+	return nil
+}
+
+func (p *Poller) ringRegister(fd int, ev Events) error {
+	rs := p.q.ring
+	if err := unix.Fstat(fd, &rs.stat); err != nil {
+		return os.NewSyscallError("fstat", err)
+	}
+	if t := rs.stat.Mode & unix.S_IFMT; t == unix.S_IFREG || t == unix.S_IFDIR {
+		return errRingFile
+	}
+	if fd >= len(rs.polls) {
+		polls := make([]pollState, max(2*len(rs.polls), fd+1, 64))
+		copy(polls, rs.polls)
+		rs.polls = polls
+	}
+	if ev == 0 {
+		return nil
+	}
+	return rs.arm(fd, ev)
+}
+
+func (p *Poller) ringUpdate(fd int, ev Events) error {
+	rs := p.q.ring
+	st := rs.polls[fd]
+	if st.armed && st.mask == pollMask(ev) {
+		return nil // only the tag changed: Wait reads it from p.fds
+	}
+	if st.armed {
+		if err := rs.cancel(fd); err != nil {
+			return err
+		}
+	}
+	if ev == 0 {
+		return nil
+	}
+	return rs.arm(fd, ev)
+}
+
+func (p *Poller) ringUnregister(fd int) error {
+	rs := p.q.ring
+	var err error
+	if rs.polls[fd].armed {
+		err = rs.cancel(fd)
+	}
+	rs.polls[fd] = pollState{}
+	return err
+}
+
+// ringWait arms again the requests that completed, and the wake-up's; submits them with the
+// changes queued since the last wait, in the io_uring_enter that waits; and reaps.
+func (p *Poller) ringWait(msec int) (int, bool, error) {
+	rs := p.q.ring
+	for i, fd := range rs.rearm {
+		if st := rs.polls[fd]; st.armed || !p.fds[fd].added || p.fds[fd].interest == 0 {
+			continue // removed, armed again by Modify, or without interest
+		}
+		if err := rs.arm(int(fd), p.fds[fd].interest); err != nil {
+			rs.rearm = rs.rearm[:copy(rs.rearm, rs.rearm[i:])]
+			return 0, false, err
+		}
+	}
+	rs.rearm = rs.rearm[:0]
+	if !rs.wakeArmed {
+		sqe, err := rs.sqe()
+		if err != nil {
+			return 0, false, err
+		}
+		sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(rs.wakeFd), unix.POLLIN, udWake
+		rs.wakeArmed = true
+	}
+	var err error
+	switch {
+	case msec == 0 || rs.r.Ready() > 0:
+		_, err = rs.r.Enter(0, nil)
+	case msec < 0:
+		_, err = rs.r.Enter(1, nil)
+	default:
+		rs.ts = uring.Timespec{Sec: int64(msec / 1000), Nsec: int64(msec%1000) * 1e6}
+		_, err = rs.r.Enter(1, &rs.ts)
+	}
+	switch {
+	case err == unix.EINTR:
+		return 0, false, ErrInterrupted
+	case err != nil && !errors.Is(err, uring.ErrSQFull):
+		return 0, false, os.NewSyscallError("io_uring_enter", err)
+	}
+	n, woke, err := p.ringReap()
+	if !woke && p.WakePending() {
+		woke = p.tryConsumeWake()
+	}
+	return n, woke, err
+}
+
+// tryConsumeWake consumes a Wake whose completion has not been posted yet. The kernel posts a
+// poll request's completion from the thread that submitted it, and the loop's goroutine may
+// run on another thread by now; so a Wake that returned before Wait(0) began may not have
+// completed the request yet. It drains the eventfd, and clears the pending state only when
+// the drain found the Wake's write (a Wake between its compare-and-swap and its write is
+// left pending). The request, still armed, finds the eventfd drained and does not complete.
+func (p *Poller) tryConsumeWake() bool {
+	if n, _ := unix.Read(p.w.fd, p.q.ring.buf[:]); n != len(p.q.ring.buf) {
+		return false
+	}
+	p.wake.And(^uint32(wakePending))
+	return true
+}
+
+// ringReap turns up to maxEvents completions into p.out.
+func (p *Poller) ringReap() (int, bool, error) {
+	rs := p.q.ring
+	k, woke := 0, false
+	for k < maxEvents {
+		cqe := rs.r.PeekCQE()
+		if cqe == nil {
+			break
+		}
+		ud, res := cqe.UserData, cqe.Res
+		rs.r.AdvanceCQ()
+		if ud>>32 == 0 {
+			if ud == udWake {
+				rs.wakeArmed = false
+				if res > 0 && p.WakePending() {
+					p.consumeWake()
+					woke = true
+				} else if res > 0 {
+					p.drainWake() // tryConsumeWake took the Wake already
+				}
+			}
+			continue
+		}
+		fd, seq := int(ud>>32-1), uint32(ud)
+		if fd >= len(rs.polls) || !rs.polls[fd].armed || rs.polls[fd].seq != seq {
+			continue // stale: removed, or replaced by a newer request
+		}
+		rs.polls[fd].armed = false
+		rs.rearm = append(rs.rearm, int32(fd))
+		if res == -int32(unix.ECANCELED) {
+			continue // the submitting thread exited; armed again by the next wait
+		}
+		if ev := p.ringEvents(fd, res); ev != 0 {
+			p.out[k] = Event{Fd: int32(fd), Tag: p.fds[fd].tag, Events: ev}
+			k++
+		}
+	}
+	return k, woke, nil
+}
+
+// ringEvents translates a poll request's result (POLL* bits, or a negative errno) to Events,
+// as the epoll backend translates EPOLL* bits.
+func (p *Poller) ringEvents(fd int, res int32) Events {
+	interest := p.fds[fd].interest
+	if res < 0 {
+		return Error | interest
+	}
+	m := uint32(res)
+	var ev Events
+	if m&unix.POLLIN != 0 {
+		ev |= Readable
+	}
+	if m&unix.POLLOUT != 0 {
+		ev |= Writable
+	}
+	if m&unix.POLLHUP != 0 || m&unix.POLLRDHUP != 0 && interest&Readable != 0 {
+		ev |= Hangup
+	}
+	if m&(unix.POLLERR|unix.POLLNVAL) != 0 {
+		ev |= Error
+	}
+	if m&(unix.POLLHUP|unix.POLLERR) != 0 {
+		ev |= interest // let the callback read the EOF or write into the error
+	}
+	return ev
+}
+
+func (p *Poller) ringRelease() error {
+	err := p.closeWake()
+	if e := p.q.ring.r.Close(); e != nil && err == nil {
+		err = e
+	}
+	return err
+}
