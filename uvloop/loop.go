@@ -101,6 +101,7 @@ type options struct {
 	longTaskReport func(LongTask)
 	logger         *slog.Logger
 	nestingClamp   bool // the HTML timer-nesting clamp (node.go)
+	backend        Backend
 }
 
 func defaultOptions() options { return options{workers: DefaultWorkers} }
@@ -119,15 +120,15 @@ func WithLockOSThread() Option {
 	return func(o *options) { o.lockThread = true }
 }
 
-// New creates a loop. It owns a poller (epoll or kqueue) and its wake-up until Close. On a
-// system with neither (Windows, DragonFly) it fails with an error wrapping
-// errors.ErrUnsupported.
+// New creates a loop. It owns a poller (epoll, kqueue or io_uring: see WithBackend) and its
+// wake-up until Close. On a system with none (Windows, DragonFly) it fails with an error
+// wrapping errors.ErrUnsupported.
 func New(opts ...Option) (*Loop, error) {
 	o := defaultOptions()
 	for _, opt := range opts {
 		opt(&o)
 	}
-	p, err := poller.New()
+	p, err := openPoller(&o)
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,7 @@ type PhaseMetrics struct {
 // queued at the moment Metrics is called. It is a plain value: a copy that later work does
 // not change.
 type Metrics struct {
+	Backend       Backend       // the kernel mechanism the loop waits with (WithBackend)
 	LoopCount     uint64        // iterations that reached the poll phase (uv_metrics_info's loop_count)
 	Events        uint64        // I/O events the poller reported (events)
 	EventsWaiting uint64        // of those, events reported by a wait that could block (events_waiting)
@@ -105,6 +106,7 @@ type metrics struct {
 func (l *Loop) Metrics() Metrics {
 	m := &l.metrics
 	out := Metrics{
+		Backend:       l.Backend(),
 		LoopCount:     m.loopCount,
 		Events:        m.events,
 		EventsWaiting: m.eventsWaiting,

@@ -1,0 +1,59 @@
+package uvloop
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/uvgo/uvgo/poller"
+)
+
+// Backend names the kernel mechanism a loop waits for I/O with (see WithBackend).
+type Backend = poller.Backend
+
+// The backends.
+const (
+	// BackendAuto: UVGO_BACKEND if it is set, else the system's default (epoll on Linux,
+	// kqueue on BSD and macOS).
+	BackendAuto = poller.BackendAuto
+	// BackendEpoll is Linux's epoll.
+	BackendEpoll = poller.BackendEpoll
+	// BackendKqueue is the BSDs' and macOS's kqueue.
+	BackendKqueue = poller.BackendKqueue
+	// BackendIOURing is Linux's io_uring (5.11 or later, where io_uring_setup is allowed).
+	BackendIOURing = poller.BackendIOURing
+)
+
+// BackendEnv is the environment variable that chooses the backend of the loops created
+// without WithBackend (or with WithBackend(BackendAuto)): "auto", "epoll", "kqueue" or
+// "io_uring". An empty or unset variable is "auto".
+const BackendEnv = "UVGO_BACKEND"
+
+// WithBackend chooses the kernel mechanism the loop waits with. The default, BackendAuto,
+// defers to the UVGO_BACKEND environment variable, so that an operator can choose for a
+// program that does not; any other value wins over the variable. BackendAuto (and an unset
+// variable) means epoll on Linux and kqueue on BSD and macOS: io_uring is chosen only when
+// asked for, since in this version it carries readiness (one poll request per report) and not
+// yet the streams' reads and writes, so it makes no fewer system calls than epoll. New fails
+// with an error wrapping errors.ErrUnsupported when the backend asked for is missing or
+// refused (io_uring under io_uring_disabled or a seccomp filter); it does not fall back to
+// another one silently. Loop.Backend and Metrics say which backend runs.
+func WithBackend(b Backend) Option {
+	return func(o *options) { o.backend = b }
+}
+
+// openPoller opens the poller of the backend o asks for (see WithBackend).
+func openPoller(o *options) (*poller.Poller, error) {
+	b := o.backend
+	if b == BackendAuto {
+		env := os.Getenv(BackendEnv)
+		var err error
+		if b, err = poller.ParseBackend(env); err != nil {
+			return nil, fmt.Errorf("uvloop: %s=%q: %w", BackendEnv, env, err)
+		}
+	}
+	return poller.Open(b)
+}
+
+// Backend returns the backend the loop waits with: BackendEpoll, BackendKqueue or
+// BackendIOURing. Safe from any goroutine.
+func (l *Loop) Backend() Backend { return l.poller.Backend() }
