@@ -49,7 +49,8 @@ type conn struct {
 	sent100  bool
 	discard  int64 // body bytes dropped after the response ended
 
-	eof bool // the client closed its side
+	eof      bool // the client closed its side
+	panicked bool // a callback of the handler panicked in feed: no further request
 
 	onData   func([]byte)
 	onEnd    func(error)
@@ -123,6 +124,8 @@ func (c *conn) read(data []byte, err error) {
 		c.reading = false
 		c.eof = true
 		switch {
+		case c.panicked:
+			c.destroy(nil) // no answer will come (Node: its parser, in error, ends it)
 		case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
 			c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
 			c.closeNow()
@@ -152,14 +155,50 @@ func (c *conn) read(data []byte, err error) {
 	c.account()
 }
 
-// feed parses data and dispatches the events, one exchange at a time.
+// feed parses data and dispatches the events, one exchange at a time. If a callback it
+// runs (the handler, a body callback) panics, the panic goes on to Run, and the connection
+// is left as handlerPanicked says.
 func (c *conn) feed(data []byte) {
 	c.inFeed = true
+	returned := false
+	defer func() {
+		if !returned {
+			c.handlerPanicked()
+		}
+	}()
 	c.feedLoop(data)
+	returned = true
 	c.inFeed = false
 }
 
+// errAfterPanic refuses the bytes that follow a request whose handler panicked.
+var errAfterPanic = &Error{400, "request after a handler panicked"}
+
+// handlerPanicked runs while a panic from a callback of the handler unwinds feed (the panic
+// is not recovered: Run returns it, the loop's policy). The connection then does what Node's
+// does after its request listener throws: the responses gathered before go out; the request
+// gets no answer unless the handler, from a later callback, ends its response (then the
+// connection closes); the rest of the read is lost and the connection takes no other
+// request: more bytes get 400 and close, the end of the client's side closes it, and the
+// request's timeout, if still running, answers 408 and closes.
+func (c *conn) handlerPanicked() {
+	c.inFeed = false
+	c.panicked = true
+	c.w.closeAfter = true
+	if c.inRead { // read's tail, which flushes, does not run
+		c.inRead = false
+		if c.flushing && !c.flushQueued {
+			c.flushQueued = true
+			c.s.loop.NextTick(c.flushFn)
+		}
+	}
+}
+
 func (c *conn) feedLoop(data []byte) {
+	if c.panicked && len(data) > 0 {
+		c.refuse(errAfterPanic, 400)
+		return
+	}
 	for {
 		switch c.phase {
 		case phaseClosing, phaseLinger, phaseClosed, phaseUpgraded:

@@ -94,7 +94,7 @@ func sysErr(op string, err error) error {
 const (
 	readBufSize = 64 << 10 // the loop's read buffer
 	maxIovecs   = 1024     // IOV_MAX on Linux and the BSDs
-	ioBurst     = 32       // reads, writes or accepts per readiness event (libuv's count)
+	ioBurst     = 32       // reads or writes per readiness event (libuv's count)
 )
 
 // streamShared is the state all streams of one loop share; loop goroutine only.
@@ -787,18 +787,23 @@ func (s *stream) listen(cb func(error)) {
 	s.handle.start()
 }
 
-// serverIO accepts connections and announces them (uv__server_io). A connection that the
-// callback does not Accept stops accepting until it is taken.
+// serverIO accepts connections and announces them (uv__server_io) until the accept queue
+// is empty, as libuv does: no burst limit, since a listener that takes a few per readiness
+// event lets a busy loop's queue overflow, and the kernel then drops handshakes (the client
+// sees a connection that never answers). A connection that the callback does not Accept
+// stops accepting until it is taken.
 func (s *stream) serverIO() {
 	l := s.loop
-	for count := ioBurst; count > 0 && s.acceptedFd == -1; count-- {
+	for s.acceptedFd == -1 {
 		fd, err := sock.Accept(s.fd)
 		if err == syscall.EMFILE || err == syscall.ENFILE {
 			err = s.emfileTrick(err)
 		}
 		switch err {
 		case nil:
-		case syscall.EAGAIN, syscall.ECONNABORTED:
+		case syscall.ECONNABORTED:
+			continue // the connection was reset in the queue; take the next
+		case syscall.EAGAIN:
 			return
 		default:
 			if s.connCb != nil {

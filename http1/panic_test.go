@@ -1,0 +1,127 @@
+package http1
+
+import (
+	"errors"
+	"io"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// startPanicServer is startServer for handlers that panic: the loop goroutine calls Run
+// again after each *uvloop.PanicError (the loop's documented policy) and counts them.
+func startPanicServer(t *testing.T, h Handler, panics *atomic.Int32, opts ...Option) *testServer {
+	t.Helper()
+	loop, err := uvloop.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{t: t, loop: loop, done: make(chan error, 1)}
+	ts.srv = NewServer(loop, h, opts...)
+	ap, err := ts.srv.ListenTCP("127.0.0.1:0", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.addr = ap.String()
+	go func() {
+		for {
+			_, err := loop.Run(uvloop.RunDefault)
+			var pe *uvloop.PanicError
+			if errors.As(err, &pe) {
+				panics.Add(1)
+				continue
+			}
+			ts.done <- errors.Join(err, loop.Close())
+			return
+		}
+	}()
+	t.Cleanup(func() {
+		ts.loop.Post(func() { ts.srv.Close(nil) })
+		if err := <-ts.done; err != nil {
+			t.Error(err)
+		}
+	})
+	return ts
+}
+
+// boom panics for /boom; /later panics after a timer is set to end the response; the rest
+// is answered with the target.
+var boom = HandlerFunc(func(w *Response, r *Request) {
+	switch string(r.Target) {
+	case "/boom":
+		panic("boom")
+	case "/later":
+		w.Server().Loop().SetTimeout(func() { w.EndString("later") }, 0)
+		panic("boom, later")
+	}
+	w.End(r.Target)
+})
+
+// A handler that panics leaves its connection as Node leaves one whose request listener
+// threw (node v20, with process.on('uncaughtException')): the responses before go out, the
+// request gets no answer, and the connection takes no other request — the rest of the read
+// is dropped, more bytes get 400 and close, the client's end closes it, and the request
+// timeout answers 408. The other connections go on.
+func TestServerHandlerPanics(t *testing.T) {
+	t.Run("more bytes", func(t *testing.T) {
+		var panics atomic.Int32
+		ts := startPanicServer(t, boom, &panics)
+		c, br := ts.dial()
+		c.Write([]byte("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /boom HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 200, "/a", false)
+		// Another connection is served meanwhile.
+		c2, br2 := ts.dial()
+		c2.Write([]byte("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br2, "GET", 200, "/ok", false)
+		c.Write([]byte("GET /d HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 400, "", true)
+		if n := panics.Load(); n != 1 {
+			t.Errorf("%d panics returned by Run, want 1", n)
+		}
+		c.Close()
+		ts.waitConnections(1)
+	})
+	t.Run("request timeout", func(t *testing.T) {
+		var panics atomic.Int32
+		ts := startPanicServer(t, boom, &panics, RequestTimeout(50*time.Millisecond))
+		c, br := ts.dial()
+		c.Write([]byte("GET /boom HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 408, "", true)
+		c.Close()
+		ts.waitConnections(0)
+	})
+	t.Run("client end", func(t *testing.T) {
+		var panics atomic.Int32
+		ts := startPanicServer(t, boom, &panics)
+		c, br := ts.dial()
+		c.Write([]byte("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /boom HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 200, "/a", false)
+		c.(*net.TCPConn).CloseWrite()
+		if b, err := io.ReadAll(br); err != nil || len(b) > 0 {
+			t.Fatalf("after the end of the client's side: %q, %v; want EOF", b, err)
+		}
+		ts.waitConnections(0)
+	})
+	t.Run("ended later", func(t *testing.T) {
+		var panics atomic.Int32
+		ts := startPanicServer(t, boom, &panics)
+		c, br := ts.dial()
+		c.Write([]byte("GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /c HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 200, "later", true)
+		c.Close()
+		ts.waitConnections(0)
+		if st := ts.stats(); st.Requests != 1 {
+			t.Errorf("%d requests completed, want 1", st.Requests)
+		}
+	})
+}
+
+// waitConnections waits until the server has n connections open.
+func (ts *testServer) waitConnections(n int) {
+	for ts.stats().Connections != n {
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,77 @@
+package uvloop_test
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// A listener takes every connection waiting in its accept queue on one readiness event, as
+// libuv's uv__server_io does (it accepts until EAGAIN). One that took a few per event let a
+// busy loop's queue fill up under a connection storm, and the kernel then dropped the last
+// ACK of new handshakes: their clients saw connections that never answered.
+func TestTCPAcceptDrainsQueue(t *testing.T) {
+	checkFds(t)
+	l := newLoop(t)
+	accepted := 0
+	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+		mustOK(t, err)
+		acceptTCP(t, server).Close(nil)
+		accepted++
+	})
+
+	const n = 100 // more than libuv's read burst (32), within the backlog (128)
+	var clients []net.Conn
+	defer func() {
+		for _, c := range clients {
+			c.Close()
+		}
+	}()
+	for range n {
+		c, err := net.Dial("tcp", addr.String())
+		mustOK(t, err)
+		clients = append(clients, c)
+	}
+	// connect returns before the kernel has queued the server's side: wait until the
+	// listener's accept queue (rx_queue of its line in /proc/net/tcp) holds them all.
+	for deadline := time.Now().Add(time.Minute); acceptQueue(t, addr.Port()) < n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the accept queue holds %d, not %d", acceptQueue(t, addr.Port()), n)
+		}
+	}
+
+	mustRunMode(t, l, uvloop.RunNoWait) // one poll: the listener is readable once
+	if accepted != n {
+		t.Errorf("one readiness event accepted %d of the %d queued connections", accepted, n)
+	}
+	server.Close(nil)
+	runLoop(t, l)
+	mustOK(t, l.Close())
+}
+
+// acceptQueue returns the length of the accept queue of the listener on 127.0.0.1:port.
+func acceptQueue(t testing.TB, port uint16) int {
+	t.Helper()
+	f, err := os.Open("/proc/net/tcp")
+	mustOK(t, err)
+	defer f.Close()
+	local := fmt.Sprintf("0100007F:%04X", port)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		// sl local_address rem_address st tx_queue:rx_queue ...; st 0A is LISTEN
+		f := strings.Fields(sc.Text())
+		if len(f) > 4 && f[1] == local && f[3] == "0A" {
+			var tx, rx int
+			if _, err := fmt.Sscanf(f[4], "%x:%x", &tx, &rx); err == nil {
+				return rx
+			}
+		}
+	}
+	return -1
+}
