@@ -7,12 +7,12 @@ replace github.com/uvgo/uvgo => ../
 require (
 	github.com/dop251/goja v0.0.0-20250309171923-bcd7cc6bf64c
 	go.uber.org/goleak v1.3.0
+	golang.org/x/sys v0.49.0
 )
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0 // indirect
 	github.com/google/btree v1.1.3 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )
 
 require (

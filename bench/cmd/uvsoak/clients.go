@@ -22,7 +22,7 @@ import (
 type clients struct {
 	echoAddr, httpAddr string
 	deadline           time.Time
-	panics             bool // the server panics on purpose: unanswered requests are expected
+	panicP             float64 // the probability that a request asks the handler to panic
 	counts             sync.Map
 	bg                 sync.WaitGroup // the slowloris tricklers
 }
@@ -91,16 +91,22 @@ func (c *clients) echoClient(seed uint64) {
 			werr := make(chan error, 1)
 			go func() { _, err := conn.Write(p); werr <- err }()
 			got, err := io.ReadFull(conn, back[:len(p)])
+			queued := false
 			if err != nil {
+				queued = timedOut(err) && first && got == 0 && neverEstablished(conn)
 				conn.SetDeadline(time.Now()) // unblock the writer
-				if timedOut(err) {
-					// Where it stalled: nothing back on a new connection (never accepted,
-					// or accepted and never read), or in the middle.
+				if timedOut(err) && !queued {
+					// Where it stalled: nothing back on a new connection (accepted and
+					// never read), or in the middle.
 					c.count(fmt.Sprintf("echo stalled: first %v, %d of %d bytes back", first, min(got, 1), min(len(p), 2)))
 				}
 			}
 			if e := <-werr; err == nil {
 				err = e
+			}
+			if queued {
+				c.count(neverAccepted)
+				return false
 			}
 			if err != nil {
 				c.fail("echo", err, first)
@@ -146,13 +152,17 @@ func (c *clients) echoClient(seed uint64) {
 				werr <- err
 			}()
 			got, err := io.ReadAll(conn)
+			queued := false
 			if err != nil {
+				queued = timedOut(err) && len(got) == 0 && neverEstablished(conn)
 				conn.SetDeadline(time.Now())
 			}
 			if e := <-werr; err == nil {
 				err = e
 			}
 			switch {
+			case queued:
+				c.count(neverAccepted)
 			case err != nil:
 				c.fail("echo", err, len(got) == 0)
 			case len(got) == 0 && len(p) > 0:
@@ -162,7 +172,14 @@ func (c *clients) echoClient(seed uint64) {
 			default:
 				c.count("echo half-closes")
 			}
-			conn.Close()
+			if err != nil {
+				// Not Close: a connection still in the server's SYN queue would linger as an
+				// orphan that retransmits its data and FIN for up to two minutes (see
+				// neverAccepted), and reach the server after the load.
+				reset(conn)
+			} else {
+				conn.Close()
+			}
 		case mode < 95: // writes and never reads: the server must stop reading, not buffer
 			conn.SetWriteDeadline(time.Now().Add(time.Second))
 			written := 0
@@ -182,6 +199,67 @@ func (c *clients) echoClient(seed uint64) {
 		}
 	}
 }
+
+// afterPanic reads what follows a request whose handler panicked: by http1's policy (Node's
+// after a request listener throws) the responses before it came, and then either nothing
+// (the server waits for its RequestTimeout, 10 s, longer than this client waits) or, if
+// more bytes of the burst reached the server after the panic, 400, or at the timeout 408,
+// each with Connection: close and the end of the connection. Anything else is wrong.
+func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, rc *recordingConn) {
+	conn.SetDeadline(time.Now().Add(3 * time.Second))
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		if timedOut(err) { // not a byte of a head (part of one reads as malformed)
+			c.count("http unanswered (handler panicked)")
+			return
+		}
+		c.count("http wrong answer after a panic")
+		if os.Getenv("UVSOAK_DEBUG") != "" {
+			c.count(fmt.Sprintf("http wrong answer after a panic: %v (%v)", err, rc.cause(err)))
+		}
+		return
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	_, eof := br.ReadByte()
+	if (resp.StatusCode == 400 || resp.StatusCode == 408) && resp.Close && eof == io.EOF {
+		c.count(fmt.Sprintf("http %d after a panic, closed", resp.StatusCode))
+		return
+	}
+	c.count("http wrong answer after a panic")
+	if os.Getenv("UVSOAK_DEBUG") != "" {
+		c.count(fmt.Sprintf("http wrong answer after a panic: %d close %v then %v", resp.StatusCode, resp.Close, eof))
+	}
+}
+
+// recordingConn keeps the last error its reads returned.
+type recordingConn struct {
+	net.Conn
+	err error
+}
+
+func (r *recordingConn) Read(p []byte) (int, error) {
+	n, err := r.Conn.Read(p)
+	if err != nil {
+		r.err = err
+	}
+	return n, err
+}
+
+// cause returns the read error behind a parse error (the deadline or the end of the
+// stream, which bufio hides when part of a line came), else err.
+func (r *recordingConn) cause(err error) error {
+	if err != nil && r.err != nil && !timedOut(err) && !gone(err) {
+		return r.err
+	}
+	return err
+}
+
+// neverAccepted counts the exchanges on connections that the server's kernel never
+// established (see neverEstablished): the listener's accept queue was full when the
+// handshake ended. The kernel's doing, and the load's (thousands of clients redialing at
+// once), not the server's: nothing of them reaches the server's process.
+const neverAccepted = "echo never established (accept queue full)"
 
 // fail counts a failed exchange: shed (the server closed a connection it could not keep)
 // when nothing came back yet, a stall on a timeout, else a cut.
@@ -210,7 +288,8 @@ func (c *clients) httpClient(seed uint64) {
 		if conn == nil {
 			continue
 		}
-		br := bufio.NewReader(conn)
+		rc := &recordingConn{Conn: conn}
+		br := bufio.NewReader(rc)
 		switch mode := rnd.IntN(100); {
 		case mode < 70:
 			ok := true
@@ -218,10 +297,15 @@ func (c *clients) httpClient(seed uint64) {
 				k := 1 + rnd.IntN(8)
 				var req bytes.Buffer
 				var want []string
-				for range k {
+				boom := -1 // the request whose handler panics (asked for by its target)
+				for j := range k {
 					n++
 					target := fmt.Sprintf("/c%d-%d", seed, n)
-					if rnd.IntN(4) == 0 {
+					if boom < 0 && c.panicP > 0 && rnd.Float64() < c.panicP {
+						boom = j
+						fmt.Fprintf(&req, "GET /panic%s HTTP/1.1\r\nHost: soak\r\n\r\n", target)
+						want = append(want, "")
+					} else if rnd.IntN(4) == 0 {
 						m := 1 + rnd.IntN(len(body))
 						for i := range m {
 							body[i] = 'a' + byte(rnd.IntN(26))
@@ -233,24 +317,25 @@ func (c *clients) httpClient(seed uint64) {
 						want = append(want, target)
 					}
 				}
-				wait := 30 * time.Second
-				if c.panics {
-					wait = 3 * time.Second
-				}
-				conn.SetDeadline(time.Now().Add(wait))
+				conn.SetDeadline(time.Now().Add(30 * time.Second))
 				if _, err := conn.Write(req.Bytes()); err != nil {
-					c.httpFail(err, burst == 0)
+					c.httpFail(err, burst == 0, rc)
 					ok = false
 					break
 				}
 				for i, w := range want {
+					if i == boom {
+						c.afterPanic(conn, br, rc)
+						ok = false
+						break
+					}
 					resp, err := http.ReadResponse(br, nil)
 					var got []byte
 					if err == nil {
 						got, err = io.ReadAll(resp.Body)
 						resp.Body.Close()
 					}
-					if err != nil && i == 0 && burst > 0 && gone(err) {
+					if err != nil && i == 0 && burst > 0 && gone(rc.cause(err)) {
 						// The server closed the connection between two bursts: its
 						// keep-alive timeout (5 s) ran out on a CPU-starved client.
 						c.count("http closed when idle")
@@ -258,7 +343,11 @@ func (c *clients) httpClient(seed uint64) {
 						break
 					}
 					if err != nil {
-						c.httpFail(err, burst == 0 && i == 0)
+						if burst == 0 && i == 0 && timedOut(err) && neverEstablished(conn) {
+							c.count("http never established (accept queue full)")
+						} else {
+							c.httpFail(err, burst == 0 && i == 0, rc)
+						}
 						ok = false
 						break
 					}
@@ -307,9 +396,12 @@ func (c *clients) httpClient(seed uint64) {
 			} else {
 				closed = true
 			}
-			if closed || !c.running() {
+			switch {
+			case closed || !c.running():
 				c.count("slowloris closed")
-			} else {
+			case neverEstablished(conn):
+				c.count("slowloris never established (accept queue full)")
+			default:
 				c.count("slowloris not closed")
 			}
 			reset(conn)
@@ -324,22 +416,35 @@ func (c *clients) httpClient(seed uint64) {
 			switch {
 			case err == nil && resp.StatusCode == 400:
 				c.count("http refused 400")
+			case err == nil && resp.StatusCode == 408:
+				// The bad line came later than HeadersTimeout after the connection's start:
+				// a client starved of CPU, as above.
+				c.count("http 408 (a client too slow)")
 			case err != nil && gone(err):
 				c.count("http shed")
 			case err != nil && !strings.Contains(err.Error(), "malformed"):
-				c.httpFail(err, true)
+				c.httpFail(err, true, rc)
 			default:
 				c.count("http wrong answer")
+				if os.Getenv("UVSOAK_DEBUG") != "" {
+					status := 0
+					if resp != nil {
+						status = resp.StatusCode
+					}
+					c.count(fmt.Sprintf("http wrong answer to a malformed request: %d %v", status, err))
+				}
 			}
 			conn.Close()
 		}
 	}
 }
 
-func (c *clients) httpFail(err error, first bool) {
+// httpFail counts a failed exchange, by the error of the read under the parser (rc): a
+// head cut by the deadline reads as a malformed head, since bufio hands the parser the
+// partial line and drops the timeout.
+func (c *clients) httpFail(err error, first bool, rc *recordingConn) {
+	err = rc.cause(err)
 	switch {
-	case timedOut(err) && c.panics:
-		c.count("http unanswered (handler panicked)")
 	case first && gone(err):
 		c.count("http shed")
 	case timedOut(err):

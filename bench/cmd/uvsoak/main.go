@@ -49,7 +49,7 @@ func main() {
 	echoConns := flag.Int("echo", 10000, "echo clients (each keeps one connection open at a time)")
 	httpConns := flag.Int("http", 1000, "HTTP clients")
 	nofile := flag.Int("nofile", 4096, "the server's RLIMIT_NOFILE: below the clients' count, accepts hit EMFILE")
-	panicP := flag.Float64("panic", 0, "probability that a server callback panics")
+	panicP := flag.Float64("panic", 0, "probability that an HTTP request asks its handler to panic (a chaos timer panics too)")
 	flag.Parse()
 	cfg := config{*duration, *echoConns, *httpConns, *nofile, *panicP}
 	if *short {
@@ -127,7 +127,8 @@ func soak(cfg config, w io.Writer) (*report, error) {
 	rep.peak = rep.baseline
 
 	// The load.
-	c := &clients{echoAddr: first.EchoAddr, httpAddr: first.HTTPAddr, deadline: time.Now().Add(cfg.duration), panics: cfg.panicP > 0}
+	overflows := listenOverflows()
+	c := &clients{echoAddr: first.EchoAddr, httpAddr: first.HTTPAddr, deadline: time.Now().Add(cfg.duration), panicP: cfg.panicP}
 	var wg sync.WaitGroup
 	for i := range cfg.echoConns {
 		wg.Go(func() { c.echoClient(uint64(i)) })
@@ -179,8 +180,13 @@ wait:
 		rep.counts[k.(string)] = v.(*atomic.Int64).Load()
 		return true
 	})
+	if n := listenOverflows(); overflows >= 0 && n >= 0 {
+		// The host's count, as `nstat -az TcpExtListenOverflows` shows it: only this soak's
+		// listeners overflow while it runs, unless something else on the host does too.
+		rep.counts["kernel: handshakes dropped at a full accept queue"] = n - overflows
+	}
 	p := &rep.problems
-	for _, k := range []string{"echo wrong bytes", "echo cut", "echo stalled", "http wrong answer", "http cut", "http stalled", "slowloris not closed"} {
+	for _, k := range []string{"echo wrong bytes", "echo cut", "echo stalled", "http wrong answer", "http wrong answer after a panic", "http cut", "http stalled", "slowloris not closed"} {
 		if n := rep.counts[k]; n > 0 {
 			*p = append(*p, fmt.Sprintf("%s: %d", k, n))
 		}
@@ -240,6 +246,7 @@ func peak(a, b sample) sample {
 	a.RSS, a.FDs, a.Goroutines = max(a.RSS, b.RSS), max(a.FDs, b.FDs), max(a.Goroutines, b.Goroutines)
 	a.EchoConns, a.HTTPConns, a.InFlight = max(a.EchoConns, b.EchoConns), max(a.HTTPConns, b.HTTPConns), max(a.InFlight, b.InFlight)
 	a.Requests, a.Panics, a.Timeouts = max(a.Requests, b.Requests), max(a.Panics, b.Panics), max(a.Timeouts, b.Timeouts)
+	a.MaxDelay = max(a.MaxDelay, b.MaxDelay)
 	return a
 }
 
@@ -253,7 +260,8 @@ func (r *report) print(w io.Writer, cfg config) {
 	}{{"baseline", r.baseline}, {"peak", r.peak}, {"after", r.after}} {
 		fmt.Fprintf(w, "%-10s %8.1f %6d %11d %11d %11d\n", row.name, float64(row.s.RSS)/(1<<20), row.s.FDs, row.s.Goroutines, row.s.EchoConns, row.s.HTTPConns)
 	}
-	fmt.Fprintf(w, "server: %d HTTP requests, %d timeouts, %d panics recovered, %d in flight after\n", r.after.Requests, r.after.Timeouts, r.after.Panics, r.after.InFlight)
+	fmt.Fprintf(w, "server: %d HTTP requests, %d timeouts, %d panics recovered, %d in flight after; the loop's longest turn %d ms\n",
+		r.after.Requests, r.after.Timeouts, r.after.Panics, r.after.InFlight, r.peak.MaxDelay)
 	var keys []string
 	for k := range r.counts {
 		keys = append(keys, k)

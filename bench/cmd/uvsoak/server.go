@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ type sample struct {
 	Timeouts   int64 `json:"timeouts"`
 	Panics     int   `json:"panics"`
 	InFlight   int   `json:"in_flight"` // requests whose handler ran and whose response has not ended
+	MaxDelay   int64 `json:"max_delay"` // ms: the most a 100 ms timer fired late (the loop's longest turn)
 	EchoAddr   string
 	HTTPAddr   string
 	Stuck      []string `json:",omitempty"` // the echo connections still open, when few
@@ -65,6 +67,17 @@ func serve(nofile int, panicP float64) error {
 	if err != nil {
 		return err
 	}
+	// The loop's delay: how late a 100 ms timer fires.
+	var last time.Time
+	delay := l.NewTimer(func(*uvloop.Timer) {
+		now := time.Now()
+		if !last.IsZero() {
+			st.maxDelay = max(st.maxDelay, now.Sub(last)-100*time.Millisecond)
+		}
+		last = now
+	})
+	delay.Start(100*time.Millisecond, 100*time.Millisecond)
+	delay.Unref()
 	if panicP > 0 {
 		chaos := l.NewTimer(func(*uvloop.Timer) {
 			if st.rnd.Float64() < 0.2 {
@@ -141,26 +154,29 @@ type serverState struct {
 	inFlight  int
 	panics    int
 	closing   bool
+	maxDelay  time.Duration
 }
 
 func (st *serverState) sample() sample {
 	hs := st.http.Stats()
 	s := sample{RSS: rss(), FDs: fds(), Goroutines: runtime.NumGoroutine(), EchoConns: st.echoConns,
 		HTTPConns: hs.Connections, Requests: hs.Requests, Timeouts: hs.Timeouts, Panics: st.panics,
-		InFlight: st.inFlight}
-	if len(st.echoSet) <= 16 {
+		InFlight: st.inFlight, MaxDelay: st.maxDelay.Milliseconds()}
+	if len(st.echoSet) <= 64 {
 		for c := range st.echoSet {
-			s.Stuck = append(s.Stuck, fmt.Sprintf("fd %d active %v readable %v writable %v queued %d rest %d closing %v reads %d writes %d",
-				c.tcp.Fd(), c.tcp.IsActive(), c.tcp.IsReadable(), c.tcp.IsWritable(), c.tcp.WriteQueueSize(), len(c.rest), c.tcp.IsClosing(), c.reads, c.writes))
+			peer, _ := c.tcp.RemoteAddr()
+			s.Stuck = append(s.Stuck, fmt.Sprintf("fd %d peer %v age %v active %v readable %v writable %v queued %d rest %d closing %v reads %d writes %d",
+				c.tcp.Fd(), peer, time.Since(c.born).Round(time.Millisecond), c.tcp.IsActive(), c.tcp.IsReadable(), c.tcp.IsWritable(), c.tcp.WriteQueueSize(), len(c.rest), c.tcp.IsClosing(), c.reads, c.writes))
 		}
 	}
 	return s
 }
 
-// handle answers GET /x with "x" and POST with its body; it panics with probability panicP
-// before answering (the client sees no answer and gives up).
+// handle answers GET /x with "x" and POST with its body. With -panic, a GET of /panic/...
+// panics before answering: the clients choose those requests at random, so that each knows
+// which of its requests gets no answer (http1's policy: see afterPanic in clients.go).
 func (st *serverState) handle(w *http1.Response, r *http1.Request) {
-	if st.panicP > 0 && st.rnd.Float64() < st.panicP {
+	if st.panicP > 0 && bytes.HasPrefix(r.Target, []byte("/panic/")) {
 		panic("uvsoak: a handler panics")
 	}
 	if string(r.Method) != "POST" {
@@ -199,7 +215,7 @@ func (st *serverState) listenEcho() (*uvloop.TCP, error) {
 			return
 		}
 		st.echoConns++
-		ec := &echoConn{st: st, tcp: c}
+		ec := &echoConn{st: st, tcp: c, born: time.Now()}
 		st.echoSet[ec] = true
 		ec.onRead, ec.onWrite = ec.read, ec.written
 		if c.ReadStart(ec.onRead) != nil {
@@ -217,6 +233,7 @@ type echoConn struct {
 	onWrite func(error)
 	reads   int // read callbacks
 	writes  int // queued writes
+	born    time.Time
 }
 
 func (c *echoConn) close() {
