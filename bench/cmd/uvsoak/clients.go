@@ -205,17 +205,24 @@ func (c *clients) echoClient(seed uint64) {
 // (the server waits for its RequestTimeout, 10 s, longer than this client waits) or, if
 // more bytes of the burst reached the server after the panic, 400, or at the timeout 408,
 // each with Connection: close and the end of the connection. Anything else is wrong.
-func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, rc *recordingConn) {
+// Before the first request of a burst the server may have closed the connection: shed at
+// accept (the first burst), or idle for its keep-alive timeout.
+func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, firstOfBurst, firstBurst bool) {
 	conn.SetDeadline(time.Now().Add(3 * time.Second))
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
-		if timedOut(err) { // not a byte of a head (part of one reads as malformed)
+		switch {
+		case timedOut(err): // not a byte of a head (part of one reads as malformed)
 			c.count("http unanswered (handler panicked)")
-			return
-		}
-		c.count("http wrong answer after a panic")
-		if os.Getenv("UVSOAK_DEBUG") != "" {
-			c.count(fmt.Sprintf("http wrong answer after a panic: %v (%v)", err, rc.cause(err)))
+		case firstOfBurst && firstBurst && gone(err):
+			c.count("http shed")
+		case firstOfBurst && gone(err):
+			c.count("http closed when idle")
+		default:
+			c.count("http wrong answer after a panic")
+			if os.Getenv("UVSOAK_DEBUG") != "" {
+				c.count(fmt.Sprintf("http wrong answer after a panic: %v", err))
+			}
 		}
 		return
 	}
@@ -325,7 +332,7 @@ func (c *clients) httpClient(seed uint64) {
 				}
 				for i, w := range want {
 					if i == boom {
-						c.afterPanic(conn, br, rc)
+						c.afterPanic(conn, br, i == 0, burst == 0)
 						ok = false
 						break
 					}
