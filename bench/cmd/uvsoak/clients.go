@@ -49,27 +49,54 @@ func reset(conn net.Conn) {
 	conn.Close()
 }
 
-func (c *clients) dial(addr, what string, rnd *rand.Rand) net.Conn {
+func (c *clients) dial(addr, what string, b *backoff) net.Conn {
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		c.count(what + " dial failed")
-		time.Sleep(time.Duration(20+rnd.IntN(80)) * time.Millisecond)
+		b.wait()
 		return nil
 	}
 	return conn
+}
+
+// backoff is how long a client waits before it dials again when the server turned it away
+// (a dial that failed, a connection shed at accept): from 20 ms, doubling up to 2 s, with
+// jitter; a connection that gets through resets it. A client that redials at once after a
+// shed is not a client but a SYN flood: 6,000 of them (the clients beyond the server's fd
+// limit) kept both accept queues full and starved this process's other goroutines, the
+// HTTP clients among them, of CPU.
+type backoff struct {
+	d   time.Duration
+	rnd *rand.Rand
+}
+
+func (b *backoff) wait() {
+	b.d = min(max(2*b.d, 20*time.Millisecond), 2*time.Second)
+	time.Sleep(b.d/2 + time.Duration(b.rnd.Int64N(int64(b.d/2))))
+}
+
+// after ends a connection: shed says whether the server turned it away.
+func (b *backoff) after(shed bool) {
+	if shed {
+		b.wait()
+	} else {
+		b.d = 0
+	}
 }
 
 // echoClient: mostly round trips of random bytes checked byte for byte; also resets,
 // half-closes, clients that write and never read, and idle ones.
 func (c *clients) echoClient(seed uint64) {
 	rnd := rand.New(rand.NewPCG(seed, 7))
+	b := &backoff{rnd: rnd}
 	buf := make([]byte, 64<<10)
 	back := make([]byte, 64<<10)
 	for c.running() {
-		conn := c.dial(c.echoAddr, "echo", rnd)
+		conn := c.dial(c.echoAddr, "echo", b)
 		if conn == nil {
 			continue
 		}
+		shed := false
 		fill := func() []byte {
 			n := 1 + rnd.IntN(4096)
 			if rnd.IntN(50) == 0 {
@@ -109,7 +136,7 @@ func (c *clients) echoClient(seed uint64) {
 				return false
 			}
 			if err != nil {
-				c.fail("echo", err, first)
+				shed = c.fail("echo", err, first)
 				return false
 			}
 			if !bytes.Equal(back[:len(p)], p) {
@@ -164,9 +191,10 @@ func (c *clients) echoClient(seed uint64) {
 			case queued:
 				c.count(neverAccepted)
 			case err != nil:
-				c.fail("echo", err, len(got) == 0)
+				shed = c.fail("echo", err, len(got) == 0)
 			case len(got) == 0 && len(p) > 0:
 				c.count("echo shed")
+				shed = true
 			case !bytes.Equal(got, p):
 				c.count("echo wrong bytes")
 			default:
@@ -197,6 +225,7 @@ func (c *clients) echoClient(seed uint64) {
 			conn.Close()
 			c.count("echo idle")
 		}
+		b.after(shed)
 	}
 }
 
@@ -207,7 +236,7 @@ func (c *clients) echoClient(seed uint64) {
 // each with Connection: close and the end of the connection. Anything else is wrong.
 // Before the first request of a burst the server may have closed the connection: shed at
 // accept (the first burst), or idle for its keep-alive timeout.
-func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, firstOfBurst, firstBurst bool) {
+func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, firstOfBurst, firstBurst bool) (shed bool) {
 	conn.SetDeadline(time.Now().Add(3 * time.Second))
 	resp, err := http.ReadResponse(br, nil)
 	if err != nil {
@@ -216,6 +245,7 @@ func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, firstOfBurst, firs
 			c.count("http unanswered (handler panicked)")
 		case firstOfBurst && firstBurst && gone(err):
 			c.count("http shed")
+			return true
 		case firstOfBurst && gone(err):
 			c.count("http closed when idle")
 		default:
@@ -237,6 +267,7 @@ func (c *clients) afterPanic(conn net.Conn, br *bufio.Reader, firstOfBurst, firs
 	if os.Getenv("UVSOAK_DEBUG") != "" {
 		c.count(fmt.Sprintf("http wrong answer after a panic: %d close %v then %v", resp.StatusCode, resp.Close, eof))
 	}
+	return false
 }
 
 // recordingConn keeps the last error its reads returned.
@@ -269,11 +300,12 @@ func (r *recordingConn) cause(err error) error {
 const neverAccepted = "echo never established (accept queue full)"
 
 // fail counts a failed exchange: shed (the server closed a connection it could not keep)
-// when nothing came back yet, a stall on a timeout, else a cut.
-func (c *clients) fail(what string, err error, first bool) {
+// when nothing came back yet, a stall on a timeout, else a cut. It reports a shed.
+func (c *clients) fail(what string, err error, first bool) (shed bool) {
 	switch {
 	case first && gone(err):
 		c.count(what + " shed")
+		return true
 	case timedOut(err):
 		c.count(what + " stalled")
 	default:
@@ -282,19 +314,22 @@ func (c *clients) fail(what string, err error, first bool) {
 			c.count(fmt.Sprintf("%s cut: first %v: %v", what, first, err))
 		}
 	}
+	return false
 }
 
 // httpClient: keep-alive bursts of pipelined GETs and POSTs, each answer checked; also
 // slowloris heads, resets and malformed requests.
 func (c *clients) httpClient(seed uint64) {
 	rnd := rand.New(rand.NewPCG(seed, 11))
+	b := &backoff{rnd: rnd}
 	n := 0
 	body := make([]byte, 4096)
 	for c.running() {
-		conn := c.dial(c.httpAddr, "http", rnd)
+		conn := c.dial(c.httpAddr, "http", b)
 		if conn == nil {
 			continue
 		}
+		shed := false
 		rc := &recordingConn{Conn: conn}
 		br := bufio.NewReader(rc)
 		switch mode := rnd.IntN(100); {
@@ -326,13 +361,13 @@ func (c *clients) httpClient(seed uint64) {
 				}
 				conn.SetDeadline(time.Now().Add(30 * time.Second))
 				if _, err := conn.Write(req.Bytes()); err != nil {
-					c.httpFail(err, burst == 0, rc)
+					shed = c.httpFail(err, burst == 0, rc)
 					ok = false
 					break
 				}
 				for i, w := range want {
 					if i == boom {
-						c.afterPanic(conn, br, i == 0, burst == 0)
+						shed = c.afterPanic(conn, br, i == 0, burst == 0)
 						ok = false
 						break
 					}
@@ -353,7 +388,7 @@ func (c *clients) httpClient(seed uint64) {
 						if burst == 0 && i == 0 && timedOut(err) && neverEstablished(conn) {
 							c.count("http never established (accept queue full)")
 						} else {
-							c.httpFail(err, burst == 0 && i == 0, rc)
+							shed = c.httpFail(err, burst == 0 && i == 0, rc)
 						}
 						ok = false
 						break
@@ -429,8 +464,9 @@ func (c *clients) httpClient(seed uint64) {
 				c.count("http 408 (a client too slow)")
 			case err != nil && gone(err):
 				c.count("http shed")
+				shed = true
 			case err != nil && !strings.Contains(err.Error(), "malformed"):
-				c.httpFail(err, true, rc)
+				shed = c.httpFail(err, true, rc)
 			default:
 				c.count("http wrong answer")
 				if os.Getenv("UVSOAK_DEBUG") != "" {
@@ -443,17 +479,19 @@ func (c *clients) httpClient(seed uint64) {
 			}
 			conn.Close()
 		}
+		b.after(shed)
 	}
 }
 
 // httpFail counts a failed exchange, by the error of the read under the parser (rc): a
 // head cut by the deadline reads as a malformed head, since bufio hands the parser the
 // partial line and drops the timeout.
-func (c *clients) httpFail(err error, first bool, rc *recordingConn) {
+func (c *clients) httpFail(err error, first bool, rc *recordingConn) (shed bool) {
 	err = rc.cause(err)
 	switch {
 	case first && gone(err):
 		c.count("http shed")
+		return true
 	case timedOut(err):
 		c.count("http stalled")
 	default:
@@ -462,4 +500,5 @@ func (c *clients) httpFail(err error, first bool, rc *recordingConn) {
 			c.count(fmt.Sprintf("http cut: first %v: %v", first, err))
 		}
 	}
+	return false
 }

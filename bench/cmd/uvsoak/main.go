@@ -150,8 +150,8 @@ wait:
 				return nil, err
 			}
 			if os.Getenv("UVSOAK_DEBUG") != "" {
-				fmt.Fprintf(os.Stderr, "uvsoak: sample: fds %d echo %d http %d requests %d panics %d delay %d ms\n",
-					s.FDs, s.EchoConns, s.HTTPConns, s.Requests, s.Panics, s.MaxDelay)
+				fmt.Fprintf(os.Stderr, "uvsoak: sample: fds %d echo %d http %d accepted %d requests %d panics %d delay %d ms\n",
+					s.FDs, s.EchoConns, s.HTTPConns, s.Accepted, s.Requests, s.Panics, s.MaxDelay)
 			}
 			rep.peak = peak(rep.peak, s)
 		}

@@ -35,6 +35,7 @@ type sample struct {
 	EchoConns  int   `json:"echo_conns"`
 	HTTPConns  int   `json:"http_conns"`
 	Requests   int64 `json:"requests"`
+	Accepted   int64 `json:"accepted"` // HTTP connections served so far
 	Timeouts   int64 `json:"timeouts"`
 	Panics     int   `json:"panics"`
 	InFlight   int   `json:"in_flight"` // requests whose handler ran and whose response has not ended
@@ -160,7 +161,7 @@ type serverState struct {
 func (st *serverState) sample() sample {
 	hs := st.http.Stats()
 	s := sample{RSS: rss(), FDs: fds(), Goroutines: runtime.NumGoroutine(), EchoConns: st.echoConns,
-		HTTPConns: hs.Connections, Requests: hs.Requests, Timeouts: hs.Timeouts, Panics: st.panics,
+		HTTPConns: hs.Connections, Requests: hs.Requests, Accepted: hs.Accepted, Timeouts: hs.Timeouts, Panics: st.panics,
 		InFlight: st.inFlight, MaxDelay: st.maxDelay.Milliseconds()}
 	if len(st.echoSet) <= 64 {
 		for c := range st.echoSet {
