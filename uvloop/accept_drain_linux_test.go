@@ -75,3 +75,34 @@ func acceptQueue(t testing.TB, port uint16) int {
 	}
 	return -1
 }
+
+// The fd held for the EMFILE trick can be lost: the trick frees it to shed connections, and
+// another thread of the process (a goroutine opening a file) can take it before the trick
+// reopens it. A listener then could not shed at EMFILE any more, and its queue stayed full.
+// It takes the reserve back at its next readiness event, before accepting.
+func TestTCPReserveFdTakenBack(t *testing.T) {
+	checkFds(t)
+	l := newLoop(t)
+	accepted := 0
+	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+		mustOK(t, err)
+		acceptTCP(t, server).Close(nil)
+		accepted++
+	})
+	if !l.ReserveFdHeld() {
+		t.Fatal("no reserve fd after Listen")
+	}
+	l.DropReserveFd()
+	c, err := net.Dial("tcp", addr.String())
+	mustOK(t, err)
+	defer c.Close()
+	for accepted == 0 {
+		mustRunMode(t, l, uvloop.RunOnce)
+	}
+	if !l.ReserveFdHeld() {
+		t.Error("the listener accepted without taking back the reserve fd")
+	}
+	server.Close(nil)
+	runLoop(t, l)
+	mustOK(t, l.Close())
+}

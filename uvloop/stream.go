@@ -794,6 +794,12 @@ func (s *stream) listen(cb func(error)) {
 // stops accepting until it is taken.
 func (s *stream) serverIO() {
 	l := s.loop
+	if !l.streams.reserved {
+		// The reserve was lost: another thread of the process took the fd that the trick
+		// freed before it could reopen it. Take it back as soon as fds are free again, before
+		// the next connection does (libuv retries at each stream's init).
+		l.reserveFd()
+	}
 	for s.acceptedFd == -1 {
 		fd, err := sock.Accept(s.fd)
 		if err == syscall.EMFILE || err == syscall.ENFILE {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -46,6 +47,7 @@ type sample struct {
 }
 
 func serve(nofile int, panicP float64) error {
+	openProc()
 	if nofile > 0 {
 		if err := limitNofile(nofile); err != nil {
 			return err
@@ -271,12 +273,26 @@ func (c *echoConn) written(err error) {
 	}
 }
 
+// The sampler reads /proc through files it opened at the start: at the fd limit, opening
+// them would fail, and an open on another thread can take the fd that the listener's EMFILE
+// trick frees for a moment.
+var procFds, procStatus *os.File
+
+func openProc() {
+	procFds, _ = os.Open("/proc/self/fd")
+	procStatus, _ = os.Open("/proc/self/status")
+}
+
 func rss() int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
+	if procStatus == nil {
 		return -1
 	}
-	for _, line := range strings.Split(string(b), "\n") {
+	b := make([]byte, 4096)
+	n, err := procStatus.ReadAt(b, 0)
+	if n == 0 && err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b[:n]), "\n") {
 		if strings.HasPrefix(line, "VmRSS:") {
 			var kb int64
 			fmt.Sscanf(strings.TrimPrefix(line, "VmRSS:"), "%d", &kb)
@@ -287,9 +303,15 @@ func rss() int64 {
 }
 
 func fds() int {
-	ents, err := os.ReadDir("/proc/self/fd")
+	if procFds == nil {
+		return -1
+	}
+	if _, err := procFds.Seek(0, io.SeekStart); err != nil {
+		return -1
+	}
+	names, err := procFds.Readdirnames(-1)
 	if err != nil {
 		return -1
 	}
-	return len(ents)
+	return len(names)
 }
