@@ -27,9 +27,11 @@ type clients struct {
 	bg                 sync.WaitGroup // the slowloris tricklers
 }
 
-func (c *clients) count(k string) {
+func (c *clients) count(k string) { c.add(k, 1) }
+
+func (c *clients) add(k string, n int) {
 	v, _ := c.counts.LoadOrStore(k, new(atomic.Int64))
-	v.(*atomic.Int64).Add(1)
+	v.(*atomic.Int64).Add(int64(n))
 }
 
 func (c *clients) running() bool { return time.Now().Before(c.deadline) }
@@ -144,6 +146,7 @@ func (c *clients) echoClient(seed uint64) {
 				return false
 			}
 			c.count("echo round trips")
+			c.add("echo bytes checked", len(p))
 			return true
 		}
 		switch mode := rnd.IntN(100); {
@@ -199,6 +202,7 @@ func (c *clients) echoClient(seed uint64) {
 				c.count("echo wrong bytes")
 			default:
 				c.count("echo half-closes")
+				c.add("echo bytes checked", len(got))
 			}
 			if err != nil {
 				// Not Close: a connection still in the server's SYN queue would linger as an
@@ -410,6 +414,7 @@ func (c *clients) httpClient(seed uint64) {
 						break
 					}
 					c.count("http requests")
+					c.add("http body bytes checked", len(got))
 				}
 				if !ok {
 					break
