@@ -17,6 +17,15 @@ import (
 // may be used after the call returns (from any later callback of the loop), until
 // w.End; it must not be used after. A handler must not block: every connection of the loop
 // waits while it runs.
+//
+// A handler that panics, or a body callback it set (OnBody's), is not recovered: Run returns
+// the panic as a *uvloop.PanicError (the loop's policy; call Run again to go on), and the
+// connection is left as Node leaves one whose request listener threw: the responses to the
+// requests before go out; the request gets no answer, unless a later callback ends its
+// response (the connection then closes after it); the connection takes no other request —
+// the rest of the read is dropped, more bytes get 400 and close, the end of the client's
+// side closes it, and RequestTimeout, if still running, answers 408 and closes. The other
+// connections are not touched. (FromNetHTTP recovers its handler's panics: see there.)
 type Handler interface {
 	ServeHTTP1(w *Response, r *Request)
 }

@@ -8,6 +8,9 @@
 // reader holds back its writer instead of growing the buffer (backpressure). The buffer is
 // kept and reused, so steady state allocates nothing.
 //
+// Like Node's net.Server and libuv's echo server, it has no idle timeout: a connection stays
+// open until its client closes or resets it, or the server shuts down.
+//
 // SIGINT or SIGTERM shuts it down cleanly: it stops accepting, lets the open connections go
 // on for up to -grace (5s), closes what is left and exits with status 0.
 package main

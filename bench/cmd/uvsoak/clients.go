@@ -55,6 +55,17 @@ func (c *clients) dial(addr, what string, b *backoff) net.Conn {
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		c.count(what + " dial failed")
+		if os.Getenv("UVSOAK_DEBUG") != "" {
+			var errno syscall.Errno
+			switch {
+			case errors.As(err, &errno):
+				c.count(fmt.Sprintf("%s dial failed: %v", what, errno))
+			case timedOut(err) || errors.Is(err, syscall.ETIMEDOUT):
+				c.count(what + " dial failed: timeout")
+			default:
+				c.count(fmt.Sprintf("%s dial failed: %v", what, err))
+			}
+		}
 		b.wait()
 		return nil
 	}
