@@ -309,37 +309,39 @@ func (l *Loop) backendTimeout() time.Duration {
 
 // afterCallback runs the nextTick/microtask drain that follows every callback the loop calls,
 // and counts the callback for Metrics.
-func (l *Loop) afterCallback() {
+func (l *Loop) afterCallback() { l.afterTask(nil) }
+
+// afterTask is afterCallback for a site that knows the callback it called, fn, so that a
+// long task can be named.
+func (l *Loop) afterTask(fn any) {
 	l.countCallback()
 	if l.ticks.Pending() || l.promise.checkpointDue {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if l.obs.on {
-		l.observeCallback()
+	if l.obs.checkDue() {
+		l.observeCallback(fn)
 	}
 }
 
 // drain is afterCallback without counting a callback (the same body: a call from one to the
 // other would cost every callback a call).
-func (l *Loop) drain() {
+func (l *Loop) drain() { l.drainTask(nil) }
+
+// drainTask is drain after the callback fn.
+func (l *Loop) drainTask(fn any) {
 	if l.ticks.Pending() || l.promise.checkpointDue {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if l.obs.on {
-		l.observeCallback()
+	if l.obs.checkDue() {
+		l.observeCallback(fn)
 	}
 }
 
 // afterImmediate is afterCallback for an immediate, which it names for long tasks; the
 // immediates are counted by the batch (runImmediateBatch).
-func (l *Loop) afterImmediate(im *immediate.Immediate) {
-	if l.obs.on {
-		l.obs.fn = im.Fn
-	}
-	l.drain()
-}
+func (l *Loop) afterImmediate(im *immediate.Immediate) { l.drainTask(im.Fn) }
 
 // runImmediateBatch runs one batch of immediates and counts them (a batch that a panic cuts
 // short goes uncounted).
@@ -413,7 +415,7 @@ func (l *Loop) runClosing() {
 
 // runTimers runs the due timers (uv__run_timers).
 func (l *Loop) runTimers() {
-	l.enter(PhaseTimers)
+	l.enterTimers()
 	l.timers.RunExpired(l.now)
 }
 

@@ -136,21 +136,37 @@ func (l *Loop) Metrics() Metrics {
 }
 
 // enter marks the start of phase p: the callbacks that follow count for it. With tracing,
-// timing or long tasks on, it also closes the last phase's region and timing (observe.go).
+// timing or long tasks on, it is also a check (observe.go): it may end the last phase's
+// timing and region.
 // A phase with nothing to run is not entered (except poll and timers, always entered): the
 // loop's bookkeeping there counts with the phase before.
 func (l *Loop) enter(p Phase) {
-	l.metrics.phase = p
-	if l.obs.on {
+	if l.obs.checkDue() {
 		l.observePhase(p)
 	}
+	l.metrics.phase = p
+}
+
+// enterTimers is enter(PhaseTimers), which follows the loop's own clock read (UpdateTime):
+// if a tick or more passed since the observer's last read, it is also a slow check, so that
+// the time of an iteration whose ticks came late still goes to the phases it ran in.
+func (l *Loop) enterTimers() {
+	if l.obs.checkDue() || l.obs.mark != 0 && l.now-l.obs.mark >= int64(l.obs.tick) {
+		l.observePhase(PhaseTimers)
+	}
+	l.metrics.phase = PhaseTimers
 }
 
 // countCallback counts a callback of the current phase.
 func (l *Loop) countCallback() { l.metrics.phases[l.metrics.phase%NumPhases].Callbacks++ }
 
 // waitBegin is called before a wait that may block; it returns the time for waitEnd.
-func (l *Loop) waitBegin() int64 { return int64(time.Since(l.epoch)) }
+func (l *Loop) waitBegin() int64 {
+	if t := l.obs.ticker; t != nil {
+		t.asleep.Store(true) // no ticks while blocked: the ticker parks
+	}
+	return int64(time.Since(l.epoch))
+}
 
 // waitEnd is called after a wait that may block, with the loop time already updated.
 func (l *Loop) waitEnd(begin int64, events int) {
@@ -159,15 +175,21 @@ func (l *Loop) waitEnd(begin int64, events int) {
 		m.idle += d
 	}
 	m.eventsWaiting += uint64(events)
-	if l.obs.on {
-		l.obs.mark = l.now // the time blocked belongs to no callback
+	if t := l.obs.ticker; t != nil {
+		t.asleep.Store(false)
+		t.wake()
 	}
 }
 
-// startMetrics records the start of the first Run (Node's loopStart).
+// startMetrics records the start of the first Run (Node's loopStart) and starts (or wakes)
+// the ticker of WithPhaseTiming and WithLongTasks.
 func (l *Loop) startMetrics() {
 	if l.metrics.loopStart == 0 {
 		l.metrics.loopStart = max(int64(time.Since(l.epoch)), 1)
+	}
+	if l.obs.tick > 0 {
+		l.startTicker()
+		l.obs.mark, l.obs.idleMark = max(int64(time.Since(l.epoch)), 1), l.metrics.idle
 	}
 }
 

@@ -7,27 +7,35 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/trace"
+	"sync/atomic"
 	"time"
 )
 
 // This file is the optional part of seeing the loop: time per phase (WithPhaseTiming), long
 // tasks (WithLongTasks), runtime/trace regions, and the loop's logger. While all of it is off
 // (and no execution trace runs), each phase boundary and each callback pays one predictable
-// branch on obs.on; the work is in the functions below, out of the hot path.
+// branch (observer.checkDue); the work is in the functions below, out of the hot path.
 
 // DefaultLongTask is the threshold of WithLongTasks when it is given 0: the HTML standard's
 // long-task threshold.
 const DefaultLongTask = 50 * time.Millisecond
 
-// WithPhaseTiming makes the loop time each phase (Metrics' Phases[p].Time). It costs a read
-// of the monotonic clock at every phase boundary, about eight per iteration.
+// WithPhaseTiming makes the loop time each phase (Metrics' Phases[p].Time). The clock is read
+// about once a millisecond, not at every phase boundary: a goroutine ticks every millisecond
+// while the loop runs and is awake, and the time between two reads goes to the phase that ran
+// when the tick was noticed. A phase that runs longer than a tick is timed to about a tick;
+// shorter ones get their share on average over many ticks, as a sampling profiler's functions
+// do; the sum over the phases is the loop's active time (Run's time minus IdleTime).
 func WithPhaseTiming() Option { return func(o *options) { o.phaseTiming = true } }
 
 // WithLongTasks makes the loop report every callback that held it for threshold or longer
 // (0 means DefaultLongTask), its nextTick/microtask drain included, as the HTML standard's
 // long tasks count a task with its microtask checkpoint. report runs on the loop goroutine
 // right after the callback; if report is nil, the report goes to the loop's logger (WithLogger)
-// at level Warn. It costs a clock read after every callback.
+// at level Warn. Like WithPhaseTiming it reads the clock only after a tick of a goroutine
+// that ticks every threshold/16 (at least every millisecond and at most every 100 µs) while
+// the loop runs and is awake; the report's Duration is from the last clock read before the
+// callback, which may add up to about a tick (see LongTask).
 func WithLongTasks(threshold time.Duration, report func(LongTask)) Option {
 	return func(o *options) {
 		if threshold <= 0 {
@@ -53,7 +61,10 @@ func (l *Loop) Logger() *slog.Logger {
 type LongTask struct {
 	Phase    Phase
 	Start    time.Duration // when it started, in loop time (Now's clock)
-	Duration time.Duration // the callback and its nextTick/microtask drain
+	// Duration is the callback and its nextTick/microtask drain, measured from the last clock
+	// read before it: it can include up to about a tick (threshold/16, at most 1 ms) of the
+	// loop's own work before the callback, never the time blocked waiting.
+	Duration time.Duration
 	// Func, File and Line name the callback the loop called, from its func value: the
 	// function's name ("main.handler.func1"), the file and line of its declaration. They
 	// are known for timers and timeouts, immediates, idle, prepare and check handles, idle
@@ -74,21 +85,35 @@ func (t LongTask) String() string {
 	return fmt.Sprintf("long task: %v in %s phase, %s (%s:%d)", t.Duration, t.Phase, fn, t.File, t.Line)
 }
 
-// observer holds the optional observation state. Loop goroutine only.
+// observer holds the optional observation state. Loop goroutine only, but for the fields
+// marked otherwise.
+//
+// Time is read from the monotonic clock only at a "slow" check. Every phase boundary and
+// every callback's end is a check, and its fast path compares two words: coarse, which a
+// ticker goroutine sets to the time every tick (WithPhaseTiming or WithLongTasks), and seen,
+// the value the loop last saw. While nothing is on both stay 0; while an execution trace runs
+// seen is -1, so every check reads the clock, as the regions need. So a loop reads the clock
+// about once per tick, not once per callback: the time since the last read goes to the phase
+// that was running when the tick was noticed (a sampling profiler's rule, exact for a phase
+// that lasts longer than a tick, and right on average for shorter ones; the sum over the
+// phases is the loop's active time), and a callback that held the loop for the threshold
+// spans several ticks, so its end is a slow check that measures it.
 type observer struct {
-	on       bool // timing, long tasks or tracing: the slow path of enter and afterCallback runs
+	coarse atomic.Int64 // ns since epoch at the ticker's last tick; written by the ticker
+	seen   int64        // coarse as the loop last saw it; -1 while tracing: every check is slow
+
 	timing   bool
 	longTask int64 // ns; 0: off
 	report   func(LongTask)
 	logger   *slog.Logger
 
-	tracing   bool          // an execution trace was running when this iteration began
-	region    *trace.Region // the open phase region, while tracing
-	phaseMark int64         // ns since epoch: start of the current phase (timing)
-	idleMark  int64         // metrics.idle at phaseMark
-	mark      int64         // ns since epoch: start of the current callback (long tasks)
-	fn        any           // the callback that runs, when the site knows it (afterTask)
-	cur       Phase         // the phase observePhase last started
+	tracing  bool          // an execution trace was running at the last check
+	region   *trace.Region // the open phase region, while tracing
+	mark     int64         // ns since epoch: the last clock read of a slow check (0: none yet)
+	idleMark int64         // metrics.idle at mark
+
+	tick   time.Duration // the ticker's period; 0: no ticker
+	ticker *obsTicker    // started by the first Run, stopped by Close
 }
 
 func (o *observer) init(opts *options) {
@@ -96,39 +121,35 @@ func (o *observer) init(opts *options) {
 	o.longTask = int64(opts.longTask)
 	o.report = opts.longTaskReport
 	o.logger = opts.logger
-	o.on = o.timing || o.longTask > 0
+	switch {
+	case o.longTask > 0:
+		// A long task spans at least 16 ticks: it is noticed even if a few are late.
+		o.tick = min(max(time.Duration(o.longTask)/16, 100*time.Microsecond), time.Millisecond)
+	case o.timing:
+		o.tick = time.Millisecond
+	}
 }
+
+// checkDue reports whether a check must take its slow path: the ticker ticked since the last
+// one, or a trace runs. It is the whole cost of the options on the hot path.
+func (o *observer) checkDue() bool { return o.coarse.Load() != o.seen }
 
 // enterPoll starts the poll phase, which every iteration runs. It is also where an execution
-// trace that started since the last iteration is noticed (and observePhase notices one that
-// stopped), so a loop with nothing else on pays one trace.IsEnabled an iteration.
+// trace that started since the last iteration is noticed, so a loop with nothing on pays one
+// trace.IsEnabled an iteration.
 func (l *Loop) enterPoll() {
-	l.metrics.phase = PhasePoll
-	if l.obs.on || trace.IsEnabled() {
-		l.observePhase(PhasePoll)
+	if trace.IsEnabled() != l.obs.tracing {
+		l.obs.seen = -1 // the slow path below notices the change
 	}
+	l.enter(PhasePoll)
 }
 
-// observePhase is enter's slow path: it ends the last phase (its time, its trace region)
-// and starts p. p == NumPhases ends the last phase without starting one (Run's end).
+// observePhase is enter's slow path: it reads the clock, gives the time since the last read
+// to the phase that ran, ends that phase's trace region and starts p's. p == NumPhases ends
+// the last phase without starting one (Run's end).
 func (l *Loop) observePhase(p Phase) {
 	o := &l.obs
-	if t := trace.IsEnabled(); t != o.tracing {
-		o.tracing = t
-		o.on = t || o.timing || o.longTask > 0
-	}
-	if o.timing || o.longTask > 0 || o.tracing {
-		now := int64(time.Since(l.epoch))
-		if o.timing {
-			if o.phaseMark != 0 {
-				last := &l.metrics.phases[o.cur%NumPhases]
-				d := now - o.phaseMark - (l.metrics.idle - o.idleMark)
-				last.Time += time.Duration(max(d, 0))
-			}
-			o.phaseMark, o.idleMark = now, l.metrics.idle
-		}
-		o.mark = now
-	}
+	l.observeTime()
 	if o.region != nil {
 		o.region.End()
 		o.region = nil
@@ -136,7 +157,31 @@ func (l *Loop) observePhase(p Phase) {
 	if p < NumPhases && o.tracing {
 		o.region = trace.StartRegion(context.Background(), traceRegions[p])
 	}
-	o.cur = p
+}
+
+// observeTime is what every slow check does: it notices a trace that started or stopped,
+// reads the clock and gives the active time since the last read to the current phase. It
+// returns that time and the clock.
+func (l *Loop) observeTime() (active, now int64) {
+	o := &l.obs
+	if t := trace.IsEnabled(); t != o.tracing {
+		o.tracing = t
+	}
+	if o.tracing {
+		o.seen = -1
+	} else {
+		o.seen = o.coarse.Load()
+	}
+	now = int64(time.Since(l.epoch))
+	m := &l.metrics
+	if o.mark != 0 {
+		active = max(now-o.mark-(m.idle-o.idleMark), 0)
+		if o.timing {
+			m.phases[m.phase%NumPhases].Time += time.Duration(active)
+		}
+	}
+	o.mark, o.idleMark = now, m.idle
+	return active, now
 }
 
 var traceRegions = [NumPhases]string{
@@ -146,26 +191,28 @@ var traceRegions = [NumPhases]string{
 
 // leavePhases ends the last phase's timing and trace region when Run returns.
 func (l *Loop) leavePhases() {
-	if l.obs.on || l.obs.region != nil {
+	if l.obs.mark != 0 || l.obs.region != nil {
 		l.observePhase(NumPhases)
-		l.obs.phaseMark = 0
+		l.obs.mark = 0 // the time between runs is nobody's
+	}
+	if t := l.obs.ticker; t != nil {
+		t.running.Store(false)
 	}
 }
 
-// afterTask is afterCallback for a site that knows the callback it called, so that a long
-// task can be named.
-func (l *Loop) afterTask(fn any) {
-	if l.obs.on {
-		l.obs.fn = fn
-	}
-	l.afterCallback()
-}
-
-// observeCallback is afterCallback's slow path: a long callback is reported.
-func (l *Loop) observeCallback() {
+// observeCallback is the slow path of the check after a callback: the time since the last
+// clock read goes to the phase, and if it reaches the threshold the callback is reported as
+// a long task, named by fn (nil when the site does not know its callback).
+//
+// The time measured runs from the last clock read, which a long callback's own start may
+// not be: it is at most about a tick earlier (the time the loop ran between the last tick it
+// noticed and the callback's start). So Duration can exceed the callback's own time by up to
+// a tick (1 ms for a threshold of 16 ms or more), and a callback just under the threshold can
+// be reported; a callback over it is reported unless the ticker goroutine was held off for
+// the whole callback, and then its time goes to the phase all the same.
+func (l *Loop) observeCallback(fn any) {
 	o := &l.obs
-	fn := o.fn
-	o.fn = nil
+	d, now := l.observeTime()
 	threshold := o.longTask
 	if threshold == 0 {
 		if !o.tracing {
@@ -173,9 +220,6 @@ func (l *Loop) observeCallback() {
 		}
 		threshold = int64(DefaultLongTask) // a trace logs long callbacks even without WithLongTasks
 	}
-	now := int64(time.Since(l.epoch))
-	d := now - o.mark
-	o.mark = now
 	if d < threshold {
 		return
 	}
@@ -199,5 +243,76 @@ func (l *Loop) observeCallback() {
 		l.Logger().Warn("uvloop: long task", "phase", t.Phase.String(), "duration", t.Duration,
 			"func", t.Func, "file", t.File, "line", t.Line)
 	}
-	o.mark = int64(time.Since(l.epoch)) // the report's own time is nobody's callback
+	l.observeTime() // the report's own time goes to the phase, but to no callback
+}
+
+// obsTicker is the goroutine that moves observer.coarse every tick while the loop runs and
+// is awake: it parks while the loop sleeps in the poll phase's wait or is outside Run, so an
+// idle loop is not woken by it.
+type obsTicker struct {
+	running atomic.Bool   // inside Run (set by the loop)
+	asleep  atomic.Bool   // in the poll phase's blocking wait (set by the loop)
+	parked  atomic.Bool   // the goroutine waits on resume
+	resume  chan struct{} // one token wakes a parked ticker
+	stop    chan struct{} // closed by Close
+	done    chan struct{} // closed when the goroutine returns
+}
+
+// startTicker starts the ticker goroutine on the first Run (it lives until Close) and tells
+// it that the loop runs.
+func (l *Loop) startTicker() {
+	o := &l.obs
+	t := o.ticker
+	if t == nil {
+		t = &obsTicker{resume: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		o.ticker = t
+		t.running.Store(true)
+		go t.loop(&o.coarse, l.epoch, o.tick)
+		l.OnClose(func() {
+			close(t.stop)
+			<-t.done
+		})
+		return
+	}
+	t.running.Store(true)
+	t.wake()
+}
+
+// wake unparks the ticker if it is parked. Loop goroutine only.
+func (t *obsTicker) wake() {
+	if t.parked.Load() && t.parked.CompareAndSwap(true, false) {
+		t.resume <- struct{}{}
+	}
+}
+
+// idle reports whether the loop needs no ticks now.
+func (t *obsTicker) idle() bool { return !t.running.Load() || t.asleep.Load() }
+
+func (t *obsTicker) loop(coarse *atomic.Int64, epoch time.Time, period time.Duration) {
+	defer close(t.done)
+	tk := time.NewTicker(period)
+	defer tk.Stop()
+	for {
+		select {
+		case <-t.stop:
+			return
+		case <-tk.C:
+		}
+		if t.idle() {
+			t.parked.Store(true)
+			// The loop may have woken between idle and the Store, and seen parked false: look
+			// again, and take the parking back if so (the loop's CompareAndSwap then fails).
+			if !t.idle() && t.parked.CompareAndSwap(true, false) {
+				coarse.Store(int64(time.Since(epoch)))
+				continue
+			}
+			select {
+			case <-t.stop:
+				return
+			case <-t.resume:
+			}
+			tk.Reset(period)
+		}
+		coarse.Store(int64(time.Since(epoch)))
+	}
 }

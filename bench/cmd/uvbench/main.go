@@ -179,6 +179,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 			for name, s := range res {
 				phaseSamples[name] = append(phaseSamples[name], s)
 			}
+			for _, name := range observeOrder(round) {
+				s, err := gbs[defaultGoPkg].RunOne(name, observeBenchtime(cfg))
+				if err != nil {
+					phaseErr = err.Error()
+					logf("  %s: %v", name, err)
+					continue
+				}
+				phaseSamples[name] = append(phaseSamples[name], s)
+			}
 		}
 	}
 
@@ -364,6 +373,28 @@ func perItem(s Sample, metric string, n int) (Sample, error) {
 		s.Allocs /= float64(n)
 	}
 	return s, nil
+}
+
+// observeRows are the benchmarks of the observability overhead (issue 15's "<= 3% on
+// immediate-chain with everything on"): the chain with the always-on counters only, and with
+// phase timing, long tasks and a delay monitor on.
+var observeRows = [2]string{"ImmediateChain", "ImmediateChainObserved"}
+
+// observeOrder is the order of the two in a round: swapped every round, so that neither
+// always runs second (on a warmer or a busier machine).
+func observeOrder(round int) []string {
+	if round%2 == 0 {
+		return []string{observeRows[1], observeRows[0]}
+	}
+	return observeRows[:]
+}
+
+// observeBenchtime is the b.N of the observability overhead benchmarks: immediates.
+func observeBenchtime(cfg Config) string {
+	if cfg.Quick {
+		return "200000x"
+	}
+	return "1000000x"
 }
 
 // phaseBenchtime is the b.N of the phase benchmarks: iterations or callbacks.
