@@ -59,8 +59,8 @@ func (l *Loop) Logger() *slog.Logger {
 
 // LongTask is one callback that held the loop for the long-task threshold or longer.
 type LongTask struct {
-	Phase    Phase
-	Start    time.Duration // when it started, in loop time (Now's clock)
+	Phase Phase
+	Start time.Duration // when it started, in loop time (Now's clock)
 	// Duration is the callback and its nextTick/microtask drain, measured from the last clock
 	// read before it: it can include up to about a tick (threshold/16, at most 1 ms) of the
 	// loop's own work before the callback, never the time blocked waiting.
