@@ -1,0 +1,109 @@
+package conformance
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/uvgo/uvgo/nodeperf"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Ports of the perf_hooks scenarios (400-...), on package nodeperf: performance.
+// eventLoopUtilization is nodeperf.EventLoopUtilization, monitorEventLoopDelay is
+// nodeperf.MonitorEventLoopDelay. They print shapes, booleans and errors, never a time.
+
+// eluJSON is JSON.stringify of an ELU.
+func eluJSON(e nodeperf.ELU) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	return `{"idle":` + f(e.Idle) + `,"active":` + f(e.Active) + `,"utilization":` + f(e.Utilization) + `}`
+}
+
+// 400: eventLoopUtilization is all zero in the main script, has three fields, and its delta
+// forms: inside one callback no idle time passes, a busy wait is active time, two arguments
+// give their difference, a result minus itself is 0, 0, NaN.
+func perfEventLoopUtilization(l *uvloop.Loop, out func(string)) func() {
+	elu := func(u ...nodeperf.ELU) nodeperf.ELU { return nodeperf.EventLoopUtilization(l, u...) }
+	e0 := elu()
+	out("main: " + eluJSON(e0))
+	out("main, delta from itself: " + eluJSON(elu(e0)))
+	l.SetTimeout(func() {
+		e1 := elu()
+		out("fields: idle, active, utilization")
+		out(logLine("utilization in [0, 1]:", e1.Utilization >= 0 && e1.Utilization <= 1))
+		busyWait(20 * ms)
+		d := elu(e1)
+		out(logLine("delta over a 20 ms busy wait: idle 0:", d.Idle == 0, "active >= 20:", d.Active >= 20,
+			"utilization 1:", d.Utilization == 1))
+		e2 := elu()
+		two := elu(e2, e1)
+		out(logLine("two arguments are their difference:", two.Idle == e2.Idle-e1.Idle && two.Active == e2.Active-e1.Active))
+		same := elu(e1, e1)
+		out(logLine("a result minus itself:", same.Idle, same.Active, same.Utilization))
+		l.SetImmediate(func() {
+			e3 := elu()
+			out(logLine("later: idle and active never shrink:", e3.Idle >= e2.Idle && e3.Active >= e2.Active))
+		})
+	}, 5*ms)
+	out("main end")
+	return nil
+}
+
+// 401: monitorEventLoopDelay: the empty histogram (min is the int64 maximum, mean and stddev
+// NaN, percentiles {100: 0}), Node's range errors, enable and disable report a change, a 25
+// ms busy callback is a sample of at least 25 ms, the percentiles run from 0 to 100, reset
+// empties the histogram.
+func perfMonitorEventLoopDelay(l *uvloop.Loop, out func(string)) func() {
+	h, err := nodeperf.MonitorEventLoopDelay(l, nodeperf.MonitorOptions{Resolution: 10})
+	if err != nil {
+		panic(err)
+	}
+	percentiles := func() (keys []float64, js string) {
+		ps := h.Percentiles()
+		for k := range ps {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		pairs := make([][2]float64, 0, len(keys))
+		for _, k := range keys {
+			pairs = append(pairs, [2]float64{k, float64(ps[k])})
+		}
+		b, _ := json.Marshal(pairs)
+		return keys, string(b)
+	}
+	_, js := percentiles()
+	out(logLine("empty: count", h.Count(), "min is the int64 maximum", h.Min() == math.MaxInt64, "max", h.Max(),
+		"mean", h.Mean(), "stddev", h.Stddev(), "exceeds", h.Exceeds(), "percentiles", js))
+	for _, f := range []func() error{
+		func() error {
+			_, err := nodeperf.MonitorEventLoopDelay(l, nodeperf.MonitorOptions{Resolution: -1})
+			return err
+		},
+		func() error { _, err := h.Percentile(0); return err },
+		func() error { _, err := h.Percentile(101); return err },
+	} {
+		var e *nodeperf.Error
+		if err := f(); errors.As(err, &e) {
+			out(logLine(e.Code, e.Message))
+		}
+	}
+	out(logLine("enable:", h.Enable(), h.Enable()))
+	l.SetTimeout(func() { busyWait(25 * ms) }, 50*ms)
+	l.SetTimeout(func() {
+		out(logLine("disable:", h.Disable(), h.Disable()))
+		p100, _ := h.Percentile(100)
+		mean := h.Mean()
+		out(logLine("sampled:", h.Count() > 0, "max >= 25 ms:", h.Max() >= 25e6,
+			"min <= mean <= max:", float64(h.Min()) <= mean && mean <= float64(h.Max()),
+			"percentile(100) is max:", p100 == h.Max(), "exceeds", h.Exceeds()))
+		keys, _ := percentiles()
+		asc := slices.IsSorted(keys) && len(slices.Compact(slices.Clone(keys))) == len(keys)
+		out(logLine("percentiles from", keys[0], "to", keys[len(keys)-1], "ascending:", asc))
+		h.Reset()
+		out(logLine("reset: count", h.Count(), "max", h.Max(), "min is the int64 maximum", h.Min() == math.MaxInt64, "mean", h.Mean()))
+	}, 100*ms)
+	out("main end")
+	return nil
+}
