@@ -224,7 +224,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
 			}
 		}
-		l.metrics.loopCount++
+		l.countIteration()
 		l.poll(timeout)
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()

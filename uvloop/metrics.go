@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"math"
+	"runtime/trace"
 	"time"
 )
 
@@ -151,10 +152,17 @@ func (l *Loop) enter(p Phase) {
 // if a tick or more passed since the observer's last read, it is also a slow check, so that
 // the time of an iteration whose ticks came late still goes to the phases it ran in.
 func (l *Loop) enterTimers() {
-	if l.obs.checkDue() || l.obs.mark != 0 && l.now-l.obs.mark >= int64(l.obs.tick) {
-		l.observePhase(PhaseTimers)
+	if l.obs.checkDue() || l.obs.mark != 0 {
+		l.observeTimers()
 	}
 	l.metrics.phase = PhaseTimers
+}
+
+// observeTimers is enterTimers' slow path.
+func (l *Loop) observeTimers() {
+	if l.obs.checkDue() || l.now-l.obs.mark >= int64(l.obs.tick) {
+		l.observePhase(PhaseTimers)
+	}
 }
 
 // countCallback counts a callback of the current phase.
@@ -186,6 +194,9 @@ func (l *Loop) waitEnd(begin int64, events int) {
 func (l *Loop) startMetrics() {
 	if l.metrics.loopStart == 0 {
 		l.metrics.loopStart = max(int64(time.Since(l.epoch)), 1)
+	}
+	if trace.IsEnabled() != l.obs.tracing {
+		l.obs.seen = -1 // the first check notices it
 	}
 	if l.obs.tick > 0 {
 		l.startTicker()

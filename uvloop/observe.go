@@ -134,14 +134,22 @@ func (o *observer) init(opts *options) {
 // one, or a trace runs. It is the whole cost of the options on the hot path.
 func (o *observer) checkDue() bool { return o.coarse.Load() != o.seen }
 
-// enterPoll starts the poll phase, which every iteration runs. It is also where an execution
-// trace that started since the last iteration is noticed, so a loop with nothing on pays one
-// trace.IsEnabled an iteration.
+// enterPoll is enter(PhasePoll), written out so that it stays inlinable.
 func (l *Loop) enterPoll() {
-	if trace.IsEnabled() != l.obs.tracing {
-		l.obs.seen = -1 // the slow path below notices the change
+	if l.obs.checkDue() {
+		l.observePhase(PhasePoll)
 	}
-	l.enter(PhasePoll)
+	l.metrics.phase = PhasePoll
+}
+
+// countIteration counts an iteration that reaches the poll phase. Every 64th, it also looks
+// whether an execution trace started or stopped (Run looks when it starts, and every slow
+// check looks): a loop with nothing on pays an AND and a branch an iteration for it.
+func (l *Loop) countIteration() {
+	l.metrics.loopCount++
+	if l.metrics.loopCount&63 == 0 && trace.IsEnabled() != l.obs.tracing {
+		l.obs.seen = -1 // the next check takes its slow path, which notices the change
+	}
 }
 
 // observePhase is enter's slow path: it reads the clock, gives the time since the last read
