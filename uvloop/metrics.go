@@ -148,17 +148,18 @@ func (l *Loop) enter(p Phase) {
 	l.metrics.phase = p
 }
 
-// enterTimers is enter(PhaseTimers), which follows the loop's own clock read (UpdateTime):
-// if a tick or more passed since the observer's last read, it is also a slow check, so that
-// the time of an iteration whose ticks came late still goes to the phases it ran in.
+// enterTimers is enter(PhaseTimers), which follows the loop's own clock read (UpdateTime).
+// While anything is observed (the observer has read the clock: mark is set), it is also a
+// check, slow if due or if a tick or more passed since the observer's last read, so that the
+// time of an iteration whose ticks came late still goes to the phases it ran in.
 func (l *Loop) enterTimers() {
-	if l.obs.checkDue() || l.obs.mark != 0 {
+	if l.obs.mark != 0 {
 		l.observeTimers()
 	}
 	l.metrics.phase = PhaseTimers
 }
 
-// observeTimers is enterTimers' slow path.
+// observeTimers is enterTimers' check.
 func (l *Loop) observeTimers() {
 	if l.obs.checkDue() || l.now-l.obs.mark >= int64(l.obs.tick) {
 		l.observePhase(PhaseTimers)
@@ -195,11 +196,14 @@ func (l *Loop) startMetrics() {
 	if l.metrics.loopStart == 0 {
 		l.metrics.loopStart = max(int64(time.Since(l.epoch)), 1)
 	}
-	if trace.IsEnabled() != l.obs.tracing {
-		l.obs.seen = -1 // the first check notices it
+	t := trace.IsEnabled()
+	if t != l.obs.tracing {
+		l.obs.due.Store(true) // the first check notices it
 	}
 	if l.obs.tick > 0 {
 		l.startTicker()
+	}
+	if l.obs.tick > 0 || t {
 		l.obs.mark, l.obs.idleMark = max(int64(time.Since(l.epoch)), 1), l.metrics.idle
 	}
 }

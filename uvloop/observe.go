@@ -89,18 +89,17 @@ func (t LongTask) String() string {
 // marked otherwise.
 //
 // Time is read from the monotonic clock only at a "slow" check. Every phase boundary and
-// every callback's end is a check, and its fast path compares two words: coarse, which a
-// ticker goroutine sets to the time every tick (WithPhaseTiming or WithLongTasks), and seen,
-// the value the loop last saw. While nothing is on both stay 0; while an execution trace runs
-// seen is -1, so every check reads the clock, as the regions need. So a loop reads the clock
+// every callback's end is a check, and its fast path loads one flag, due, which a ticker
+// goroutine sets every tick (WithPhaseTiming or WithLongTasks) and the slow path clears.
+// While nothing is on it stays false; while an execution trace runs it stays true, so every
+// check reads the clock, as the regions need. So a loop reads the clock
 // about once per tick, not once per callback: the time since the last read goes to the phase
 // that was running when the tick was noticed (a sampling profiler's rule, exact for a phase
 // that lasts longer than a tick, and right on average for shorter ones; the sum over the
 // phases is the loop's active time), and a callback that held the loop for the threshold
 // spans several ticks, so its end is a slow check that measures it.
 type observer struct {
-	coarse atomic.Int64 // ns since epoch at the ticker's last tick; written by the ticker
-	seen   int64        // coarse as the loop last saw it; -1 while tracing: every check is slow
+	due atomic.Bool // set by the ticker every tick, and by the loop while tracing; cleared by a slow check
 
 	timing   bool
 	longTask int64 // ns; 0: off
@@ -132,7 +131,7 @@ func (o *observer) init(opts *options) {
 
 // checkDue reports whether a check must take its slow path: the ticker ticked since the last
 // one, or a trace runs. It is the whole cost of the options on the hot path.
-func (o *observer) checkDue() bool { return o.coarse.Load() != o.seen }
+func (o *observer) checkDue() bool { return o.due.Load() }
 
 // enterPoll is enter(PhasePoll), written out so that it stays inlinable.
 func (l *Loop) enterPoll() {
@@ -148,7 +147,7 @@ func (l *Loop) enterPoll() {
 func (l *Loop) countIteration() {
 	l.metrics.loopCount++
 	if l.metrics.loopCount&63 == 0 && trace.IsEnabled() != l.obs.tracing {
-		l.obs.seen = -1 // the next check takes its slow path, which notices the change
+		l.obs.due.Store(true) // the next check takes its slow path, which notices the change
 	}
 }
 
@@ -175,11 +174,7 @@ func (l *Loop) observeTime() (active, now int64) {
 	if t := trace.IsEnabled(); t != o.tracing {
 		o.tracing = t
 	}
-	if o.tracing {
-		o.seen = -1
-	} else {
-		o.seen = o.coarse.Load()
-	}
+	o.due.Store(o.tracing)
 	now = int64(time.Since(l.epoch))
 	m := &l.metrics
 	if o.mark != 0 {
@@ -254,7 +249,7 @@ func (l *Loop) observeCallback(fn any) {
 	l.observeTime() // the report's own time goes to the phase, but to no callback
 }
 
-// obsTicker is the goroutine that moves observer.coarse every tick while the loop runs and
+// obsTicker is the goroutine that sets observer.due every tick while the loop runs and
 // is awake: it parks while the loop sleeps in the poll phase's wait or is outside Run, so an
 // idle loop is not woken by it.
 type obsTicker struct {
@@ -275,7 +270,7 @@ func (l *Loop) startTicker() {
 		t = &obsTicker{resume: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 		o.ticker = t
 		t.running.Store(true)
-		go t.loop(&o.coarse, l.epoch, o.tick)
+		go t.loop(&o.due, o.tick)
 		l.OnClose(func() {
 			close(t.stop)
 			<-t.done
@@ -296,7 +291,7 @@ func (t *obsTicker) wake() {
 // idle reports whether the loop needs no ticks now.
 func (t *obsTicker) idle() bool { return !t.running.Load() || t.asleep.Load() }
 
-func (t *obsTicker) loop(coarse *atomic.Int64, epoch time.Time, period time.Duration) {
+func (t *obsTicker) loop(due *atomic.Bool, period time.Duration) {
 	defer close(t.done)
 	tk := time.NewTicker(period)
 	defer tk.Stop()
@@ -311,7 +306,7 @@ func (t *obsTicker) loop(coarse *atomic.Int64, epoch time.Time, period time.Dura
 			// The loop may have woken between idle and the Store, and seen parked false: look
 			// again, and take the parking back if so (the loop's CompareAndSwap then fails).
 			if !t.idle() && t.parked.CompareAndSwap(true, false) {
-				coarse.Store(int64(time.Since(epoch)))
+				due.Store(true)
 				continue
 			}
 			select {
@@ -321,6 +316,6 @@ func (t *obsTicker) loop(coarse *atomic.Int64, epoch time.Time, period time.Dura
 			}
 			tk.Reset(period)
 		}
-		coarse.Store(int64(time.Since(epoch)))
+		due.Store(true)
 	}
 }
