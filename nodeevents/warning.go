@@ -3,6 +3,7 @@ package nodeevents
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -31,10 +32,12 @@ var warningHandler atomic.Pointer[func(error)]
 
 // SetWarningHandler makes fn receive the warnings this package raises (the leak warning),
 // as Node hands them to process.emitWarning, and returns a function that puts the previous
-// handler back. A nil fn restores the default, which writes each warning to stderr as Node
-// prints it. The handler is process-wide, as Node's process is: nodeprocess installs its
-// Process's EmitWarning while the Process runs. Safe from any goroutine; fn is called on
-// the goroutine that added the listener.
+// handler back. A nil fn restores the default, which logs each warning through log/slog's
+// default logger (slog.SetDefault sets its handler) at level Warn, its message with the
+// warning's name as the attribute "warning". The handler is process-wide, as Node's process
+// is: nodeprocess installs its Process's EmitWarning while the Process runs, which prints
+// as Node does. Safe from any goroutine; fn is called on the goroutine that added the
+// listener.
 func SetWarningHandler(fn func(w error)) (restore func()) {
 	var p *func(error)
 	if fn != nil {
@@ -49,7 +52,7 @@ func emitWarning(w error) {
 		(*p)(w)
 		return
 	}
-	WriteWarning(os.Stderr, w)
+	slog.Default().Warn(w.Error(), "warning", WarningName(w))
 }
 
 // WarningName returns a warning's name: what its WarningName or Name method returns, or

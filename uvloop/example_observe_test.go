@@ -62,7 +62,7 @@ func ExampleWithLongTasks() {
 	// timers phase: .slowHandler, at example_observe_test.go
 }
 
-func slowHandler() { time.Sleep(15 * time.Millisecond) }
+func slowHandler() { time.Sleep(30 * time.Millisecond) }
 
 // A DelayMonitor samples how late the loop runs a timer of its own: a callback that holds
 // the loop shows in the maximum.

@@ -235,6 +235,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.runClosing()
 
 		l.UpdateTime()
+		l.observeIteration()
 		l.runTimers()
 
 		r = l.Alive()
@@ -340,8 +341,17 @@ func (l *Loop) drainTask(fn any) {
 }
 
 // afterImmediate is afterCallback for an immediate, which it names for long tasks; the
-// immediates are counted by the batch (runImmediateBatch).
-func (l *Loop) afterImmediate(im *immediate.Immediate) { l.drainTask(im.Fn) }
+// immediates are counted by the batch (runImmediateBatch). drainTask's body again, so that
+// the immediate's func is loaded only on the slow path.
+func (l *Loop) afterImmediate(im *immediate.Immediate) {
+	if l.ticks.Pending() || l.promise.checkpointDue {
+		l.promise.checkpointDue = false
+		l.ticks.Drain()
+	}
+	if l.obs.checkDue() {
+		l.observeCallback(im.Fn)
+	}
+}
 
 // runImmediateBatch runs one batch of immediates and counts them (a batch that a panic cuts
 // short goes uncounted).
@@ -415,8 +425,7 @@ func (l *Loop) runClosing() {
 
 // runTimers runs the due timers (uv__run_timers).
 func (l *Loop) runTimers() {
-	l.enterTimers()
-	l.timers.RunExpired(l.now)
+	l.timers.RunExpired(l.now) // the phase is entered by its first timer (enterTimers)
 }
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not

@@ -139,8 +139,8 @@ func (l *Loop) Metrics() Metrics {
 // enter marks the start of phase p: the callbacks that follow count for it. With tracing,
 // timing or long tasks on, it is also a check (observe.go): it may end the last phase's
 // timing and region.
-// A phase with nothing to run is not entered (except poll and timers, always entered): the
-// loop's bookkeeping there counts with the phase before.
+// A phase with nothing to run is not entered (except poll, always entered): the loop's
+// bookkeeping there counts with the phase before.
 func (l *Loop) enter(p Phase) {
 	if l.obs.checkDue() {
 		l.observePhase(p)
@@ -148,23 +148,42 @@ func (l *Loop) enter(p Phase) {
 	l.metrics.phase = p
 }
 
-// enterTimers is enter(PhaseTimers), which follows the loop's own clock read (UpdateTime).
-// While anything is observed (the observer has read the clock: mark is set), it is also a
-// check, slow if due or if a tick or more passed since the observer's last read, so that the
-// time of an iteration whose ticks came late still goes to the phases it ran in.
-func (l *Loop) enterTimers() {
+// observeIteration follows the loop's own clock read at the end of an iteration: while
+// anything is observed (the observer has read the clock: mark is set), if a tick or more
+// passed since the observer's last read, that time goes to the phase that ran last, with no
+// clock read of its own. So the time of a phase still goes to it when the ticker goroutine
+// could not run (a loaded machine) until the phase had ended.
+func (l *Loop) observeIteration() {
 	if l.obs.mark != 0 {
-		l.observeTimers()
+		l.observeLate()
 	}
-	l.metrics.phase = PhaseTimers
 }
 
-// observeTimers is enterTimers' check.
-func (l *Loop) observeTimers() {
-	if l.obs.checkDue() || l.now-l.obs.mark >= int64(l.obs.tick) {
-		l.observePhase(PhaseTimers)
+// observeLate is observeIteration's slow path.
+func (l *Loop) observeLate() {
+	o := &l.obs
+	if o.tick == 0 || l.now-o.mark < int64(o.tick) {
+		return
+	}
+	m := &l.metrics
+	if o.timing {
+		m.phases[m.phase%NumPhases].Time += time.Duration(max(l.now-o.mark-(m.idle-o.idleMark), 0))
+	}
+	o.mark, o.idleMark = l.now, m.idle
+}
+
+// enterTimers enters the timers phase when its first timer fires (Timer.fire): the timers
+// phase is entered only when it has something to run, so that runTimers stays one call
+// inlined in Run. Every other phase's enter (poll's at least) comes between two timers
+// phases, and Run's end sets the phase to none, so the phase is entered again each time.
+func (l *Loop) enterTimers() {
+	if l.metrics.phase != PhaseTimers {
+		l.enterTimersPhase()
 	}
 }
+
+// enterTimersPhase is enterTimers' rare path, out of line so that enterTimers inlines.
+func (l *Loop) enterTimersPhase() { l.enter(PhaseTimers) }
 
 // countCallback counts a callback of the current phase.
 func (l *Loop) countCallback() { l.metrics.phases[l.metrics.phase%NumPhases].Callbacks++ }

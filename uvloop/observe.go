@@ -198,6 +198,7 @@ func (l *Loop) leavePhases() {
 		l.observePhase(NumPhases)
 		l.obs.mark = 0 // the time between runs is nobody's
 	}
+	l.metrics.phase = NumPhases // none: the next timers phase is entered
 	if t := l.obs.ticker; t != nil {
 		t.running.Store(false)
 	}

@@ -34,6 +34,7 @@ func (t *Timer) fire() {
 	if !t.entry.Active() { // a one-shot timer is stopped before its callback, as in libuv
 		t.handle.stop()
 	}
+	t.loop.enterTimers()
 	t.cb(t)
 	t.loop.afterTask(t.cb)
 }

@@ -55,16 +55,11 @@ func (q *watcherList) run() {
 	}
 	q.loop.enter(q.phase)
 	q.cursor = q.head
-	n := uint64(0) // the callbacks run, counted here rather than one by one (fire does not)
-	defer func() { // also when a callback panics (which is not counted)
-		q.cursor = nil
-		q.loop.metrics.phases[q.phase%NumPhases].Callbacks += n
-	}()
+	defer func() { q.cursor = nil }() // also when a callback panics
 	for q.cursor != nil {
 		w := q.cursor
 		q.cursor = w.next
 		w.fire()
-		n++
 	}
 }
 
@@ -122,7 +117,7 @@ func (l *Loop) NewIdle(cb func(*Idle)) *Idle {
 
 func (h *Idle) fire() {
 	h.cb(h)
-	h.loop.drainTask(h.cb) // counted by watcherList.run
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -148,7 +143,7 @@ func (l *Loop) NewPrepare(cb func(*Prepare)) *Prepare {
 
 func (h *Prepare) fire() {
 	h.cb(h)
-	h.loop.drainTask(h.cb) // counted by watcherList.run
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
@@ -174,7 +169,7 @@ func (l *Loop) NewCheck(cb func(*Check)) *Check {
 
 func (h *Check) fire() {
 	h.cb(h)
-	h.loop.drainTask(h.cb) // counted by watcherList.run
+	h.loop.afterTask(h.cb)
 }
 
 // Start starts the handle; starting an active handle does nothing. It fails with ErrClosed
