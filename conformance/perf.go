@@ -107,3 +107,34 @@ func perfMonitorEventLoopDelay(l *uvloop.Loop, out func(string)) func() {
 	out("main end")
 	return nil
 }
+
+// 402: the delay monitor's timer is unref'd, so an enabled histogram alone does not keep the
+// loop alive; disabled and enabled again, a histogram keeps its samples until reset.
+func perfMonitorUnrefAndReenable(l *uvloop.Loop, out func(string)) func() {
+	idle, err := nodeperf.MonitorEventLoopDelay(l, nodeperf.MonitorOptions{Resolution: 1})
+	if err != nil {
+		panic(err)
+	}
+	idle.Enable()
+	h, err := nodeperf.MonitorEventLoopDelay(l, nodeperf.MonitorOptions{Resolution: 5})
+	if err != nil {
+		panic(err)
+	}
+	h.Enable()
+	l.SetTimeout(func() {
+		out(logLine("disable:", h.Disable()))
+		c := h.Count() // how many depends on timing: never printed
+		out(logLine("enable again:", h.Enable()))
+		l.SetTimeout(func() {
+			h.Disable()
+			out(logLine("the samples are kept:", h.Count() >= c))
+			h.Reset()
+			out(logLine("reset: count", h.Count()))
+		}, 30*ms)
+	}, 50*ms)
+	out("main end")
+	return func() {
+		out(logLine("exit: the enabled monitor did not keep the loop alive:", !idle.Enable()))
+		idle.Disable()
+	}
+}

@@ -129,8 +129,9 @@ var Scenarios = map[string]Scenario{
 	"329-net-dual-stack-addresses":           {Main: netDualStackAddresses},
 	"330-dgram-send-message-order":           {Main: dgramSendMessageOrder},
 
-	"400-perf-event-loop-utilization":   {Main: perfEventLoopUtilization},
-	"401-perf-monitor-event-loop-delay": {Main: perfMonitorEventLoopDelay},
+	"400-perf-event-loop-utilization":     {Main: perfEventLoopUtilization},
+	"401-perf-monitor-event-loop-delay":   {Main: perfMonitorEventLoopDelay},
+	"402-perf-monitor-unref-and-reenable": {Main: perfMonitorUnrefAndReenable},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until
