@@ -357,7 +357,7 @@ func (l *Loop) afterImmediate(im *immediate.Immediate) {
 // short goes uncounted).
 func (l *Loop) runImmediateBatch() {
 	n := l.immediates.RunEach(l.afterImmediate)
-	l.metrics.phases[PhaseCheck].Callbacks += uint64(n)
+	l.metrics.callbacks[PhaseCheck] += uint64(n)
 }
 
 // runPending runs the callbacks deferred to the pending phase before it began; those they

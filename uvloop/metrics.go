@@ -96,10 +96,11 @@ type metrics struct {
 	eventsWaiting uint64
 	idle          int64 // ns blocked in the wait
 	sleeps        uint64
-	loopStart     int64 // ns since epoch when Run first ran; 0 before
-	phase         Phase // the phase running now (or last run)
-	phases        [NumPhases]PhaseMetrics
-	reqs          [numReqKinds]int // requests in flight by kind; activeReqs is their sum
+	loopStart     int64                   // ns since epoch when Run first ran; 0 before
+	phase         Phase                   // the phase running now (or last run)
+	callbacks     [NumPhases]uint64       // per phase; apart from phases: one scaled index to count one
+	phases        [NumPhases]PhaseMetrics // Time only (Callbacks is filled in by Metrics)
+	reqs          [numReqKinds]int        // requests in flight by kind; activeReqs is their sum
 }
 
 // Metrics returns the loop's counters and queue depths. Loop goroutine only; from another
@@ -115,6 +116,9 @@ func (l *Loop) Metrics() Metrics {
 		Sleeps:        m.sleeps,
 		Wakeups:       l.wakeups.Load(),
 		Phases:        m.phases,
+	}
+	for p, n := range m.callbacks {
+		out.Phases[p].Callbacks = n
 	}
 	q := &out.Queues
 	q.Ticks, q.Microtasks = l.ticks.Lens()
@@ -154,7 +158,7 @@ func (l *Loop) enter(p Phase) {
 // clock read of its own. So the time of a phase still goes to it when the ticker goroutine
 // could not run (a loaded machine) until the phase had ended.
 func (l *Loop) observeIteration() {
-	if l.obs.mark != 0 {
+	if l.now >= l.obs.lateAt {
 		l.observeLate()
 	}
 }
@@ -162,14 +166,11 @@ func (l *Loop) observeIteration() {
 // observeLate is observeIteration's slow path.
 func (l *Loop) observeLate() {
 	o := &l.obs
-	if o.tick == 0 || l.now-o.mark < int64(o.tick) {
-		return
-	}
 	m := &l.metrics
 	if o.timing {
 		m.phases[m.phase%NumPhases].Time += time.Duration(max(l.now-o.mark-(m.idle-o.idleMark), 0))
 	}
-	o.mark, o.idleMark = l.now, m.idle
+	o.setMark(l.now, m.idle)
 }
 
 // enterTimers enters the timers phase when its first timer fires (Timer.fire): the timers
@@ -186,7 +187,7 @@ func (l *Loop) enterTimers() {
 func (l *Loop) enterTimersPhase() { l.enter(PhaseTimers) }
 
 // countCallback counts a callback of the current phase.
-func (l *Loop) countCallback() { l.metrics.phases[l.metrics.phase%NumPhases].Callbacks++ }
+func (l *Loop) countCallback() { l.metrics.callbacks[l.metrics.phase%NumPhases]++ }
 
 // waitBegin is called before a wait that may block; it returns the time for waitEnd.
 func (l *Loop) waitBegin() int64 {
@@ -223,7 +224,7 @@ func (l *Loop) startMetrics() {
 		l.startTicker()
 	}
 	if l.obs.tick > 0 || t {
-		l.obs.mark, l.obs.idleMark = max(int64(time.Since(l.epoch)), 1), l.metrics.idle
+		l.obs.setMark(max(int64(time.Since(l.epoch)), 1), l.metrics.idle)
 	}
 }
 

@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"log/slog"
 	"reflect"
@@ -110,6 +111,7 @@ type observer struct {
 	region   *trace.Region // the open phase region, while tracing
 	mark     int64         // ns since epoch: the last clock read of a slow check (0: none yet)
 	idleMark int64         // metrics.idle at mark
+	lateAt   int64         // mark + tick: observeIteration looks from then on; MaxInt64 while mark is 0 or without a ticker
 
 	tick   time.Duration // the ticker's period; 0: no ticker
 	ticker *obsTicker    // started by the first Run, stopped by Close
@@ -120,6 +122,7 @@ func (o *observer) init(opts *options) {
 	o.longTask = int64(opts.longTask)
 	o.report = opts.longTaskReport
 	o.logger = opts.logger
+	o.lateAt = math.MaxInt64
 	switch {
 	case o.longTask > 0:
 		// A long task spans at least 16 ticks: it is noticed even if a few are late.
@@ -183,7 +186,7 @@ func (l *Loop) observeTime() (active, now int64) {
 			m.phases[m.phase%NumPhases].Time += time.Duration(active)
 		}
 	}
-	o.mark, o.idleMark = now, m.idle
+	o.setMark(now, m.idle)
 	return active, now
 }
 
@@ -196,11 +199,19 @@ var traceRegions = [NumPhases]string{
 func (l *Loop) leavePhases() {
 	if l.obs.mark != 0 || l.obs.region != nil {
 		l.observePhase(NumPhases)
-		l.obs.mark = 0 // the time between runs is nobody's
+		l.obs.setMark(0, 0) // the time between runs is nobody's
 	}
 	l.metrics.phase = NumPhases // none: the next timers phase is entered
 	if t := l.obs.ticker; t != nil {
 		t.running.Store(false)
+	}
+}
+
+// setMark records a clock read at now, with the idle time then.
+func (o *observer) setMark(now, idle int64) {
+	o.mark, o.idleMark, o.lateAt = now, idle, math.MaxInt64
+	if o.tick > 0 && now != 0 {
+		o.lateAt = now + int64(o.tick)
 	}
 }
 
