@@ -2,9 +2,9 @@ package uvloop
 
 import (
 	"context"
-	"math"
 	"fmt"
 	"log/slog"
+	"math"
 	"reflect"
 	"runtime"
 	"runtime/trace"
@@ -26,7 +26,9 @@ const DefaultLongTask = 50 * time.Millisecond
 // while the loop runs and is awake, and the time between two reads goes to the phase that ran
 // when the tick was noticed. A phase that runs longer than a tick is timed to about a tick;
 // shorter ones get their share on average over many ticks, as a sampling profiler's functions
-// do; the sum over the phases is the loop's active time (Run's time minus IdleTime).
+// do; the sum over the phases is the loop's active time (Run's time minus IdleTime). If the
+// goroutine could not run in time (a loaded machine), the loop's own clock read at the end of
+// each iteration gives the time to the phase that ran last.
 func WithPhaseTiming() Option { return func(o *options) { o.phaseTiming = true } }
 
 // WithLongTasks makes the loop report every callback that held it for threshold or longer
@@ -34,9 +36,11 @@ func WithPhaseTiming() Option { return func(o *options) { o.phaseTiming = true }
 // long tasks count a task with its microtask checkpoint. report runs on the loop goroutine
 // right after the callback; if report is nil, the report goes to the loop's logger (WithLogger)
 // at level Warn. Like WithPhaseTiming it reads the clock only after a tick of a goroutine
-// that ticks every threshold/16 (at least every millisecond and at most every 100 µs) while
-// the loop runs and is awake; the report's Duration is from the last clock read before the
-// callback, which may add up to about a tick (see LongTask).
+// that ticks every threshold/16 (but not more often than every 100 µs, and at least every
+// millisecond) while the loop runs and is awake; the report's Duration is from the last clock
+// read before the callback, which may add up to about a tick (see LongTask). A callback is
+// seen only if a tick came while it ran: one that the goroutine could not tick through (a
+// machine so loaded that it did not run for the whole callback) is not reported.
 func WithLongTasks(threshold time.Duration, report func(LongTask)) Option {
 	return func(o *options) {
 		if threshold <= 0 {
