@@ -93,7 +93,9 @@ func TestMonitorEventLoopDelay(t *testing.T) {
 		t.Error("disable")
 	}
 	p100, err := h.Percentile(100)
-	if err != nil || h.Count() < 3 || h.Min() < int64(time.Millisecond) || h.Max() < int64(5*time.Millisecond) || p100 != h.Max() {
+	// Min is not checked against the resolution: the timer repeats from the loop's cached time
+	// (libuv's repeat), so a sample taken late is followed by a shorter one.
+	if err != nil || h.Count() < 3 || h.Min() <= 0 || h.Max() < int64(5*time.Millisecond) || p100 != h.Max() {
 		t.Errorf("count %d min %d max %d p100 %d (%v)", h.Count(), h.Min(), h.Max(), p100, err)
 	}
 	if ps := h.Percentiles(); ps[0] != h.Min() || ps[100] > h.Max() || ps[100] < h.Max()*999/1000 {
