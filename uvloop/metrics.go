@@ -215,6 +215,7 @@ func (l *Loop) waitEnd(begin int64, events int) {
 func (l *Loop) startMetrics() {
 	if l.metrics.loopStart == 0 {
 		l.metrics.loopStart = max(int64(time.Since(l.epoch)), 1)
+		l.metrics.phase = NumPhases // none yet: the first timers phase is entered (enterTimers)
 	}
 	t := trace.IsEnabled()
 	if t != l.obs.tracing {
