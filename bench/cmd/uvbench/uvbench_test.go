@@ -338,3 +338,25 @@ func TestWrkSample(t *testing.T) {
 		t.Error("non-2xx answers accepted")
 	}
 }
+
+// The observability overhead is the median of the per-round ratios, and says so when a side
+// is missing.
+func TestObserveTable(t *testing.T) {
+	s := func(ns float64) Sample { return Sample{NsPerOp: ns, Allocs: 0} }
+	rep := &Report{Phases: map[string][]Sample{
+		"ImmediateChain":         {s(100), s(200), s(100)},
+		"ImmediateChainObserved": {s(102), s(204), s(110)},
+	}}
+	var b strings.Builder
+	rep.observeTable(&b, "##")
+	if got := b.String(); !strings.Contains(got, "| everything on | 110 (102–204) | +2.0% (+2.0% … +10.0%) |") ||
+		!strings.Contains(got, "| counters only | 100 (100–200) | |") {
+		t.Errorf("table:\n%s", got)
+	}
+	delete(rep.Phases, "ImmediateChainObserved")
+	b.Reset()
+	rep.observeTable(&b, "##")
+	if !strings.Contains(b.String(), "**missing**") {
+		t.Errorf("without the observed runs:\n%s", b.String())
+	}
+}
