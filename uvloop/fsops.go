@@ -11,101 +11,95 @@ import (
 // not start: ErrBusy if req is in flight, ErrClosed after Close, ErrNilCallback for a nil req
 // without a callback. With a nil cb the call runs synchronously and returns its own error.
 
+// fsDo is every FS* method: start req for op (fsStart resets it), let set fill in the
+// arguments, and submit it. set runs once, before fsDo returns, so it does not escape: the
+// closures the methods pass live on their stack and a reused request allocates nothing.
+func (l *Loop) fsDo(req *FSReq, op fsOp, cb func(*FSReq), set func(*FSReq)) error {
+	r, err := l.fsStart(req, op, cb)
+	if err != nil {
+		return err
+	}
+	set(r)
+	return r.submit()
+}
+
+// The argument shapes that several calls share.
+
+func (l *Loop) fsPath(req *FSReq, op fsOp, path string, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.path = path })
+}
+
+func (l *Loop) fsPathMode(req *FSReq, op fsOp, path string, mode uint32, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.path, r.mode = path, mode })
+}
+
+func (l *Loop) fsPath2(req *FSReq, op fsOp, path, path2 string, flags int, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.path, r.path2, r.flags = path, path2, flags })
+}
+
+func (l *Loop) fsFd(req *FSReq, op fsOp, fd int, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.fd = fd })
+}
+
+// fsBuf is a read or write of one buffer, kept in the request's buf1 so that it needs no
+// slice of its own; fsBufs one of several.
+func (l *Loop) fsBuf(req *FSReq, op fsOp, fd int, buf []byte, off int64, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) {
+		r.fd, r.off = fd, off
+		r.buf1[0] = buf
+		r.bufs = r.buf1[:]
+	})
+}
+
+func (l *Loop) fsBufs(req *FSReq, op fsOp, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.fd, r.off, r.bufs = fd, off, bufs })
+}
+
+func (l *Loop) fsOwner(req *FSReq, op fsOp, path string, fd, uid, gid int, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) { r.path, r.fd, r.uid, r.gid = path, fd, uid, gid })
+}
+
+func (l *Loop) fsTimes(req *FSReq, op fsOp, path string, fd int, atime, mtime time.Time, cb func(*FSReq)) error {
+	return l.fsDo(req, op, cb, func(r *FSReq) {
+		r.path, r.fd = path, fd
+		r.atime, r.mtime = fsys.TimespecOf(atime), fsys.TimespecOf(mtime)
+	})
+}
+
 // FSOpen opens path (uv_fs_open). flags are os.O_* values (O_RDONLY, O_WRONLY|O_CREATE|O_TRUNC,
 // ...), mode the permission bits of a created file; the descriptor, close-on-exec, is
 // req.Result(). The caller owns it: close it with FSClose.
 func (l *Loop) FSOpen(req *FSReq, path string, flags int, mode uint32, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsOpen, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.flags, r.mode = path, flags, mode
-	return r.submit()
+	return l.fsDo(req, fsOpen, cb, func(r *FSReq) { r.path, r.flags, r.mode = path, flags, mode })
 }
 
 // FSClose closes fd (uv_fs_close).
 func (l *Loop) FSClose(req *FSReq, fd int, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsClose, cb)
-	if err != nil {
-		return err
-	}
-	r.fd = fd
-	return r.submit()
+	return l.fsFd(req, fsClose, fd, cb)
 }
 
 // FSRead reads into buf from fd at offset off, or at the file's position if off is -1
 // (uv_fs_read); req.Result() is the count, 0 at the end of the file. buf belongs to the
 // request until cb starts.
 func (l *Loop) FSRead(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsRead, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.off = fd, off
-	r.buf1[0] = buf
-	r.bufs = r.buf1[:]
-	return r.submit()
+	return l.fsBuf(req, fsRead, fd, buf, off, cb)
 }
 
 // FSReadv is FSRead into several buffers in order (preadv). bufs and the buffers belong to
 // the request until cb starts.
 func (l *Loop) FSReadv(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsRead, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.off, r.bufs = fd, off, bufs
-	return r.submit()
+	return l.fsBufs(req, fsRead, fd, bufs, off, cb)
 }
 
 // FSWrite writes buf to fd at offset off, or at the file's position if off is -1
 // (uv_fs_write); req.Result() is the count. buf belongs to the request until cb starts.
 func (l *Loop) FSWrite(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsWrite, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.off = fd, off
-	r.buf1[0] = buf
-	r.bufs = r.buf1[:]
-	return r.submit()
+	return l.fsBuf(req, fsWrite, fd, buf, off, cb)
 }
 
 // FSWritev is FSWrite from several buffers in order (pwritev).
 func (l *Loop) FSWritev(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsWrite, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.off, r.bufs = fd, off, bufs
-	return r.submit()
-}
-
-func (l *Loop) fsPath(req *FSReq, op fsOp, path string, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, op, cb)
-	if err != nil {
-		return err
-	}
-	r.path = path
-	return r.submit()
-}
-
-func (l *Loop) fsPath2(req *FSReq, op fsOp, path, path2 string, flags int, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, op, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.path2, r.flags = path, path2, flags
-	return r.submit()
-}
-
-func (l *Loop) fsFd(req *FSReq, op fsOp, fd int, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, op, cb)
-	if err != nil {
-		return err
-	}
-	r.fd = fd
-	return r.submit()
+	return l.fsBufs(req, fsWrite, fd, bufs, off, cb)
 }
 
 // FSStat reports on path, following symbolic links (uv_fs_stat): req.Stat().
@@ -135,12 +129,7 @@ func (l *Loop) FSUnlink(req *FSReq, path string, cb func(*FSReq)) error {
 
 // FSMkdir creates a directory with the permission bits mode (uv_fs_mkdir).
 func (l *Loop) FSMkdir(req *FSReq, path string, mode uint32, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsMkdir, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.mode = path, mode
-	return r.submit()
+	return l.fsPathMode(req, fsMkdir, path, mode, cb)
 }
 
 // FSMkdtemp creates a directory, mode 0700, named after tpl with its trailing "XXXXXX"
@@ -183,31 +172,12 @@ func (l *Loop) FSLink(req *FSReq, oldpath, newpath string, cb func(*FSReq)) erro
 
 // FSChmod sets the permission bits of path (uv_fs_chmod).
 func (l *Loop) FSChmod(req *FSReq, path string, mode uint32, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsChmod, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.mode = path, mode
-	return r.submit()
+	return l.fsPathMode(req, fsChmod, path, mode, cb)
 }
 
 // FSFchmod sets the permission bits of an open descriptor (uv_fs_fchmod).
 func (l *Loop) FSFchmod(req *FSReq, fd int, mode uint32, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsFchmod, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.mode = fd, mode
-	return r.submit()
-}
-
-func (l *Loop) fsOwner(req *FSReq, op fsOp, path string, fd, uid, gid int, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, op, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.fd, r.uid, r.gid = path, fd, uid, gid
-	return r.submit()
+	return l.fsDo(req, fsFchmod, cb, func(r *FSReq) { r.fd, r.mode = fd, mode })
 }
 
 // FSChown sets the owner and group of path, following links; -1 keeps one (uv_fs_chown).
@@ -223,16 +193,6 @@ func (l *Loop) FSFchown(req *FSReq, fd, uid, gid int, cb func(*FSReq)) error {
 // FSLchown sets the owner and group of path itself, not following a link (uv_fs_lchown).
 func (l *Loop) FSLchown(req *FSReq, path string, uid, gid int, cb func(*FSReq)) error {
 	return l.fsOwner(req, fsLchown, path, -1, uid, gid, cb)
-}
-
-func (l *Loop) fsTimes(req *FSReq, op fsOp, path string, fd int, atime, mtime time.Time, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, op, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.fd = path, fd
-	r.atime, r.mtime = fsys.TimespecOf(atime), fsys.TimespecOf(mtime)
-	return r.submit()
 }
 
 // FSUtime sets the access and modification times of path, following links (uv_fs_utime).
@@ -262,12 +222,7 @@ func (l *Loop) FSFdatasync(req *FSReq, fd int, cb func(*FSReq)) error {
 
 // FSFtruncate sets an open file's size (uv_fs_ftruncate); a negative size fails with EINVAL.
 func (l *Loop) FSFtruncate(req *FSReq, fd int, size int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsFtruncate, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.off = fd, size
-	return r.submit()
+	return l.fsDo(req, fsFtruncate, cb, func(r *FSReq) { r.fd, r.off = fd, size })
 }
 
 // FSCopyfile copies src to dst (uv_fs_copyfile). flags: CopyfileExcl (fail with EEXIST if
@@ -280,22 +235,14 @@ func (l *Loop) FSCopyfile(req *FSReq, src, dst string, flags int, cb func(*FSReq
 // FSAccess checks path against mode (AccessExists, or AccessRead|AccessWrite|AccessExecute)
 // for the real user (uv_fs_access).
 func (l *Loop) FSAccess(req *FSReq, path string, mode uint32, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsAccess, cb)
-	if err != nil {
-		return err
-	}
-	r.path, r.mode = path, mode
-	return r.submit()
+	return l.fsPathMode(req, fsAccess, path, mode, cb)
 }
 
 // FSSendfile copies up to length bytes of inFd, from inOffset, to outFd at its position
 // (uv_fs_sendfile); req.Result() is the count. A negative offset or length fails with
 // EINVAL.
 func (l *Loop) FSSendfile(req *FSReq, outFd, inFd int, inOffset, length int64, cb func(*FSReq)) error {
-	r, err := l.fsStart(req, fsSendfile, cb)
-	if err != nil {
-		return err
-	}
-	r.fd, r.fd2, r.off, r.n = outFd, inFd, inOffset, length
-	return r.submit()
+	return l.fsDo(req, fsSendfile, cb, func(r *FSReq) {
+		r.fd, r.fd2, r.off, r.n = outFd, inFd, inOffset, length
+	})
 }
