@@ -359,10 +359,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			st = stStart
 			lim = p.limit(st, origin, len(data))
 		case stMethod:
-			for i < lim && tokenTable[data[i]] {
-				i++
-			}
-			if i == lim {
+			if i = upTo(data, i, lim, &tokenTable); i == lim {
 				continue
 			}
 			if data[i] != ' ' {
@@ -373,10 +370,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			p.target.start = i - origin
 			st = stTarget
 		case stTarget:
-			for i < lim && targetTable[data[i]] {
-				i++
-			}
-			if i == lim {
+			if i = upTo(data, i, lim, &targetTable); i == lim {
 				continue
 			}
 			if data[i] != ' ' || i-origin == p.target.start {
@@ -393,50 +387,26 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				st = stReqLF
 				continue
 			}
-			if c == '\r' {
-				switch {
-				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.1":
-					p.req.Minor = 1
-				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.0":
-					p.req.Minor = 0
-				case p.nver == 8 && string(p.ver[:5]) == "HTTP/" && isDigit(p.ver[5]) && p.ver[6] == '.' && isDigit(p.ver[7]):
-					return p.fail(ErrVersion)
-				default:
-					return p.fail(ErrRequestLine)
-				}
-				st = stReqLF
-				i++
-				continue
+			minor, done, err := p.version(c, '\r', ErrRequestLine)
+			if err != nil {
+				return p.fail(err)
 			}
-			if p.nver == len(p.ver) {
-				return p.fail(ErrRequestLine)
-			}
-			p.ver[p.nver] = c
-			p.nver++
 			i++
+			if done {
+				p.req.Minor = minor
+				st = stReqLF
+			}
 		case stRespVersion:
-			if c == ' ' {
-				switch {
-				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.1":
-					p.rhead.Minor = 1
-				case p.nver == 8 && string(p.ver[:]) == "HTTP/1.0":
-					p.rhead.Minor = 0
-				case p.nver == 8 && string(p.ver[:5]) == "HTTP/" && isDigit(p.ver[5]) && p.ver[6] == '.' && isDigit(p.ver[7]):
-					return p.fail(ErrVersion)
-				default:
-					return p.fail(ErrStatusLine)
-				}
+			minor, done, err := p.version(c, ' ', ErrStatusLine)
+			if err != nil {
+				return p.fail(err)
+			}
+			i++
+			if done {
+				p.rhead.Minor = minor
 				p.rhead.Status, p.digits = 0, 0
 				st = stRespStatus
-				i++
-				continue
 			}
-			if p.nver == len(p.ver) {
-				return p.fail(ErrStatusLine)
-			}
-			p.ver[p.nver] = c
-			p.nver++
-			i++
 		case stRespStatus:
 			switch {
 			case isDigit(c) && p.digits < 3:
@@ -453,10 +423,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			}
 			i++
 		case stRespReason:
-			for i < lim && valueTable[data[i]] {
-				i++
-			}
-			if i == lim {
+			if i = upTo(data, i, lim, &valueTable); i == lim {
 				continue
 			}
 			if data[i] != '\r' {
@@ -490,10 +457,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			}
 			i++
 		case stName:
-			for i < lim && tokenTable[data[i]] {
-				i++
-			}
-			if i == lim {
+			if i = upTo(data, i, lim, &tokenTable); i == lim {
 				continue
 			}
 			if data[i] != ':' {
@@ -518,10 +482,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				return p.fail(ErrHeaderValue)
 			}
 		case stValue:
-			for i < lim && valueTable[data[i]] {
-				i++
-			}
-			if i == lim {
+			if i = upTo(data, i, lim, &valueTable); i == lim {
 				continue
 			}
 			if data[i] != '\r' {
@@ -699,6 +660,39 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 	return i, EventNone, nil
 }
 
+// version takes c, the next byte of a request line's or a status line's HTTP-version: into
+// p.ver, or, if c is end, the byte after it, as the end of the version (done), whose minor
+// number it returns. A version that is too long or not HTTP/1.x fails with bad, a
+// well-formed HTTP/x.y other than 1.0 and 1.1 with ErrVersion.
+func (p *Parser) version(c, end byte, bad *Error) (minor int, done bool, err *Error) {
+	if c == end {
+		switch {
+		case p.nver == 8 && string(p.ver[:]) == "HTTP/1.1":
+			return 1, true, nil
+		case p.nver == 8 && string(p.ver[:]) == "HTTP/1.0":
+			return 0, true, nil
+		case p.nver == 8 && string(p.ver[:5]) == "HTTP/" && isDigit(p.ver[5]) && p.ver[6] == '.' && isDigit(p.ver[7]):
+			return 0, false, ErrVersion
+		}
+		return 0, false, bad
+	}
+	if p.nver == len(p.ver) {
+		return 0, false, bad
+	}
+	p.ver[p.nver] = c
+	p.nver++
+	return 0, false, nil
+}
+
+// upTo returns the index of the first byte from i on that t does not mark, or lim: the run
+// of a method, a target, a reason, a field name or a field value.
+func upTo(data []byte, i, lim int, t *[256]bool) int {
+	for i < lim && t[data[i]] {
+		i++
+	}
+	return i
+}
+
 // collect turns the recorded fields into Headers on head.
 func (p *Parser) collect(head []byte, hs []Header) []Header {
 	for _, f := range p.fields {
@@ -721,11 +715,9 @@ func (p *Parser) finishHead(head []byte) *Error {
 	r.Host = nil
 	r.ContentLength, r.Chunked, r.Upgrade, r.Expect100 = 0, false, false, false
 	var (
-		hosts, nte        int
-		cl, te            []byte
-		haveCL            bool
-		close, keep, upgr bool
-		upgradeHeader     bool
+		f             framing
+		hosts         int
+		upgradeHeader bool
 	)
 	for _, h := range r.Headers {
 		switch n := len(h.Name); {
@@ -733,25 +725,6 @@ func (p *Parser) finishHead(head []byte) *Error {
 		case equalFold(h.Name, "host"):
 			hosts++
 			r.Host = h.Value
-		case equalFold(h.Name, "content-length"):
-			if haveCL && !bytes.Equal(cl, h.Value) {
-				return ErrContentLength
-			}
-			cl, haveCL = h.Value, true
-		case equalFold(h.Name, "transfer-encoding"):
-			te = h.Value
-			nte++
-		case equalFold(h.Name, "connection"):
-			forTokens(h.Value, func(t []byte) {
-				switch {
-				case equalFold(t, "close"):
-					close = true
-				case equalFold(t, "keep-alive"):
-					keep = true
-				case equalFold(t, "upgrade"):
-					upgr = true
-				}
-			})
 		case equalFold(h.Name, "upgrade"):
 			upgradeHeader = true
 		case equalFold(h.Name, "expect"):
@@ -761,50 +734,106 @@ func (p *Parser) finishHead(head []byte) *Error {
 				}
 				r.Expect100 = true
 			}
+		default:
+			if err := f.add(h); err != nil {
+				return err
+			}
 		}
 	}
 	if hosts > 1 || hosts == 0 && r.Minor == 1 || r.Host != nil && !validHost(r.Host) {
 		return ErrHost
 	}
-	if r.Minor == 1 {
-		r.KeepAlive = !close
-	} else {
-		r.KeepAlive = keep && !close
-	}
-	r.Upgrade = upgr && upgradeHeader || string(r.Method) == "CONNECT"
+	r.KeepAlive = f.keepAlive(r.Minor)
+	r.Upgrade = f.upgrade && upgradeHeader || string(r.Method) == "CONNECT"
 	p.received, p.remaining = 0, 0
 	p.size, p.digits, p.lineLen = 0, 0, 0
 	switch {
-	case nte > 0:
+	case f.nte > 0:
 		// RFC 9112 section 6.1: Transfer-Encoding in an HTTP/1.0 request, or beside a
 		// Content-Length, is faulty framing; only "chunked" alone is understood.
-		if r.Minor == 0 || haveCL {
+		if r.Minor == 0 || f.haveCL {
 			return ErrFraming
 		}
-		if nte > 1 || !equalFold(te, "chunked") {
+		if f.nte > 1 || !equalFold(f.te, "chunked") {
 			return ErrTransferEncoding
 		}
 		r.Chunked = true
 		r.ContentLength = -1
 		p.state = stChunkSize
-	case haveCL:
-		n, ok := parseContentLength(cl)
-		if !ok {
-			return ErrContentLength
-		}
-		if n > p.maxBody() {
-			return ErrBodyTooLarge
+	case f.haveCL:
+		n, err := p.fixedBody(f.cl)
+		if err != nil {
+			return err
 		}
 		r.ContentLength = n
-		p.remaining = uint64(n)
-		p.state = stBodyCL
-		if n == 0 {
-			p.state = stEnd
-		}
 	default:
 		p.state = stEnd
 	}
 	return nil
+}
+
+// framing gathers what a head's framing fields say, in a request and in a response:
+// Content-Length, Transfer-Encoding and Connection.
+type framing struct {
+	cl, te               []byte // the Content-Length value; the last Transfer-Encoding value
+	haveCL               bool
+	nte                  int  // Transfer-Encoding fields
+	close, keep, upgrade bool // Connection tokens
+}
+
+// add takes h if it is a framing field (and ignores it otherwise). Two Content-Lengths that
+// differ fail with ErrContentLength.
+func (f *framing) add(h Header) *Error {
+	switch {
+	case equalFold(h.Name, "content-length"):
+		if f.haveCL && !bytes.Equal(f.cl, h.Value) {
+			return ErrContentLength
+		}
+		f.cl, f.haveCL = h.Value, true
+	case equalFold(h.Name, "transfer-encoding"):
+		f.te = h.Value
+		f.nte++
+	case equalFold(h.Name, "connection"):
+		forTokens(h.Value, func(t []byte) {
+			switch {
+			case equalFold(t, "close"):
+				f.close = true
+			case equalFold(t, "keep-alive"):
+				f.keep = true
+			case equalFold(t, "upgrade"):
+				f.upgrade = true
+			}
+		})
+	}
+	return nil
+}
+
+// keepAlive reports whether the connection persists after a message of HTTP/1.minor:
+// HTTP/1.1 unless Connection has "close", HTTP/1.0 only if it has "keep-alive" (and not
+// "close").
+func (f *framing) keepAlive(minor int) bool {
+	if minor == 1 {
+		return !f.close
+	}
+	return f.keep && !f.close
+}
+
+// fixedBody parses a Content-Length value cl and sets the parser to read that many bytes
+// (stEnd for none); a bad value or one above the body cap fails.
+func (p *Parser) fixedBody(cl []byte) (int64, *Error) {
+	n, ok := parseContentLength(cl)
+	if !ok {
+		return 0, ErrContentLength
+	}
+	if n > p.maxBody() {
+		return 0, ErrBodyTooLarge
+	}
+	p.remaining = uint64(n)
+	p.state = stBodyCL
+	if n == 0 {
+		p.state = stEnd
+	}
+	return n, nil
 }
 
 // parseContentLength parses 1*DIGIT below 2^63, checking for overflow before each multiply

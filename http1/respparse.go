@@ -82,39 +82,16 @@ func (p *Parser) finishResponseHead(head []byte) *Error {
 	h.Reason = head[p.method.start:p.method.end]
 	h.Headers = p.collect(head, h.Headers[:0])
 	h.ContentLength, h.Chunked, h.UntilClose, h.Upgrade = 0, false, false, false
-	var (
-		cl, te      []byte
-		haveCL      bool
-		nte         int
-		close, keep bool
-	)
-	for _, f := range h.Headers {
-		switch n := len(f.Name); {
-		case n != 10 && n != 14 && n != 17:
-		case equalFold(f.Name, "content-length"):
-			if haveCL && !bytes.Equal(cl, f.Value) {
-				return ErrContentLength
-			}
-			cl, haveCL = f.Value, true
-		case equalFold(f.Name, "transfer-encoding"):
-			te = f.Value
-			nte++
-		case equalFold(f.Name, "connection"):
-			forTokens(f.Value, func(t []byte) {
-				switch {
-				case equalFold(t, "close"):
-					close = true
-				case equalFold(t, "keep-alive"):
-					keep = true
-				}
-			})
+	var f framing
+	for _, fld := range h.Headers {
+		if n := len(fld.Name); n != 10 && n != 14 && n != 17 {
+			continue
+		}
+		if err := f.add(fld); err != nil {
+			return err
 		}
 	}
-	if h.Minor == 1 {
-		h.KeepAlive = !close
-	} else {
-		h.KeepAlive = keep && !close
-	}
+	h.KeepAlive = f.keepAlive(h.Minor)
 	p.received, p.remaining = 0, 0
 	p.size, p.digits, p.lineLen = 0, 0, 0
 	st := h.Status
@@ -124,18 +101,18 @@ func (p *Parser) finishResponseHead(head []byte) *Error {
 		p.state = stEnd
 	case st < 200 || st == 204 || st == 304 || p.noBody:
 		p.state = stEnd
-	case nte > 0:
+	case f.nte > 0:
 		// The last coding decides; anything but chunked runs until the connection closes
 		// (RFC 9112 section 6.3). Beside a Content-Length, Transfer-Encoding wins and the
 		// connection is not reused.
-		if haveCL {
+		if f.haveCL {
 			h.KeepAlive = false
 		}
-		last := te
-		if i := bytes.LastIndexByte(te, ','); i >= 0 {
-			last = te[i+1:]
+		last := f.te
+		if i := bytes.LastIndexByte(f.te, ','); i >= 0 {
+			last = f.te[i+1:]
 		}
-		if nte == 1 && equalFold(trimOWS(last), "chunked") {
+		if f.nte == 1 && equalFold(trimOWS(last), "chunked") {
 			h.Chunked = true
 			h.ContentLength = -1
 			p.state = stChunkSize
@@ -144,20 +121,12 @@ func (p *Parser) finishResponseHead(head []byte) *Error {
 			h.ContentLength = -1
 			p.state = stBodyEOF
 		}
-	case haveCL:
-		n, ok := parseContentLength(cl)
-		if !ok {
-			return ErrContentLength
-		}
-		if n > p.maxBody() {
-			return ErrBodyTooLarge
+	case f.haveCL:
+		n, err := p.fixedBody(f.cl)
+		if err != nil {
+			return err
 		}
 		h.ContentLength = n
-		p.remaining = uint64(n)
-		p.state = stBodyCL
-		if n == 0 {
-			p.state = stEnd
-		}
 	default:
 		h.UntilClose, h.KeepAlive = true, false
 		h.ContentLength = -1
