@@ -34,27 +34,120 @@ type ReadStreamOptions struct {
 // or piping starts the flow; Pause and Resume control it. Loop goroutine only.
 type ReadStream struct {
 	nodenet.EventEmitter
+	fileStream
+	end int64          // -1: to the end of the file
+	dec *stringDecoder // with an encoding: "data" carries strings
+
+	BytesRead int64 // bytesRead
+
+	reading, ended bool
+	endEmitted     bool
+	flowing        bool  // data events are being emitted
+	paused         bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
+	buf            []any // chunks read while paused, for the next flow
+	bufLen         int
+	pipeState      nodenet.PipeState
+}
+
+// fileStream is what ReadStream and WriteStream share: the file, Node's construct (open it,
+// or take a descriptor; "open" and "ready") and the end of its destroy (close it; "error"
+// and "close"). Loop goroutine only.
+type fileStream struct {
+	self      fileStreamer // the ReadStream or WriteStream this is part of
 	fs        *FS
 	path      string
 	fd        int
 	flags     int
 	mode      uint32
 	pos       int64 // -1: the file's position
-	end       int64 // -1: to the end of the file
 	hwm       int
-	dec       *stringDecoder // with an encoding: "data" carries strings
 	autoClose bool
 
-	BytesRead int64 // bytesRead
+	opened    bool
+	opening   bool  // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
+	destroyed bool  // Destroy was called
+	destErr   error // the error Destroy was given, emitted once the open or I/O in flight is done
+}
 
-	opened, opening, reading, ended, destroyed bool
-	endEmitted                                 bool
-	flowing                                    bool  // data events are being emitted
-	paused                                     bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
-	destErr                                    error // the error Destroy was given, emitted once the open or read in flight is done
-	buf                                        []any // chunks read while paused, for the next flow
-	bufLen                                     int
-	pipeState                                  nodenet.PipeState
+// fileStreamer is what a fileStream calls on its stream.
+type fileStreamer interface {
+	Emit(event string, args ...any) bool
+	Destroy(err error)
+	begin() // the file is open and the stream not destroyed: read or write
+}
+
+// construct starts Node's construct from a nextTick: with hasFd on fd, else on the file it
+// opens.
+func (s *fileStream) construct(hasFd bool, fd int) error {
+	s.opening = true
+	if hasFd {
+		if err := checkFd(fd); err != nil {
+			return err
+		}
+		s.fd = fd
+		s.fs.loop.NextTick(s.didOpen)
+	} else {
+		s.fs.loop.NextTick(s.open)
+	}
+	return nil
+}
+
+func (s *fileStream) open() {
+	if err := s.fs.loop.FSOpen(nil, s.path, s.flags, s.mode, func(req *uvloop.FSReq) {
+		if err := req.Err(); err != nil {
+			s.opening = false
+			if s.destroyed {
+				if s.destErr == nil {
+					s.destErr = fromErr(err)
+				}
+				s.finishDestroy()
+				return
+			}
+			s.self.Destroy(fromErr(err))
+			return
+		}
+		s.fd = int(req.Result())
+		s.didOpen()
+	}); err != nil {
+		s.opening = false
+		s.self.Destroy(fromErr(err))
+	}
+}
+
+// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
+// stream was destroyed meanwhile, and the destroy then goes on.
+func (s *fileStream) didOpen() {
+	s.opened = true
+	s.self.Emit("open", s.fd)
+	s.self.Emit("ready")
+	s.opening = false // a Destroy from the listeners waited for this point
+	if s.destroyed {
+		s.finishDestroy()
+		return
+	}
+	s.self.begin()
+}
+
+// finishDestroy closes the descriptor, if there is one, and then, from a nextTick, emits
+// "error" (with the error Destroy was given) and "close".
+func (s *fileStream) finishDestroy() {
+	err := s.destErr
+	loop := s.fs.loop
+	then := func() {
+		if err != nil {
+			s.self.Emit("error", err)
+		}
+		s.self.Emit("close")
+	}
+	if s.fd < 0 {
+		loop.NextTick(then)
+		return
+	}
+	fd := s.fd
+	s.fd = -1
+	if cerr := loop.FSClose(nil, fd, func(*uvloop.FSReq) { loop.NextTick(then) }); cerr != nil {
+		loop.NextTick(then)
+	}
 }
 
 // ReadStream and WriteStream have Node's stream shape: nodenet.Pipe, Pipeline and Finished
@@ -83,8 +176,9 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 	if o.HighWaterMark < 0 {
 		return nil, argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(o.HighWaterMark)))
 	}
-	r := &ReadStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode, pos: -1, end: -1,
-		hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}
+	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
+		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}, end: -1}
+	r.self = r
 	if enc, _ := normEncoding(o.Encoding); enc != "" {
 		r.dec = newStringDecoder(enc)
 	}
@@ -112,16 +206,8 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 			r.pos = 0 // Node reads from 0 when only end is given
 		}
 	}
-	loop := f.loop
-	r.opening = true // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
-	if o.HasFd {
-		if err := checkFd(o.Fd); err != nil {
-			return nil, err
-		}
-		r.fd = o.Fd
-		loop.NextTick(r.didOpen)
-	} else {
-		loop.NextTick(r.open) // Node constructs on a nextTick
+	if err := r.construct(o.HasFd, o.Fd); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -132,41 +218,8 @@ func (r *ReadStream) Path() string { return r.path }
 // Fd is the descriptor, -1 before "open" and after "close".
 func (r *ReadStream) Fd() int { return r.fd }
 
-func (r *ReadStream) open() {
-	if err := r.fs.loop.FSOpen(nil, r.path, r.flags, r.mode, func(req *uvloop.FSReq) {
-		if err := req.Err(); err != nil {
-			r.opening = false
-			if r.destroyed {
-				if r.destErr == nil {
-					r.destErr = fromErr(err)
-				}
-				r.finishDestroy()
-				return
-			}
-			r.Destroy(fromErr(err))
-			return
-		}
-		r.fd = int(req.Result())
-		r.didOpen()
-	}); err != nil {
-		r.opening = false
-		r.Destroy(fromErr(err))
-	}
-}
-
-// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
-// stream was destroyed meanwhile, and the destroy then goes on.
-func (r *ReadStream) didOpen() {
-	r.opened = true
-	r.Emit("open", r.fd)
-	r.Emit("ready")
-	r.opening = false // a Destroy from the listeners waited for this point
-	if r.destroyed {
-		r.finishDestroy()
-		return
-	}
-	r.read()
-}
+// begin starts reading once the file is open.
+func (r *ReadStream) begin() { r.read() }
 
 // On is emitter.on(event, fn); a "data" listener starts the flow unless Pause was called,
 // as Node's Readable does.
@@ -398,29 +451,6 @@ func (r *ReadStream) Destroy(err error) {
 	r.finishDestroy()
 }
 
-func (r *ReadStream) finishDestroy() {
-	err := r.destErr
-	r.closeFd(func() {
-		if err != nil {
-			r.Emit("error", err)
-		}
-		r.Emit("close")
-	})
-}
-
-func (r *ReadStream) closeFd(then func()) {
-	loop := r.fs.loop
-	if r.fd < 0 || !r.opened && r.fd < 0 {
-		loop.NextTick(then)
-		return
-	}
-	fd := r.fd
-	r.fd = -1
-	if err := loop.FSClose(nil, fd, func(*uvloop.FSReq) { loop.NextTick(then) }); err != nil {
-		loop.NextTick(then)
-	}
-}
-
 // Close is readStream.close(cb): Destroy, with cb on "close".
 func (r *ReadStream) Close(cb func()) {
 	if cb != nil {
@@ -493,14 +523,7 @@ type WriteStreamOptions struct {
 // Written bytes must not be touched until their write callback runs. Loop goroutine only.
 type WriteStream struct {
 	nodenet.EventEmitter
-	fs        *FS
-	path      string
-	fd        int
-	flags     int
-	mode      uint32
-	pos       int64 // -1: the file's position
-	hwm       int
-	autoClose bool
+	fileStream
 
 	BytesWritten int64 // bytesWritten
 
@@ -508,13 +531,9 @@ type WriteStream struct {
 	length        int // buffered bytes, written or not yet
 	writing       bool
 	needDrain     bool
-	opened        bool
-	opening       bool  // the open request is in flight
-	destErr       error // the error Destroy was given, emitted once the open or write in flight is done
 	ending        bool
 	finished      bool
 	finishEmitted bool
-	destroyed     bool
 	onFinish      []func()
 }
 
@@ -539,7 +558,9 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 	if err := checkPath("path", path); err != nil {
 		return nil, err
 	}
-	w := &WriteStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode, pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}
+	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
+		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}}
+	w.self = w
 	if w.mode == 0 {
 		w.mode = defaultFileMode
 	}
@@ -552,15 +573,8 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 		}
 		w.pos = o.Start
 	}
-	w.opening = true // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
-	if o.HasFd {
-		if err := checkFd(o.Fd); err != nil {
-			return nil, err
-		}
-		w.fd = o.Fd
-		f.loop.NextTick(w.didOpen)
-	} else {
-		f.loop.NextTick(w.open)
+	if err := w.construct(o.HasFd, o.Fd); err != nil {
+		return nil, err
 	}
 	return w, nil
 }
@@ -574,41 +588,8 @@ func (w *WriteStream) Fd() int { return w.fd }
 // WritableLength is writable.writableLength: the bytes buffered.
 func (w *WriteStream) WritableLength() int { return w.length }
 
-func (w *WriteStream) open() {
-	if err := w.fs.loop.FSOpen(nil, w.path, w.flags, w.mode, func(req *uvloop.FSReq) {
-		if err := req.Err(); err != nil {
-			w.opening = false
-			if w.destroyed {
-				if w.destErr == nil {
-					w.destErr = fromErr(err)
-				}
-				w.finishDestroy()
-				return
-			}
-			w.Destroy(fromErr(err))
-			return
-		}
-		w.fd = int(req.Result())
-		w.didOpen()
-	}); err != nil {
-		w.opening = false
-		w.Destroy(fromErr(err))
-	}
-}
-
-// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
-// stream was destroyed meanwhile, and the destroy then goes on.
-func (w *WriteStream) didOpen() {
-	w.opened = true
-	w.Emit("open", w.fd)
-	w.Emit("ready")
-	w.opening = false // a Destroy from the listeners waited for this point
-	if w.destroyed {
-		w.finishDestroy()
-		return
-	}
-	w.flush()
-}
+// begin starts writing what was queued before the file was open.
+func (w *WriteStream) begin() { w.flush() }
 
 // Write is writable.write(chunk, cb): it queues data and reports whether the buffer is
 // below the high-water mark. After End it fails as Node's: cb gets ERR_STREAM_WRITE_AFTER_END
@@ -801,26 +782,6 @@ func (w *WriteStream) failQueued(batch []pendingWrite) {
 				w.fs.loop.NextTick(func() { cb(nodenet.ErrDestroyed) })
 			}
 		}
-	}
-}
-
-func (w *WriteStream) finishDestroy() {
-	err := w.destErr
-	loop := w.fs.loop
-	then := func() {
-		if err != nil {
-			w.Emit("error", err)
-		}
-		w.Emit("close")
-	}
-	if w.fd < 0 {
-		loop.NextTick(then)
-		return
-	}
-	fd := w.fd
-	w.fd = -1
-	if cerr := loop.FSClose(nil, fd, func(*uvloop.FSReq) { loop.NextTick(then) }); cerr != nil {
-		loop.NextTick(then)
 	}
 }
 
