@@ -1,13 +1,12 @@
 package nodehttp
 
 import (
-	"syscall"
-
 	"errors"
 	"fmt"
-	"github.com/uvgo/uvgo/internal/sock"
+	"syscall"
 
 	"github.com/uvgo/uvgo/http1"
+	"github.com/uvgo/uvgo/internal/sock"
 	"github.com/uvgo/uvgo/nodenet"
 )
 
@@ -35,6 +34,29 @@ func errInvalidStatus(code int) error {
 	return &nodenet.Error{Code: "ERR_HTTP_INVALID_STATUS_CODE", Message: fmt.Sprintf("Invalid status code: %d", code)}
 }
 
+// parseErrors are Node's parser code and message for each http1 refusal; the others get
+// HPE_INVALID_METHOD, "Invalid method encountered".
+var parseErrors = map[*http1.Error]struct{ code, msg string }{
+	http1.ErrTarget:           {"HPE_INVALID_URL", "Invalid URL"},
+	http1.ErrVersion:          {"HPE_INVALID_VERSION", "Invalid HTTP version"},
+	http1.ErrStatusLine:       {"HPE_INVALID_VERSION", "Invalid HTTP version"},
+	http1.ErrHeaderName:       {"HPE_INVALID_HEADER_TOKEN", "Invalid header token"},
+	http1.ErrHeaderValue:      {"HPE_INVALID_HEADER_TOKEN", "Invalid header value char"},
+	http1.ErrLineEnd:          {"HPE_LF_EXPECTED", "Missing expected LF after header value"},
+	http1.ErrObsFold:          {"HPE_INVALID_HEADER_TOKEN", "Unexpected whitespace after header value"},
+	http1.ErrHeaderTooLarge:   {"HPE_HEADER_OVERFLOW", "Header overflow"},
+	http1.ErrTooManyHeaders:   {"HPE_HEADER_OVERFLOW", "Header overflow"},
+	http1.ErrURITooLong:       {"HPE_HEADER_OVERFLOW", "Header overflow"},
+	http1.ErrContentLength:    {"HPE_INVALID_CONTENT_LENGTH", "Invalid character in Content-Length"},
+	http1.ErrFraming:          {"HPE_UNEXPECTED_CONTENT_LENGTH", "Content-Length can't be present with Transfer-Encoding"},
+	http1.ErrTransferEncoding: {"HPE_INVALID_TRANSFER_ENCODING", "Invalid `Transfer-Encoding` header value"},
+	http1.ErrChunk:            {"HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size"},
+	http1.ErrBodyTooLarge:     {"HPE_BODY_TOO_LARGE", "Body exceeds the server's MaxBodySize"},
+	http1.ErrHost:             {"HPE_INVALID_HOST", "Missing, repeated or invalid Host"},
+	http1.ErrExpectation:      {"HPE_INVALID_EXPECTATION", "Unsupported Expect value"},
+	http1.ErrIncomplete:       {"HPE_INVALID_EOF_STATE", "Invalid EOF state"},
+}
+
 // parseError turns an http1 refusal into Node's parser error ("HPE_*" code, "Parse Error:"
 // message) or its request timeout.
 func parseError(err error) *nodenet.Error {
@@ -42,46 +64,17 @@ func parseError(err error) *nodenet.Error {
 	if !errors.As(err, &he) {
 		return &nodenet.Error{Code: "HPE_INTERNAL", Message: "Parse Error: " + err.Error(), Err: err}
 	}
-	code, msg := "HPE_INVALID_METHOD", "Invalid method encountered"
-	switch he {
-	case http1.ErrTarget:
-		code, msg = "HPE_INVALID_URL", "Invalid URL"
-	case http1.ErrVersion, http1.ErrStatusLine:
-		code, msg = "HPE_INVALID_VERSION", "Invalid HTTP version"
-	case http1.ErrHeaderName:
-		code, msg = "HPE_INVALID_HEADER_TOKEN", "Invalid header token"
-	case http1.ErrHeaderValue:
-		code, msg = "HPE_INVALID_HEADER_TOKEN", "Invalid header value char"
-	case http1.ErrLineEnd:
-		code, msg = "HPE_LF_EXPECTED", "Missing expected LF after header value"
-	case http1.ErrObsFold:
-		code, msg = "HPE_INVALID_HEADER_TOKEN", "Unexpected whitespace after header value"
-	case http1.ErrHeaderTooLarge, http1.ErrTooManyHeaders, http1.ErrURITooLong:
-		code, msg = "HPE_HEADER_OVERFLOW", "Header overflow"
-	case http1.ErrContentLength:
-		code, msg = "HPE_INVALID_CONTENT_LENGTH", "Invalid character in Content-Length"
-	case http1.ErrFraming:
-		code, msg = "HPE_UNEXPECTED_CONTENT_LENGTH", "Content-Length can't be present with Transfer-Encoding"
-	case http1.ErrTransferEncoding:
-		code, msg = "HPE_INVALID_TRANSFER_ENCODING", "Invalid `Transfer-Encoding` header value"
-	case http1.ErrChunk:
-		code, msg = "HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size"
-	case http1.ErrBodyTooLarge:
-		code, msg = "HPE_BODY_TOO_LARGE", "Body exceeds the server's MaxBodySize"
-	case http1.ErrHost:
-		code, msg = "HPE_INVALID_HOST", "Missing, repeated or invalid Host"
-	case http1.ErrExpectation:
-		code, msg = "HPE_INVALID_EXPECTATION", "Unsupported Expect value"
-	case http1.ErrIncomplete:
-		code, msg = "HPE_INVALID_EOF_STATE", "Invalid EOF state"
-	}
-	if he.Status == 408 {
+	switch he.Status {
+	case 408:
 		return &nodenet.Error{Code: "ERR_HTTP_REQUEST_TIMEOUT", Message: "Request timeout", Err: err}
-	}
-	if he.Status == 503 {
+	case 503:
 		return &nodenet.Error{Code: "ERR_HTTP_SERVER_OVERLOADED", Message: "Server buffers full", Err: err}
 	}
-	return &nodenet.Error{Code: code, Message: "Parse Error: " + msg, Err: err}
+	e, ok := parseErrors[he]
+	if !ok {
+		e.code, e.msg = "HPE_INVALID_METHOD", "Invalid method encountered"
+	}
+	return &nodenet.Error{Code: e.code, Message: "Parse Error: " + e.msg, Err: err}
 }
 
 func toString(v any) string { return fmt.Sprint(v) }
