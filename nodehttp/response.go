@@ -80,11 +80,7 @@ func (res *ServerResponse) SetHeader(name string, value any) error {
 	if res.headerSent {
 		return ErrHeadersSent
 	}
-	res.store()
-	if x, ok := value.(string); ok {
-		return res.hdrs.setString(name, x, &res.arena)
-	}
-	return res.hdrs.set(name, value)
+	return res.setHeader(name, value)
 }
 
 // AppendHeader adds values to a header field (response.appendHeader).
@@ -244,6 +240,12 @@ func (res *ServerResponse) appendHeader(name string, value any) error {
 		vals := append(append([]string(nil), res.hdrs[i].values...), headerValues(value)...)
 		return res.hdrs.set(res.hdrs[i].name, vals)
 	}
+	return res.setHeader(name, value)
+}
+
+// setHeader is SetHeader without the headersSent check: a string value is kept in the
+// response's arena.
+func (res *ServerResponse) setHeader(name string, value any) error {
 	res.store()
 	if x, ok := value.(string); ok {
 		return res.hdrs.setString(name, x, &res.arena)
@@ -333,15 +335,8 @@ func addDirect(w *http1.Response, name, value string) error {
 // cannot be written (ended: an "error" ERR_STREAM_WRITE_AFTER_END follows if there is a
 // listener).
 func (res *ServerResponse) Write(data []byte) bool {
-	if res.finished {
-		res.writeAfterEnd()
+	if !res.startWrite() {
 		return false
-	}
-	if !res.headerSent {
-		if err := res.storeHeader(nil); err != nil {
-			res.loop().NextTick(func() { res.emitError(err) })
-			return false
-		}
 	}
 	if res.w == nil || len(data) == 0 {
 		return res.w != nil
@@ -352,21 +347,54 @@ func (res *ServerResponse) Write(data []byte) bool {
 
 // WriteString is Write for a string.
 func (res *ServerResponse) WriteString(s string) bool {
-	if res.finished {
-		res.writeAfterEnd()
+	if !res.startWrite() {
 		return false
-	}
-	if !res.headerSent {
-		if err := res.storeHeader(nil); err != nil {
-			res.loop().NextTick(func() { res.emitError(err) })
-			return false
-		}
 	}
 	if res.w == nil || len(s) == 0 {
 		return res.w != nil
 	}
 	res.w.WriteString(s)
 	return res.checkDrain()
+}
+
+// sendHead fixes the head if it is not yet; a failure is emitted as "error" from a nextTick
+// and reported false.
+func (res *ServerResponse) sendHead() bool {
+	if !res.headerSent {
+		if err := res.storeHeader(nil); err != nil {
+			res.loop().NextTick(func() { res.emitError(err) })
+			return false
+		}
+	}
+	return true
+}
+
+// startWrite is the part of Write before the body: false after End or if the head fails.
+func (res *ServerResponse) startWrite() bool {
+	if res.finished {
+		res.writeAfterEnd()
+		return false
+	}
+	return res.sendHead()
+}
+
+// startEnd is the part of End before the body's last n bytes: it marks the response
+// finished and returns the engine's response to end, or nil if there is none, End came
+// before (with data, ERR_STREAM_WRITE_AFTER_END follows) or the head fails.
+func (res *ServerResponse) startEnd(n int) *http1.Response {
+	if res.finished {
+		if n > 0 {
+			res.writeAfterEnd()
+		}
+		return nil
+	}
+	if !res.sendHead() {
+		return nil
+	}
+	res.finished = true
+	w := res.w
+	res.w = nil
+	return w
 }
 
 func (res *ServerResponse) checkDrain() bool {
@@ -398,21 +426,7 @@ func (res *ServerResponse) emitError(err error) {
 // End ends the response with data (may be nil) as the body's last bytes; "finish"
 // follows from a nextTick, then "close".
 func (res *ServerResponse) End(data []byte) *ServerResponse {
-	if res.finished {
-		if len(data) > 0 {
-			res.writeAfterEnd()
-		}
-		return res
-	}
-	if !res.headerSent {
-		if err := res.storeHeader(nil); err != nil {
-			res.loop().NextTick(func() { res.emitError(err) })
-			return res
-		}
-	}
-	res.finished = true
-	if w := res.w; w != nil {
-		res.w = nil
+	if w := res.startEnd(len(data)); w != nil {
 		w.End(data)
 		res.queueFinish()
 	}
@@ -421,21 +435,7 @@ func (res *ServerResponse) End(data []byte) *ServerResponse {
 
 // EndString is End for a string.
 func (res *ServerResponse) EndString(s string) *ServerResponse {
-	if res.finished {
-		if len(s) > 0 {
-			res.writeAfterEnd()
-		}
-		return res
-	}
-	if !res.headerSent {
-		if err := res.storeHeader(nil); err != nil {
-			res.loop().NextTick(func() { res.emitError(err) })
-			return res
-		}
-	}
-	res.finished = true
-	if w := res.w; w != nil {
-		res.w = nil
+	if w := res.startEnd(len(s)); w != nil {
 		w.EndString(s)
 		res.queueFinish()
 	}
