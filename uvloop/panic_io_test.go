@@ -54,121 +54,180 @@ func openPipe(t *testing.T, l *uvloop.Loop) (*uvloop.Pipe, int) {
 	return p, b
 }
 
-// TestPanicWriteCallbackBatch: writes that complete together run their callbacks in one
-// batch; when one panics, the rest run in the next Run.
-func TestPanicWriteCallbackBatch(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	p, _ := openPipe(t, l)
-	var log []string
-	for i := range 5 {
-		mustOK(t, p.Write([]byte("x"), func(err error) {
+// TestPanicIOCallback: for each kind of request, callbacks that complete together run in
+// one batch; when one panics, Run returns the panic having run the callbacks up to it
+// (before), the next Runs run the rest (after; nil: not checked), and then nothing is left
+// in flight.
+func TestPanicIOCallback(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// start queues the requests, whose callbacks append to log; the check it returns,
+		// if any, runs once nothing is in flight.
+		start         func(t *testing.T, l *uvloop.Loop, log *[]string) (check func())
+		before, after []string
+	}{{
+		// Writes that complete together run their callbacks in one batch.
+		name: "PanicWriteCallbackBatch",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			p, _ := openPipe(t, l)
+			for i := range 5 {
+				mustOK(t, p.Write([]byte("x"), func(err error) {
+					mustOK(t, err)
+					*log = append(*log, fmt.Sprint("w", i))
+					if i == 1 {
+						panic(boom)
+					}
+				}))
+			}
+			return func() {
+				if n := p.WriteQueueSize(); n != 0 {
+					t.Errorf("WriteQueueSize = %d after every write completed", n)
+				}
+			}
+		},
+		before: []string{"w0", "w1"},
+		after:  []string{"w0", "w1", "w2", "w3", "w4"},
+	}, {
+		// Close cancels the queued writes in the close phase; the close callback runs after
+		// the rest of them.
+		name: "PanicCanceledWriteCallback",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			p, _ := openPipe(t, l)
+			write := func(name string, data []byte, panics bool) {
+				mustOK(t, p.Write(data, func(err error) {
+					if !errors.Is(err, syscall.ECANCELED) {
+						t.Errorf("%s: %v, want ECANCELED", name, err)
+					}
+					*log = append(*log, name)
+					if panics {
+						panic(boom)
+					}
+				}))
+			}
+			write("big", make([]byte, 16<<20), false) // more than the socket takes: it stays queued
+			write("w1", []byte("x"), true)
+			write("w2", []byte("x"), false)
+			mustOK(t, p.Close(func() {
+				*log = append(*log, "close")
+				if p.HasRef() {
+					t.Error("HasRef is true in the close callback")
+				}
+			}))
+			return nil
+		},
+		before: []string{"big", "w1"},
+		after:  []string{"big", "w1", "w2", "close"},
+	}, {
+		// The writes queued behind a connect that fails are canceled after its callback, and
+		// all the same when that callback panics.
+		name: "PanicFailedConnectCallback",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			// A port nobody listens on: bind one, note it, close it.
+			probe, err := l.NewTCP()
 			mustOK(t, err)
-			log = append(log, fmt.Sprint("w", i))
-			if i == 1 {
+			mustOK(t, probe.Bind(loopback, 0))
+			addr, err := probe.LocalAddr()
+			mustOK(t, err)
+			mustOK(t, probe.Close(nil))
+
+			c, err := l.NewTCP()
+			mustOK(t, err)
+			mustOK(t, c.Connect(addr, func(err error) {
+				if !errors.Is(err, syscall.ECONNREFUSED) {
+					t.Errorf("connect: %v, want ECONNREFUSED", err)
+				}
+				*log = append(*log, "connect")
 				panic(boom)
+			}))
+			for _, name := range []string{"w1", "w2"} {
+				mustOK(t, c.Write([]byte(name), func(err error) {
+					if !errors.Is(err, syscall.ECANCELED) {
+						t.Errorf("%s: %v, want ECANCELED", name, err)
+					}
+					*log = append(*log, name)
+				}))
 			}
-		}))
-	}
-	_, err := l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"w0", "w1"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	if want := []string{"w0", "w1", "w2", "w3", "w4"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v, want %v", log, want)
-	}
-	wantDone(t, l)
-	if n := p.WriteQueueSize(); n != 0 {
-		t.Errorf("WriteQueueSize = %d after every write completed", n)
-	}
-	closeLoop(t, l)
-}
-
-// TestPanicCanceledWriteCallback: Close cancels the queued writes in the close phase; when one
-// of their callbacks panics, the rest and then the close callback run in the next Run.
-func TestPanicCanceledWriteCallback(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	p, _ := openPipe(t, l)
-	var log []string
-	write := func(name string, data []byte, panics bool) {
-		mustOK(t, p.Write(data, func(err error) {
-			if !errors.Is(err, syscall.ECANCELED) {
-				t.Errorf("%s: %v, want ECANCELED", name, err)
+			return nil
+		},
+		before: []string{"connect"},
+		after:  []string{"connect", "w1", "w2"},
+	}, {
+		// UDP sends that complete together run their callbacks in one batch.
+		name: "PanicUDPSendCallbackBatch",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			u, addr := newBoundUDP(t, l)
+			for i := range 5 {
+				mustOK(t, u.Send([]byte("x"), addr, func(err error) {
+					mustOK(t, err)
+					*log = append(*log, fmt.Sprint("s", i))
+					if i == 1 {
+						panic(boom)
+					}
+				}))
 			}
-			log = append(log, name)
-			if panics {
+			return func() {
+				if n := u.SendQueueCount(); n != 0 {
+					t.Errorf("SendQueueCount = %d after every send completed", n)
+				}
+			}
+		},
+		before: []string{"s0", "s1"},
+		after:  []string{"s0", "s1", "s2", "s3", "s4"},
+	}, {
+		// Close runs the callbacks of the sends in flight in the close phase; the close
+		// callback runs after the rest of them.
+		name: "PanicUDPSendCallbackInClose",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			u, addr := newBoundUDP(t, l)
+			for i := range 3 {
+				mustOK(t, u.Send([]byte("x"), addr, func(err error) {
+					*log = append(*log, fmt.Sprint("s", i))
+					if i == 1 {
+						panic(boom)
+					}
+				}))
+			}
+			mustOK(t, u.Close(func() { *log = append(*log, "close") }))
+			return nil
+		},
+		before: []string{"s0", "s1"},
+		after:  []string{"s0", "s1", "s2", "close"},
+	}, {
+		// A shutdown callback that panics leaves nothing in flight.
+		name: "PanicShutdownCallback",
+		start: func(t *testing.T, l *uvloop.Loop, log *[]string) func() {
+			p, _ := openPipe(t, l)
+			mustOK(t, p.Write([]byte("x"), func(err error) { *log = append(*log, "write") }))
+			mustOK(t, p.Shutdown(func(err error) {
+				mustOK(t, err)
+				*log = append(*log, "shutdown")
 				panic(boom)
+			}))
+			return nil
+		},
+		before: []string{"write", "shutdown"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkFds(t)
+			l := newLoop(t)
+			var log []string
+			check := tc.start(t, l, &log)
+			_, err := l.Run(uvloop.RunDefault)
+			wantPanic(t, err)
+			if !slices.Equal(log, tc.before) {
+				t.Fatalf("ran %v before the panic, want %v", log, tc.before)
 			}
-		}))
-	}
-	write("big", make([]byte, 16<<20), false) // more than the socket takes: it stays queued
-	write("w1", []byte("x"), true)
-	write("w2", []byte("x"), false)
-	mustOK(t, p.Close(func() {
-		log = append(log, "close")
-		if p.HasRef() {
-			t.Error("HasRef is true in the close callback")
-		}
-	}))
-	_, err := l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"big", "w1"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	if want := []string{"big", "w1", "w2", "close"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v, want %v", log, want)
-	}
-	wantDone(t, l)
-	closeLoop(t, l)
-}
-
-// TestPanicFailedConnectCallback: the writes queued behind a connect that fails are canceled
-// after its callback; when that callback panics, they are canceled all the same and their
-// callbacks run in the next Run.
-func TestPanicFailedConnectCallback(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	// A port nobody listens on: bind one, note it, close it.
-	probe, err := l.NewTCP()
-	mustOK(t, err)
-	mustOK(t, probe.Bind(loopback, 0))
-	addr, err := probe.LocalAddr()
-	mustOK(t, err)
-	mustOK(t, probe.Close(nil))
-
-	c, err := l.NewTCP()
-	mustOK(t, err)
-	var log []string
-	mustOK(t, c.Connect(addr, func(err error) {
-		if !errors.Is(err, syscall.ECONNREFUSED) {
-			t.Errorf("connect: %v, want ECONNREFUSED", err)
-		}
-		log = append(log, "connect")
-		panic(boom)
-	}))
-	for _, name := range []string{"w1", "w2"} {
-		mustOK(t, c.Write([]byte(name), func(err error) {
-			if !errors.Is(err, syscall.ECANCELED) {
-				t.Errorf("%s: %v, want ECANCELED", name, err)
+			runNoWaitN(t, l, 3)
+			if tc.after != nil && !slices.Equal(log, tc.after) {
+				t.Fatalf("ran %v, want %v", log, tc.after)
 			}
-			log = append(log, name)
-		}))
+			wantDone(t, l)
+			if check != nil {
+				check()
+			}
+			closeLoop(t, l)
+		})
 	}
-	_, err = l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"connect"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	if want := []string{"connect", "w1", "w2"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v, want %v", log, want)
-	}
-	wantDone(t, l)
-	closeLoop(t, l)
 }
 
 // TestPanicListenCallback: a Listen callback that panics before Accept leaves the connection
@@ -221,89 +280,6 @@ func newBoundUDP(t *testing.T, l *uvloop.Loop) (*uvloop.UDP, netip.AddrPort) {
 	addr, err := u.LocalAddr()
 	mustOK(t, err)
 	return u, addr
-}
-
-// TestPanicUDPSendCallbackBatch: sends that complete together run their callbacks in one
-// batch; when one panics, the rest run in the next Run.
-func TestPanicUDPSendCallbackBatch(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	u, addr := newBoundUDP(t, l)
-	var log []string
-	for i := range 5 {
-		mustOK(t, u.Send([]byte("x"), addr, func(err error) {
-			mustOK(t, err)
-			log = append(log, fmt.Sprint("s", i))
-			if i == 1 {
-				panic(boom)
-			}
-		}))
-	}
-	_, err := l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"s0", "s1"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	if want := []string{"s0", "s1", "s2", "s3", "s4"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v, want %v", log, want)
-	}
-	wantDone(t, l)
-	if n := u.SendQueueCount(); n != 0 {
-		t.Errorf("SendQueueCount = %d after every send completed", n)
-	}
-	closeLoop(t, l)
-}
-
-// TestPanicUDPSendCallbackInClose: Close runs the callbacks of the sends in flight in the
-// close phase; when one panics, the rest and then the close callback run in the next Run.
-func TestPanicUDPSendCallbackInClose(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	u, addr := newBoundUDP(t, l)
-	var log []string
-	for i := range 3 {
-		mustOK(t, u.Send([]byte("x"), addr, func(err error) {
-			log = append(log, fmt.Sprint("s", i))
-			if i == 1 {
-				panic(boom)
-			}
-		}))
-	}
-	mustOK(t, u.Close(func() { log = append(log, "close") }))
-	_, err := l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"s0", "s1"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	if want := []string{"s0", "s1", "s2", "close"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v, want %v", log, want)
-	}
-	wantDone(t, l)
-	closeLoop(t, l)
-}
-
-// TestPanicShutdownCallback: a shutdown callback that panics leaves nothing in flight.
-func TestPanicShutdownCallback(t *testing.T) {
-	checkFds(t)
-	l := newLoop(t)
-	p, _ := openPipe(t, l)
-	var log []string
-	mustOK(t, p.Write([]byte("x"), func(err error) { log = append(log, "write") }))
-	mustOK(t, p.Shutdown(func(err error) {
-		mustOK(t, err)
-		log = append(log, "shutdown")
-		panic(boom)
-	}))
-	_, err := l.Run(uvloop.RunDefault)
-	wantPanic(t, err)
-	if want := []string{"write", "shutdown"}; !slices.Equal(log, want) {
-		t.Fatalf("ran %v before the panic, want %v", log, want)
-	}
-	runNoWaitN(t, l, 3)
-	wantDone(t, l)
-	closeLoop(t, l)
 }
 
 // TestWalkNil: Walk(nil) is an error, not a crash.
