@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/uvgo/uvgo/uvloop"
 )
 
 func TestEmitterOrder(t *testing.T) {
@@ -203,6 +205,12 @@ func TestEmitterUnhandledError(t *testing.T) {
 				t.Fatalf("panic value %#v", v)
 			}
 		}},
+		{"not an error: a number", 42, func(t *testing.T, v any) {
+			u, ok := v.(*UnhandledError)
+			if !ok || u.Value != 42 {
+				t.Fatalf("panic value %#v", v)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -211,6 +219,29 @@ func TestEmitterUnhandledError(t *testing.T) {
 			e.Emit("error", tt.value)
 			t.Fatal("no panic")
 		})
+	}
+}
+
+// In a loop callback, an unhandled "error" ends Run with a *uvloop.PanicError that wraps it.
+func TestEmitterUnhandledErrorInLoop(t *testing.T) {
+	l := newLoop(t)
+	var e EventEmitter
+	l.NextTick(func() { e.Emit("error", io.ErrClosedPipe) })
+	_, err := l.Run(uvloop.RunDefault)
+	var pe *uvloop.PanicError
+	if !errors.As(err, &pe) || !errors.Is(err, io.ErrClosedPipe) {
+		t.Fatalf("Run: %v", err)
+	}
+	closeLoop(t, l)
+}
+
+func TestEmitterArgs(t *testing.T) {
+	var e EventEmitter
+	var got []any
+	e.On("x", func(a ...any) { got = a })
+	e.Emit("x", 1, "two", nil)
+	if !reflect.DeepEqual(got, []any{1, "two", nil}) {
+		t.Fatalf("got %v", got)
 	}
 }
 
