@@ -401,3 +401,124 @@ func (r *Ring) Probe() (*Probe, error) {
 	}
 	return p, nil
 }
+
+// Flags of recv and of CQEs for provided buffers.
+const (
+	SqeBufferSelect uint8  = 1 << 5 // IOSQE_BUFFER_SELECT: the kernel picks the buffer from BufIndex's group
+	RecvMultishot   uint16 = 1 << 1 // IORING_RECV_MULTISHOT, in Ioprio
+	CQEFBuffer      uint32 = 1 << 0 // IORING_CQE_F_BUFFER: Flags>>16 is the buffer id
+	CQEFMore        uint32 = 1 << 1 // IORING_CQE_F_MORE: the multishot request goes on
+	cqeBufferShift         = 16
+
+	// AsyncCancelAll cancels every request whose user data matches (IORING_ASYNC_CANCEL_ALL),
+	// in the OpFlags of an OpAsyncCancel SQE.
+	AsyncCancelAll uint32 = 1 << 0
+
+	registerPbufRing   = 22
+	unregisterPbufRing = 23
+)
+
+// BufID returns the provided buffer's id of a CQE that has CQEFBuffer.
+func (c *CQE) BufID() uint16 { return uint16(c.Flags >> cqeBufferShift) }
+
+// BufRing is a ring of provided buffers (IORING_REGISTER_PBUF_RING, Linux 5.19): n buffers
+// of size bytes each, in memory mapped outside the Go heap, that the kernel picks from for
+// requests with SqeBufferSelect and the ring's group. A completion names the buffer it filled
+// (CQE.BufID); the owner gives it back with Recycle and publishes with Publish. One goroutine
+// only, like the Ring.
+type BufRing struct {
+	r     *Ring
+	group uint16
+	size  uint32
+	mem   []byte // the ring of descriptors: n × 16 bytes, the tail in the first one
+	bufs  []byte // the buffers
+	mask  uint16
+	tail  uint16 // ours, published by Publish
+	descs []bufDesc
+}
+
+// bufDesc is struct io_uring_buf; the ring's tail overlays descs[0].resv.
+type bufDesc struct {
+	addr uint64
+	len  uint32
+	bid  uint16
+	resv uint16
+}
+
+type bufReg struct {
+	ringAddr    uint64
+	ringEntries uint32
+	bgid        uint16
+	flags       uint16
+	resv        [3]uint64
+}
+
+// RegisterBufRing maps n buffers (n a power of two, at most 32768) of size bytes and
+// registers them as buffer group group, all given to the kernel.
+func (r *Ring) RegisterBufRing(group uint16, n, size uint32) (*BufRing, error) {
+	if n == 0 || n&(n-1) != 0 || n > 1<<15 {
+		return nil, os.NewSyscallError("io_uring_register", unix.EINVAL)
+	}
+	mem, err := unix.Mmap(-1, 0, int(n)*16, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		return nil, os.NewSyscallError("mmap", err)
+	}
+	bufs, err := unix.Mmap(-1, 0, int(n*size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	if err != nil {
+		unix.Munmap(mem)
+		return nil, os.NewSyscallError("mmap", err)
+	}
+	reg := bufReg{ringAddr: uint64(uintptr(unsafe.Pointer(&mem[0]))), ringEntries: n, bgid: group}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(r.fd), registerPbufRing, uintptr(unsafe.Pointer(&reg)), 1, 0, 0)
+	if errno != 0 {
+		unix.Munmap(bufs)
+		unix.Munmap(mem)
+		return nil, os.NewSyscallError("io_uring_register", errno)
+	}
+	b := &BufRing{r: r, group: group, size: size, mem: mem, bufs: bufs, mask: uint16(n - 1),
+		descs: unsafe.Slice((*bufDesc)(unsafe.Pointer(&mem[0])), n)}
+	for i := range n {
+		b.Recycle(uint16(i))
+	}
+	b.Publish()
+	return b, nil
+}
+
+// Group returns the buffer group id, for SQE.BufIndex.
+func (b *BufRing) Group() uint16 { return b.group }
+
+// Buf returns buffer bid's first n bytes.
+func (b *BufRing) Buf(bid uint16, n int) []byte {
+	off := int(bid) * int(b.size)
+	return b.bufs[off : off+n : off+int(b.size)]
+}
+
+// Recycle gives buffer bid back to the kernel, at the next Publish.
+func (b *BufRing) Recycle(bid uint16) {
+	d := &b.descs[b.tail&b.mask]
+	d.addr = uint64(uintptr(unsafe.Pointer(&b.bufs[int(bid)*int(b.size)])))
+	d.len = b.size
+	d.bid = bid
+	b.tail++
+}
+
+// Publish makes the recycled buffers visible to the kernel: a release store of the tail,
+// which shares a 32-bit word with the first descriptor's bid (rewritten unchanged).
+func (b *BufRing) Publish() {
+	var w [2]uint16
+	w[0], w[1] = b.descs[0].bid, b.tail
+	atomic.StoreUint32((*uint32)(unsafe.Pointer(&b.descs[0].bid)), *(*uint32)(unsafe.Pointer(&w)))
+}
+
+// Close unregisters the group and unmaps its memory. Call it only when no request that
+// selects from the group is in flight (the kernel would write into the unmapped buffers).
+func (b *BufRing) Close() error {
+	reg := bufReg{bgid: b.group}
+	_, _, errno := unix.Syscall6(unix.SYS_IO_URING_REGISTER, uintptr(b.r.fd), unregisterPbufRing, uintptr(unsafe.Pointer(&reg)), 1, 0, 0)
+	unix.Munmap(b.bufs)
+	unix.Munmap(b.mem)
+	if errno != 0 {
+		return os.NewSyscallError("io_uring_register", errno)
+	}
+	return nil
+}

@@ -215,3 +215,65 @@ func FuzzRing(f *testing.F) {
 		}
 	})
 }
+
+func TestRecvMultishotBufRing(t *testing.T) {
+	r := setup(t, 8, 0)
+	b, err := r.RegisterBufRing(1, 4, 8)
+	if err != nil {
+		t.Skipf("no provided buffer rings here: %v", err)
+	}
+	defer b.Close()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fds[0])
+	defer unix.Close(fds[1])
+	sqe := r.GetSQE()
+	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
+		uring.OpRecv, int32(fds[0]), uring.SqeBufferSelect, uring.RecvMultishot, b.Group(), 9
+	if _, err := r.Submit(); err != nil {
+		t.Fatal(err)
+	}
+	var got []byte
+	for i, msg := range []string{"hello", "world, longer than 8"} {
+		if _, err := unix.Write(fds[1], []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		for want := len(got) + len(msg); len(got) < want; {
+			if _, err := r.Enter(1, &uring.Timespec{Sec: 10}); err != nil {
+				t.Fatal(err)
+			}
+			for cqe := r.PeekCQE(); cqe != nil; cqe = r.PeekCQE() {
+				if cqe.UserData != 9 || cqe.Res <= 0 || cqe.Flags&uring.CQEFBuffer == 0 || cqe.Flags&uring.CQEFMore == 0 {
+					t.Fatalf("message %d: CQE %+v", i, *cqe)
+				}
+				got = append(got, b.Buf(cqe.BufID(), int(cqe.Res))...)
+				b.Recycle(cqe.BufID())
+				r.AdvanceCQ()
+			}
+			b.Publish()
+		}
+	}
+	if string(got) != "helloworld, longer than 8" {
+		t.Fatalf("received %q", got)
+	}
+	sqe = r.GetSQE()
+	sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, 9, 10
+	if _, err := r.Submit(); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[uint64]int32{}
+	for len(seen) < 2 {
+		if _, err := r.Enter(1, &uring.Timespec{Sec: 10}); err != nil {
+			t.Fatal(err)
+		}
+		for cqe := r.PeekCQE(); cqe != nil; cqe = r.PeekCQE() {
+			seen[cqe.UserData] = cqe.Res
+			r.AdvanceCQ()
+		}
+	}
+	if seen[9] != -int32(unix.ECANCELED) || seen[10] != 0 {
+		t.Fatalf("after the cancel: %v", seen)
+	}
+}
