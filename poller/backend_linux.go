@@ -68,3 +68,28 @@ func (p *Poller) addWake(fd int) error {
 	}
 	return p.epollAddWake(fd)
 }
+
+func (p *Poller) canRecv() bool { return p.q.ring != nil && p.q.ring.bufs != nil }
+
+func (p *Poller) recvStart(fd int, tag uint32) error {
+	if !p.canRecv() {
+		return errBackend(BackendIOURing, nil)
+	}
+	return p.q.ring.recvStart(fd, tag)
+}
+
+func (p *Poller) recvStop(fd int) error {
+	if !p.canRecv() {
+		return errBackend(BackendIOURing, nil)
+	}
+	return p.q.ring.recvStop(fd)
+}
+
+func (p *Poller) recvForget(fd int) error {
+	if !p.canRecv() {
+		return errBackend(BackendIOURing, nil)
+	}
+	return p.q.ring.recvForget(fd)
+}
+
+func (p *Poller) recvBuf(bid uint16, n int) []byte { return p.q.ring.bufs.Buf(bid, n) }

@@ -128,10 +128,74 @@ func (e Events) String() string {
 
 // Event is one readiness report: the descriptor, the tag of its registration and what it is
 // ready for. Wait returns them in a slice that is valid only until the next Wait.
+//
+// An Event for which Received is true is not readiness but bytes that a RecvStart read for
+// Fd (io_uring only): its Events is 0, its Tag is RecvStart's, and RecvData gives the bytes.
 type Event struct {
 	Fd     int32
-	Tag    uint32 // the tag given to Add or Modify, returned verbatim
+	Tag    uint32 // the tag given to Add or Modify (or RecvStart), returned verbatim
 	Events Events
+	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno
+	bid    uint16 // received with bytes: the provided buffer that holds them
+	recv   bool   // a received event
+}
+
+// Received reports whether e carries bytes read by RecvStart rather than readiness.
+func (e *Event) Received() bool { return e.recv }
+
+// RecvData returns what a received event carries: the bytes read (valid only until the next
+// Wait), none and io.EOF-like n == 0 at the end of the stream (data nil, err nil), or the
+// read's error as a syscall.Errno. It returns nil, nil for other events.
+func (p *Poller) RecvData(e *Event) (data []byte, err error) {
+	if !e.recv {
+		return nil, nil
+	}
+	if e.res < 0 {
+		return nil, syscall.Errno(-e.res)
+	}
+	if e.res == 0 {
+		return nil, nil
+	}
+	return p.recvBuf(e.bid, int(e.res)), nil
+}
+
+// CanRecv reports whether RecvStart works: the io_uring backend, on a kernel with provided
+// buffer rings and multishot receives (Linux 6.0). Then a stream can have the kernel read
+// for it into buffers all streams share, instead of asking for Readable and reading itself.
+func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
+
+// RecvStart makes the kernel read fd (a connected stream socket) as bytes arrive, into
+// buffers of a pool the poller shares among descriptors: each read is reported by Wait as a
+// received Event with tag, in order, until the end of the stream, an error or RecvStop.
+// Do not also Add fd with Readable interest. Loop goroutine only.
+func (p *Poller) RecvStart(fd int, tag uint32) error {
+	if p.closed() {
+		return ErrClosed
+	}
+	if fd < 0 {
+		return errBadFd
+	}
+	return p.recvStart(fd, tag)
+}
+
+// RecvStop stops the reads of fd. Bytes the kernel has read already are still reported (the
+// caller keeps them for its next RecvStart): a stopped stream loses nothing. Loop goroutine
+// only.
+func (p *Poller) RecvStop(fd int) error {
+	if p.closed() {
+		return ErrClosed
+	}
+	return p.recvStop(fd)
+}
+
+// RecvForget stops the reads of fd and drops what they would still report; call it before
+// closing fd. The cancellation reaches the kernel at once, so that the kernel lets go of the
+// socket when fd is closed. Loop goroutine only.
+func (p *Poller) RecvForget(fd int) error {
+	if p.closed() {
+		return ErrClosed
+	}
+	return p.recvForget(fd)
 }
 
 var (

@@ -35,6 +35,16 @@ import (
 // goroutine moved to another thread, may be never: without it the kernel wakes that thread to
 // post the completion.
 //
+// Streams can have the kernel read for them (RecvStart, when the kernel has provided buffer
+// rings and multishot receives): one multishot IORING_OP_RECV per descriptor, with buffers
+// selected from one ring of recvBufs buffers shared by every descriptor, so an idle
+// connection holds no read buffer. A receive's user data has the top bit set besides the
+// poll's layout. The buffers a Wait reports are given back to the kernel by the next Wait.
+// A receive that ends (ENOBUFS when every buffer is out, a full completion ring) is armed
+// again by the next Wait while the stream reads. Close cancels the receives in flight and
+// waits for their last completions before it unmaps the buffers, since the kernel writes into
+// them.
+//
 // Known difference: the kernel always polls for POLLRDHUP. An fd waiting only to become
 // Writable on a socket whose peer shut down its writing side completes its request at once;
 // the report is dropped (epoll would not make it) and the request armed again, so such a Wait
@@ -45,23 +55,36 @@ const (
 	// and the kernel keeps what overflows it (IORING_FEAT_NODROP).
 	ringEntries = 1024
 
-	udIgnore = 0 // completions of POLL_REMOVE
-	udWake   = 1 // the wake-up's poll request
+	udIgnore = 0 // completions of POLL_REMOVE and ASYNC_CANCEL
+	udRecv   = 1 << 63
+
+	recvGroup   = 1        // the provided buffers' group id
+	recvBufs    = 256      // provided buffers
+	recvBufSize = 16 << 10 // bytes per provided buffer
+	udWake      = 1        // the wake-up's poll request
 )
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
 
+// recvOps are the opcodes RecvStart needs besides.
+var recvOps = [...]uint8{uring.OpRecv, uring.OpAsyncCancel}
+
 // ringState is the io_uring backend's state; loop goroutine only.
 type ringState struct {
 	r         *uring.Ring
-	polls     []pollState // indexed by fd: the armed request
-	seq       uint32      // the generation of the request armed last
-	rearm     []int32     // fds whose request completed since the last wait; armed again before the next
-	wakeFd    int         // the wake-up's eventfd (p.w.fd)
-	wakeArmed bool        // its poll request is in the kernel
-	stat      unix.Stat_t // register's fstat buffer
-	buf       [8]byte     // tryConsumeWake's read buffer
+	polls     []pollState    // indexed by fd: the armed request
+	seq       uint32         // the generation of the request armed last
+	rearm     []int32        // fds whose request completed since the last wait; armed again before the next
+	wakeFd    int            // the wake-up's eventfd (p.w.fd)
+	wakeArmed bool           // its poll request is in the kernel
+	bufs      *uring.BufRing // the receives' buffers; nil when the kernel cannot (CanRecv is false)
+	recvs     []recvState    // indexed by fd: the receive
+	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
+	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
+	inflight  int            // receives in the kernel (their last completion not reaped)
+	stat      unix.Stat_t    // register's fstat buffer
+	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
 }
 
@@ -70,6 +93,15 @@ type pollState struct {
 	armed bool   // a request is armed (or queued to be)
 	seq   uint32 // its generation, in the low word of its user data
 	mask  uint32 // the POLL* bits it waits for
+}
+
+// recvState is the multishot receive of one fd.
+type recvState struct {
+	want      bool   // the stream reads (between RecvStart and RecvStop)
+	armed     bool   // a receive is in the kernel, its last completion not reaped
+	canceling bool   // its cancellation is queued
+	seq       uint32 // its generation
+	tag       uint32 // RecvStart's tag
 }
 
 var (
@@ -111,6 +143,10 @@ func (p *Poller) ringOpen() error {
 		return errBackend(BackendIOURing, err)
 	}
 	p.q.ring = &ringState{r: r, wakeFd: -1}
+	if probe.Supports(recvOps[0]) && probe.Supports(recvOps[1]) {
+		// Without provided buffer rings (before Linux 5.19) streams read on readiness.
+		p.q.ring.bufs, _ = r.RegisterBufRing(recvGroup, recvBufs, recvBufSize)
+	}
 	p.kind = BackendIOURing
 	if err := p.openWake(); err != nil {
 		r.Close()
@@ -164,6 +200,78 @@ func (rs *ringState) cancel(fd int) error {
 	}
 	sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpPollRemove, pollUD(fd, st.seq), udIgnore
 	return nil
+}
+
+func recvUD(fd int, seq uint32) uint64 { return udRecv | pollUD(fd, seq) }
+
+func (rs *ringState) growRecvs(fd int) {
+	if fd >= len(rs.recvs) {
+		recvs := make([]recvState, max(2*len(rs.recvs), fd+1, 64))
+		copy(recvs, rs.recvs)
+		rs.recvs = recvs
+	}
+}
+
+// armRecv queues a multishot receive for fd under a new generation.
+func (rs *ringState) armRecv(fd int) error {
+	sqe, err := rs.sqe()
+	if err != nil {
+		return err
+	}
+	rs.seq++
+	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
+		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, rs.seq)
+	st := &rs.recvs[fd]
+	st.armed, st.canceling, st.seq = true, false, rs.seq
+	rs.inflight++
+	return nil
+}
+
+// cancelRecv queues the cancellation of fd's receive.
+func (rs *ringState) cancelRecv(fd int) error {
+	st := &rs.recvs[fd]
+	if !st.armed || st.canceling {
+		return nil
+	}
+	sqe, err := rs.sqe()
+	if err != nil {
+		return err
+	}
+	sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, recvUD(fd, st.seq), udIgnore
+	st.canceling = true
+	return nil
+}
+
+func (rs *ringState) recvStart(fd int, tag uint32) error {
+	rs.growRecvs(fd)
+	st := &rs.recvs[fd]
+	st.want, st.tag = true, tag
+	if st.armed {
+		return nil // a receive being cancelled ends, and the next wait arms a new one
+	}
+	return rs.armRecv(fd)
+}
+
+func (rs *ringState) recvStop(fd int) error {
+	if fd >= len(rs.recvs) {
+		return nil
+	}
+	rs.recvs[fd].want = false
+	return rs.cancelRecv(fd)
+}
+
+func (rs *ringState) recvForget(fd int) error {
+	if fd >= len(rs.recvs) || !rs.recvs[fd].armed {
+		return nil
+	}
+	err := rs.cancelRecv(fd)
+	rs.recvs[fd] = recvState{} // what still completes is stale
+	if err == nil {
+		if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
+			err = os.NewSyscallError("io_uring_enter", e)
+		}
+	}
+	return err
 }
 
 func (p *Poller) ringRegister(fd int, ev Events) error {
@@ -226,6 +334,25 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		}
 	}
 	rs.rearm = rs.rearm[:0]
+	if rs.bufs != nil {
+		for i, fd := range rs.rearmRecv {
+			if st := rs.recvs[fd]; st.armed || !st.want {
+				continue
+			}
+			if err := rs.armRecv(int(fd)); err != nil {
+				rs.rearmRecv = rs.rearmRecv[:copy(rs.rearmRecv, rs.rearmRecv[i:])]
+				return 0, false, err
+			}
+		}
+		rs.rearmRecv = rs.rearmRecv[:0]
+		if len(rs.used) > 0 {
+			for _, bid := range rs.used {
+				rs.bufs.Recycle(bid)
+			}
+			rs.used = rs.used[:0]
+			rs.bufs.Publish()
+		}
+	}
 	if !rs.wakeArmed {
 		sqe, err := rs.sqe()
 		if err != nil {
@@ -280,8 +407,14 @@ func (p *Poller) ringReap() (int, bool, error) {
 		if cqe == nil {
 			break
 		}
-		ud, res := cqe.UserData, cqe.Res
+		ud, res, flags := cqe.UserData, cqe.Res, cqe.Flags
 		rs.r.AdvanceCQ()
+		if ud&udRecv != 0 {
+			if p.ringRecvd(ud, res, flags, k) {
+				k++
+			}
+			continue
+		}
 		if ud>>32 == 0 {
 			if ud == udWake {
 				rs.wakeArmed = false
@@ -309,6 +442,37 @@ func (p *Poller) ringReap() (int, bool, error) {
 		}
 	}
 	return k, woke, nil
+}
+
+// ringRecvd handles a receive's completion, filling p.out[k] and reporting true when it is
+// to be reported.
+func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
+	rs := p.q.ring
+	final := flags&uring.CQEFMore == 0
+	if final {
+		rs.inflight--
+	}
+	hasBuf := flags&uring.CQEFBuffer != 0
+	bid := uint16(flags >> 16)
+	if hasBuf {
+		rs.used = append(rs.used, bid) // recycled by the next wait, whatever happens here
+	}
+	fd, seq := int(ud>>32&0x7fffffff-1), uint32(ud)
+	if fd >= len(rs.recvs) || !rs.recvs[fd].armed || rs.recvs[fd].seq != seq {
+		return false // stale: forgotten
+	}
+	st := &rs.recvs[fd]
+	if final {
+		st.armed, st.canceling = false, false
+		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
+			rs.rearmRecv = append(rs.rearmRecv, int32(fd)) // ended early: go on reading
+		}
+	}
+	if res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED) {
+		return false
+	}
+	p.out[k] = Event{Fd: int32(fd), Tag: st.tag, res: res, bid: bid, recv: true}
+	return true
 }
 
 // ringEvents translates a poll request's result (POLL* bits, or a negative errno) to Events,
@@ -339,6 +503,31 @@ func (p *Poller) ringEvents(fd int, res int32) Events {
 }
 
 func (p *Poller) ringRelease() error {
+	rs := p.q.ring
+	if rs.bufs != nil {
+		// Cancel the receives and wait for their last completions: the kernel writes into
+		// the buffers until then.
+		for fd := range rs.recvs {
+			if rs.recvs[fd].armed {
+				rs.cancelRecv(fd)
+			}
+		}
+		for tries := 0; rs.inflight > 0 && tries < 1000; tries++ {
+			rs.ts = uring.Timespec{Nsec: 10e6}
+			if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
+				break
+			}
+			for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
+				if cqe.UserData&udRecv != 0 && cqe.Flags&uring.CQEFMore == 0 {
+					rs.inflight--
+				}
+				rs.r.AdvanceCQ()
+			}
+		}
+		if rs.inflight == 0 {
+			rs.bufs.Close()
+		} // else leak the buffers rather than let the kernel write into freed memory
+	}
 	err := p.closeWake()
 	if e := p.q.ring.r.Close(); e != nil && err == nil {
 		err = e

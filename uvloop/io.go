@@ -32,6 +32,10 @@ type ioWatcher struct {
 	// ready is the owner's dispatch: the events that are ready, or err when the poller
 	// refused the fd (then events is Error).
 	ready func(events Events, err error)
+	// recvd is the owner's dispatch of what the poller read for it (RecvStart; set by the
+	// streams that read through the ring): the bytes (valid until the next wait), nil at the
+	// end of the stream, or the read's error.
+	recvd func(data []byte, err error)
 }
 
 // ioTable maps fds to watchers in a slice indexed by fd, and defers interest changes until
@@ -42,6 +46,7 @@ type ioTable struct {
 	failed []*ioWatcher // refused by the poller in the last flush
 	gen    uint32
 	nfds   int // fds registered with the poller
+	recvs  int // streams the poller reads for (RecvStart): they need the kernel wait too
 }
 
 // attach binds w to fd. It fails if another watcher holds the fd.
@@ -56,7 +61,7 @@ func (t *ioTable) attach(w *ioWatcher, fd int, ready func(Events, error)) error 
 		return errorf(ErrFdInUse, "fd %d", fd)
 	}
 	t.gen++
-	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready}
+	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, recvd: w.recvd}
 	t.byFd[fd] = w
 	return nil
 }
@@ -166,10 +171,10 @@ func (l *Loop) poll(timeout time.Duration) {
 	if len(l.io.dirty) > 0 {
 		l.io.flush(l.poller)
 	}
-	if len(l.io.failed) > 0 {
+	if len(l.io.failed) > 0 || len(l.streams.held) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
-	if l.io.nfds > 0 || forceKernelWait {
+	if l.io.nfds > 0 || l.io.recvs > 0 || len(l.streams.held) > 0 || forceKernelWait {
 		l.kernelWait(timeout)
 	} else if timeout != 0 {
 		l.chanWait(timeout)
@@ -249,6 +254,9 @@ func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
 // dispatch runs the I/O callbacks of one batch of events. An event whose fd was closed (or
 // closed and reused) by an earlier callback of the batch carries a retired tag and is dropped.
 func (l *Loop) dispatch(events []poller.Event) {
+	if len(l.streams.held) > 0 {
+		l.runHeld() // read by the kernel before these events
+	}
 	for i := range events {
 		ev := &events[i]
 		fd := int(ev.Fd)
@@ -257,6 +265,13 @@ func (l *Loop) dispatch(events []poller.Event) {
 		}
 		w := l.io.byFd[fd]
 		if w == nil || w.tag != ev.Tag {
+			continue
+		}
+		if ev.Received() {
+			if w.recvd != nil {
+				data, err := l.poller.RecvData(ev)
+				w.recvd(data, err)
+			}
 			continue
 		}
 		// The poller already adds the interest bits when the kernel reports a hangup of both

@@ -105,7 +105,8 @@ type streamShared struct {
 	free      *writeReq   // recycled write requests
 	reserveFd int         // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
-	hooked    bool // the OnClose hook that releases reserveFd is registered
+	hooked    bool      // the OnClose hook that releases reserveFd is registered
+	held      []*stream // reading again with bytes the kernel read while they did not (ring.go)
 }
 
 func (s *streamShared) readBuffer() []byte {
@@ -209,6 +210,7 @@ type stream struct {
 	feedFn     func()              // s.onFeed, bound once
 	readyFn    func(Events, error) // s.ioReady, bound once
 	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
+	ring       ringRead            // reads through the io_uring backend (ring.go)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
@@ -216,6 +218,7 @@ func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.feedFn = s.onFeed
 	s.readyFn = s.ioReady
 	s.handle.init(l, self, kind)
+	s.ringInit(kind)
 }
 
 // Fd returns the socket, or -1.
@@ -288,13 +291,13 @@ func (s *stream) ioReady(events Events, err error) {
 		s.finishConnect()
 		return
 	}
-	if events&(Readable|Error) != 0 {
+	if events&(Readable|Error) != 0 && !s.ring.on {
 		s.read()
 		if s.fd < 0 {
 			return // a callback closed the stream
 		}
 	}
-	if events&Hangup != 0 && events&Readable == 0 && s.sflags&(sReading|sEOF) == sReading {
+	if events&Hangup != 0 && events&Readable == 0 && s.sflags&(sReading|sEOF) == sReading && !s.ring.on {
 		s.eof()
 		if s.fd < 0 {
 			return
@@ -346,7 +349,15 @@ func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	s.sflags &^= sEOF
 	s.sflags |= sReading
 	s.readCb = cb
-	s.loop.io.start(&s.io, Readable)
+	if s.ring.on {
+		if err := s.ringStart(); err != nil {
+			s.sflags &^= sReading
+			s.readCb = nil
+			return err
+		}
+	} else {
+		s.loop.io.start(&s.io, Readable)
+	}
 	s.handle.start()
 	return nil
 }
@@ -363,7 +374,9 @@ func (s *stream) ReadStop() error {
 func (s *stream) stopReading() {
 	s.sflags &^= sReading
 	s.readCb = nil
-	if s.fd >= 0 {
+	if s.ring.on {
+		s.ringStop()
+	} else if s.fd >= 0 {
 		s.loop.io.stop(&s.io, Readable)
 	}
 	s.handle.stop()
@@ -894,6 +907,9 @@ func (s *stream) closeFd() {
 	s.readCb = nil
 	s.sflags &^= sReading | sReadable | sWritable
 	if s.fd >= 0 {
+		if s.ring.on {
+			s.ringForget()
+		}
 		s.loop.io.detach(s.loop.poller, &s.io)
 		sock.Close(s.fd)
 		s.fd = -1

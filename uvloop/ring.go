@@ -1,0 +1,126 @@
+package uvloop
+
+// TCP streams of a loop whose poller can read for them (the io_uring backend: CanRecv) do not
+// ask for Readable and read on readiness: ReadStart starts a multishot receive, and the
+// kernel reads into buffers shared by the loop's streams as bytes arrive; the poll phase
+// hands them to the read callback in the order of the other I/O events. The callbacks see
+// what they see on readiness: the bytes (valid only until the callback returns), io.EOF at
+// the end, or the read's error, after which reading stops.
+//
+// Bytes the kernel read after ReadStop (the receive ends asynchronously) are not lost: the
+// stream keeps a copy (held) and hands it over, before any later bytes, in the poll phase
+// after the next ReadStart, as it would read them from the socket on readiness.
+
+// ringRead is a stream's state for reads through the ring; loop goroutine only.
+type ringRead struct {
+	on      bool   // the stream reads through the ring (a TCP stream, and CanRecv)
+	started bool   // RecvStart is in effect (counted in ioTable.recvs)
+	held    []byte // bytes read while the stream did not read
+	heldEnd bool   // the end of the stream, or heldErr, was read while the stream did not read
+	heldErr error  // the read's error, nil for the end of the stream
+	queued  bool   // in streamShared.held
+}
+
+func (s *stream) ringInit(kind HandleKind) {
+	if kind == KindTCP && s.loop.poller.CanRecv() {
+		s.ring.on = true
+		s.io.recvd = s.onRecv
+	}
+}
+
+// ringStart is ReadStart's part: start the receive and hand over what is held.
+func (s *stream) ringStart() error {
+	r := &s.ring
+	if !r.started {
+		if err := s.loop.poller.RecvStart(s.fd, s.io.tag); err != nil {
+			return sysErr("read", err)
+		}
+		r.started = true
+		s.loop.io.recvs++
+	}
+	if (len(r.held) > 0 || r.heldEnd) && !r.queued {
+		r.queued = true
+		s.loop.streams.held = append(s.loop.streams.held, s)
+	}
+	return nil
+}
+
+// ringStop is stopReading's part.
+func (s *stream) ringStop() {
+	if s.ring.started {
+		s.ring.started = false
+		s.loop.io.recvs--
+		if s.fd >= 0 {
+			s.loop.poller.RecvStop(s.fd)
+		}
+	}
+}
+
+// ringForget is closeFd's part: the receive is cancelled before the fd is closed, and what
+// it still reports is dropped.
+func (s *stream) ringForget() {
+	if s.ring.started {
+		s.ring.started = false
+		s.loop.io.recvs--
+	}
+	s.loop.poller.RecvForget(s.fd)
+	s.ring.held, s.ring.heldEnd, s.ring.heldErr = nil, false, nil
+}
+
+// onRecv is the dispatch of what the kernel read: data, nil at the end of the stream, or err.
+func (s *stream) onRecv(data []byte, err error) {
+	r := &s.ring
+	if s.fd < 0 {
+		return
+	}
+	if s.sflags&sReading == 0 || len(r.held) > 0 || r.heldEnd {
+		if r.heldEnd {
+			return // nothing follows the end
+		}
+		if err != nil || data == nil {
+			r.heldEnd, r.heldErr = true, err
+		} else {
+			r.held = append(r.held, data...)
+		}
+		return
+	}
+	s.deliver(data, err)
+}
+
+// deliver hands a read's result to the read callback, as stream.read does.
+func (s *stream) deliver(data []byte, err error) {
+	switch {
+	case s.readCb == nil:
+	case err != nil:
+		s.sflags &^= sReadable | sWritable
+		s.readFailed(sysErr("read", err))
+	case data == nil:
+		s.eof()
+	default:
+		s.readCb(data, nil)
+		s.loop.afterTask(s.readCb)
+	}
+}
+
+// runHeld hands the held bytes, then the held end, to the streams that read again.
+func (l *Loop) runHeld() {
+	held := l.streams.held
+	l.streams.held = nil
+	for i, s := range held {
+		held[i] = nil
+		r := &s.ring
+		r.queued = false
+		if s.fd < 0 || s.sflags&sReading == 0 {
+			continue // stopped again: the next ReadStart queues it
+		}
+		if data := r.held; len(data) > 0 {
+			r.held = nil
+			s.deliver(data, nil)
+		}
+		if r.heldEnd && s.fd >= 0 && s.sflags&sReading != 0 {
+			r.heldEnd = false
+			s.deliver(nil, r.heldErr)
+			r.heldErr = nil
+		}
+	}
+}
