@@ -99,3 +99,107 @@ func TestAddRegularFileRefused(t *testing.T) {
 		t.Fatalf("Add of a regular file: %v, want EPERM (epoll cannot watch it, and the ring refuses it alike)", err)
 	}
 }
+
+// recvAll waits until the received events for fd add up to want bytes (or the end of the
+// stream, with want ""), and returns what they carried.
+func recvAll(t *testing.T, p *poller.Poller, fd int, tag uint32, want string) (got string, end bool) {
+	t.Helper()
+	for len(got) < len(want) || want == "" && !end {
+		evs, _, err := p.Wait(soon)
+		if err == poller.ErrInterrupted {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) == 0 {
+			t.Fatalf("nothing received within %v; have %q", soon, got)
+		}
+		for i := range evs {
+			ev := &evs[i]
+			if !ev.Received() || ev.Fd != int32(fd) || ev.Tag != tag || ev.Events != 0 {
+				t.Fatalf("event %+v, want a received event for fd %d, tag %d", *ev, fd, tag)
+			}
+			data, err := p.RecvData(ev)
+			if err != nil {
+				t.Fatalf("received error %v", err)
+			}
+			if data == nil {
+				end = true
+			}
+			got += string(data)
+		}
+	}
+	return got, end
+}
+
+func TestRecv(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanRecv() {
+		if err := p.RecvStart(0, 0); err == nil {
+			t.Fatal("RecvStart succeeded where CanRecv is false")
+		}
+		t.Skipf("the %v backend does not read for its caller", p.Backend())
+	}
+	a, b := f.socketpair()
+	if err := p.RecvStart(a, 5); err != nil {
+		t.Fatal(err)
+	}
+	wantNone(t, p)
+	f.write(b, "hello")
+	if got, _ := recvAll(t, p, a, 5, "hello"); got != "hello" {
+		t.Fatalf("received %q, want hello", got)
+	}
+	// Stopped, the receive may still report what it read; started again, nothing is lost.
+	if err := p.RecvStop(a); err != nil {
+		t.Fatal(err)
+	}
+	f.write(b, "more")
+	got := ""
+	if evs, _ := wait(t, p, 0); len(evs) > 0 {
+		for i := range evs {
+			data, _ := p.RecvData(&evs[i])
+			got += string(data)
+		}
+	}
+	if err := p.RecvStart(a, 6); err != nil {
+		t.Fatal(err)
+	}
+	if got != "more" {
+		rest, _ := recvAll(t, p, a, 6, "more"[len(got):])
+		got += rest
+	}
+	if got != "more" {
+		t.Fatalf("after RecvStop and RecvStart: %q, want more", got)
+	}
+	x := []byte("x")
+	if n := testing.AllocsPerRun(100, func() {
+		if _, err := unix.Write(b, x); err != nil {
+			panic(err)
+		}
+		for {
+			evs, _, err := p.Wait(soon)
+			if err == poller.ErrInterrupted {
+				continue
+			}
+			if err != nil || len(evs) != 1 {
+				panic("no receive")
+			}
+			if data, err := p.RecvData(&evs[0]); err != nil || len(data) != 1 {
+				panic("not the byte written")
+			}
+			return
+		}
+	}); n != 0 {
+		t.Errorf("a write and its receive allocate %v times, want 0", n)
+	}
+	f.close(b)
+	if got, end := recvAll(t, p, a, 6, ""); got != "" || !end {
+		t.Fatalf("after the peer closed: %q, end=%v; want the end", got, end)
+	}
+	if err := p.RecvForget(a); err != nil {
+		t.Fatal(err)
+	}
+	f.close(a)
+	wantNone(t, p)
+}

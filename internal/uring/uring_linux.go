@@ -300,28 +300,27 @@ func (r *Ring) Submit() (int, error) { return r.Enter(0, nil) }
 
 // Enter submits the queued SQEs and, when minComplete > 0, waits until at least minComplete
 // CQEs are ready or, if timeout is not nil, the timeout (relative) elapses, whichever comes
-// first. With minComplete == 0 it does not block and makes a raw system call that leaves the
-// Go scheduler out; with minComplete > 0 it makes the blocking call. It returns the number of
+// first. It always makes the system call. With minComplete == 0 it does not block and makes
+// a raw system call that leaves the Go scheduler out; with minComplete > 0 it makes the
+// blocking call. It returns the number of
 // SQEs the kernel consumed. A timeout that elapses is not an error; a signal is EINTR
 // (unwrapped unix.Errno, so that the caller can compare it without allocating). Other errors
 // are unwrapped errnos too: the caller names them.
 func (r *Ring) Enter(minComplete uint32, timeout *Timespec) (int, error) {
 	atomic.StoreUint32(r.sqTail, r.tail)
 	toSubmit := r.tail - atomic.LoadUint32(r.sqHead)
-	flags := uintptr(0)
+	// GETEVENTS even when not waiting: the kernel then runs the completion work queued for
+	// this thread and flushes overflowed completions before it returns, so that what is
+	// complete shows in the completion ring (without it, a loop that only looked, Wait(0)
+	// after Wait(0), was seen to miss a receive's completion for good).
+	flags := uintptr(EnterGetEvents)
 	var argp unsafe.Pointer
 	var argsz uintptr
-	if minComplete > 0 || atomic.LoadUint32(r.sqFlags)&sqCQOverflow != 0 {
-		flags |= uintptr(EnterGetEvents)
-	}
 	if timeout != nil {
 		r.ts = *timeout
 		r.arg = getEventsArg{ts: uint64(uintptr(unsafe.Pointer(&r.ts)))}
 		argp, argsz = unsafe.Pointer(&r.arg), unsafe.Sizeof(r.arg)
 		flags |= uintptr(enterExtArg)
-	}
-	if toSubmit == 0 && flags == 0 {
-		return 0, nil
 	}
 	var n uintptr
 	var errno unix.Errno
