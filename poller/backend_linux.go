@@ -93,3 +93,10 @@ func (p *Poller) recvForget(fd int) error {
 }
 
 func (p *Poller) recvBuf(bid uint16, n int) []byte { return p.q.ring.bufs.Buf(bid, n) }
+
+func (p *Poller) rebind() error {
+	if p.q.ring == nil {
+		return nil
+	}
+	return p.ringRebind()
+}

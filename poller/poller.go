@@ -188,6 +188,18 @@ func (p *Poller) RecvStop(fd int) error {
 	return p.recvStop(fd)
 }
 
+// Rebind tells the poller that the goroutine that waits on it may run on another OS thread
+// than at the last Rebind (a loop calls it when Run begins). The io_uring backend then arms
+// its poll requests again from this thread, so that a zero-timeout Wait reports what became
+// ready before it, as epoll does (the kernel posts a completion from the thread that
+// submitted the request). Other backends do nothing. Loop goroutine only.
+func (p *Poller) Rebind() error {
+	if p.closed() {
+		return ErrClosed
+	}
+	return p.rebind()
+}
+
 // RecvForget stops the reads of fd and drops what they would still report; call it before
 // closing fd. The cancellation reaches the kernel at once, so that the kernel lets go of the
 // socket when fd is closed. Loop goroutine only.

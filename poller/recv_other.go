@@ -9,3 +9,4 @@ func (p *Poller) recvStart(fd int, tag uint32) error { return errBackend(Backend
 func (p *Poller) recvStop(fd int) error              { return errBackend(BackendIOURing, nil) }
 func (p *Poller) recvForget(fd int) error            { return errBackend(BackendIOURing, nil) }
 func (p *Poller) recvBuf(bid uint16, n int) []byte   { return nil }
+func (p *Poller) rebind() error                      { return nil }

@@ -83,6 +83,7 @@ type ringState struct {
 	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
+	tid       int            // the thread that armed the polls (Rebind)
 	stat      unix.Stat_t    // register's fstat buffer
 	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
@@ -500,6 +501,33 @@ func (p *Poller) ringEvents(fd int, res int32) Events {
 		ev |= interest // let the callback read the EOF or write into the error
 	}
 	return ev
+}
+
+// ringRebind arms the polls again from this thread when it is not the one that armed them.
+// The kernel posts a request's completion from the thread that submitted it: after the
+// goroutine moved, a readiness that happened before a look (Wait(0)) may still be on its way
+// from the other thread, so the look would miss it, where epoll would not. A poll armed
+// anew checks readiness when it is submitted, on this thread, and the old one's completion
+// is dropped as stale.
+func (p *Poller) ringRebind() error {
+	rs := p.q.ring
+	tid := unix.Gettid()
+	if tid == rs.tid {
+		return nil
+	}
+	rs.tid = tid
+	for fd := range rs.polls {
+		if !rs.polls[fd].armed {
+			continue
+		}
+		if err := rs.cancel(fd); err != nil {
+			return err
+		}
+		if err := rs.arm(fd, p.fds[fd].interest); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (p *Poller) ringRelease() error {

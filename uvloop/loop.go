@@ -199,6 +199,9 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	l.enterOwner()
 	defer l.leave(&alive, &err)
+	if err := l.poller.Rebind(); err != nil {
+		l.fatal = err
+	}
 	l.startMetrics()
 
 	l.nodePrologue()
