@@ -39,37 +39,12 @@
 // takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
 // requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
-// that also submits the re-arms and the interest changes. BackendAuto is the default backend,
-// not io_uring: readiness through poll requests costs as much as epoll (one request per
-// report instead of one epoll_ctl per interest change), and the ring pays only once the
-// loop's streams read, write and accept through it. Available tells whether a backend opens
-// here, and why not.
-//
-// # Semantics common to all backends
-//
-// Readiness is level-triggered: a descriptor that stays readable is reported by every Wait.
-// A Wait reports each descriptor at most once, with all of its bits in one [Event]. Tag is the
-// tag of the registration that was current when the kernel produced the event, returned
-// verbatim; the loop stores a generation there to drop events that a callback made stale.
-// Neither epoll_data nor kevent udata ever holds a Go pointer.
-//
-// Hangup and Error need no interest bit, but they are only reported while the interest set
-// is not empty: a descriptor modified to interest 0 is silent on every system (epoll would
-// otherwise report EPOLLHUP on every Wait, forever). When Hangup or Error is reported for a
-// descriptor, the interest bits that the kernel condition concerns are set too, so a callback
-// that looks only at Readable and Writable still reads the EOF or gets the error. The bits
-// differ by system; treat Hangup|Error as "do the I/O and look at its result":
-//
-//   - Linux (epoll): Hangup is EPOLLRDHUP (the peer shut down its writing side) or EPOLLHUP
-//     (both directions are shut: a socket peer closed, a pipe's last writer closed); Error is
-//     EPOLLERR (a pending socket error, or a pipe's write end whose last reader closed). On
-//     EPOLLHUP or EPOLLERR the fd's interest bits are added (Readable on a pipe's read end
-//     whose writer closed, Writable on a write end whose reader closed).
-//   - BSD and macOS (kqueue): each filter that fires sets its own bit (EVFILT_READ Readable,
-//     EVFILT_WRITE Writable); EV_EOF on either adds Hangup (so a pipe's write end whose reader
-//     closed is Writable|Hangup, not Error), and EV_EOF with a non-zero fflags (the socket
-//     error) or EV_ERROR adds Error. kqueue polls regular files (always readable) where
-//     epoll refuses them with EPERM.
+// that also submits the re-arms and the interest changes. It can also read stream sockets
+// for its caller (CanRecv, RecvStart: a multishot receive into buffers shared by all
+// descriptors). BackendAuto is the default backend, not io_uring: readiness through poll
+// requests costs as much as epoll, the ring pays only where the caller reads through it, and
+// the kernel posts each completion from the thread that submitted the request (see Rebind).
+// Available tells whether a backend opens here, and why not.
 package poller
 
 import (

@@ -32,11 +32,15 @@ const BackendEnv = "UVGO_BACKEND"
 // defers to the UVGO_BACKEND environment variable, so that an operator can choose for a
 // program that does not; any other value wins over the variable. BackendAuto (and an unset
 // variable) means epoll on Linux and kqueue on BSD and macOS: io_uring is chosen only when
-// asked for, since in this version it carries readiness (one poll request per report) and not
-// yet the streams' reads and writes, so it makes no fewer system calls than epoll. New fails
-// with an error wrapping errors.ErrUnsupported when the backend asked for is missing or
-// refused (io_uring under io_uring_disabled or a seccomp filter); it does not fall back to
-// another one silently. Loop.Backend and Metrics say which backend runs.
+// asked for. With io_uring, TCP streams read through the ring (a multishot receive into
+// buffers the loop's streams share) and the loop's wait is the io_uring_enter that submits;
+// accepts, writes, pipes, UDP and Poll handles still go by readiness, through poll requests
+// on the ring. It halves the system calls per HTTP request (bench/README.md), but the kernel
+// posts each completion from the thread that submitted the request, so a loop whose goroutine
+// changes threads pays thread wake-ups: use it with WithLockOSThread. New fails with an error
+// wrapping errors.ErrUnsupported when the backend asked for is missing or refused (io_uring
+// under io_uring_disabled or a seccomp filter); it does not fall back to another one silently.
+// Loop.Backend and Metrics say which backend runs.
 func WithBackend(b Backend) Option {
 	return func(o *options) { o.backend = b }
 }
