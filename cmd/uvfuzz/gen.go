@@ -2,6 +2,7 @@ package main
 
 import (
 	"math/rand/v2"
+	"slices"
 )
 
 // The generator writes only programs whose output Node fixes, whatever the timing: the
@@ -78,6 +79,10 @@ type gctx struct {
 	tick  bool   // a nextTick or queueMicrotask body (at any depth) of the phase k
 	depth int
 	vars  []pvar // promises assigned before this point
+	// In a TCP session's callbacks (see TCPSession):
+	tw    bool // a TCP actor's block: ep is nil
+	imm   bool // an immediate may be queued: the callback's own iteration, before its check phase
+	spawn bool // a timer or an fs call may be made, as an actor of its own
 }
 
 type pvar struct {
@@ -86,7 +91,7 @@ type pvar struct {
 }
 
 func (c gctx) micro() gctx {
-	c.ep, c.k, c.async = nil, 0, false
+	c.ep, c.k, c.async, c.imm = nil, 0, false, false
 	c.depth++
 	c.vars = append([]pvar(nil), c.vars...)
 	return c
@@ -100,12 +105,13 @@ func (c gctx) nested() gctx {
 }
 
 type gen struct {
-	r      *rand.Rand
-	id     int
-	budget int
-	slots  map[int]*slot
-	timers []int // timeout and interval IDs
-	ims    []int // immediate IDs
+	r        *rand.Rand
+	id       int
+	budget   int
+	slots    map[int]*slot
+	timers   []int // timeout and interval IDs that a clear may name
+	ims      []int // immediate IDs that a clear may name
+	sessions int   // TCP sessions
 }
 
 // Generate returns the program of seed.
@@ -120,6 +126,7 @@ func Generate(seed uint64) *Block {
 	for g.budget > 0 {
 		g.stmt(c, b, &c.vars)
 	}
+	annotate(b, "")
 	return b
 }
 
@@ -230,9 +237,17 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 	g.budget--
 	c.vars = *vars
 	leaf := c.depth >= maxDepth || g.budget <= 0
-	switch n := g.r.IntN(26); {
+	switch n := g.r.IntN(28); {
 	case n < 2:
 		b.Stmts = append(b.Stmts, &Stmt{Op: OpLog, ID: g.next()})
+	case n < 6 && !leaf && c.tw && c.spawn:
+		id := g.next()
+		d := 0
+		if g.chance(30) {
+			d = 5 // a list of its own: the main program's timers are 0 ms or multiples of unit
+		}
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpTimeout, ID: id, Delay: d, Body: g.actorBlock(c, 3)})
+		g.timers = append(g.timers, id)
 	case n < 6 && !leaf && c.ep != nil:
 		if g.chance(45) {
 			ep := g.zeroEpoch(c)
@@ -276,6 +291,12 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		g.timers = append(g.timers, id)
 		body := g.block(c.micro(), 2)
 		b.Stmts = append(b.Stmts, &Stmt{Op: OpInterval, ID: id, Delay: d, N: runs, Body: body})
+	case n < 10 && !leaf && c.tw && c.imm:
+		id := g.next()
+		g.ims = append(g.ims, id)
+		cc := c.nested()
+		cc.imm = false
+		b.Stmts = append(b.Stmts, &Stmt{Op: OpImmediate, ID: id, Body: g.block(cc, 3)})
 	case n < 10 && !leaf && g.canImmediate(c):
 		c.ep.maxImm = max(c.ep.maxImm, c.k+1)
 		id := g.next()
@@ -324,13 +345,79 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 			s.E = g.pexpr(c, true)
 		}
 		b.Stmts = append(b.Stmts, s)
-	case n < 26 && !leaf && g.canFS(c):
+	case n < 26 && !leaf && c.tw && c.spawn:
+		// Only the script's file: the temporary directory's state is the main program's.
+		s := &Stmt{Op: OpFS, ID: g.next(), FS: g.r.IntN(FSTmp)}
+		s.Body = g.actorBlock(c, 3)
+		b.Stmts = append(b.Stmts, s)
+	case n < 27 && !leaf && g.canFS(c):
 		c.ep.fsP = c.k
 		ep := &epoch{a: c.ep.a, zdepth: c.ep.zdepth, drift: c.ep.drift + 1, minZeroP: -1, fsP: -1, poll: true}
-		s := &Stmt{Op: OpFS, ID: g.next(), FS: g.r.IntN(3)}
+		s := &Stmt{Op: OpFS, ID: g.next(), FS: g.r.IntN(fsOps)}
+		s.Ref, s.N = g.r.IntN(3), g.r.IntN(3)
+		if s.FS == FSMkdir {
+			s.Ref %= 2
+		}
 		s.Body = g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 3)
 		b.Stmts = append(b.Stmts, s)
+	case n < 28 && !leaf && !c.tw && g.sessions < 2:
+		g.sessions++
+		b.Stmts = append(b.Stmts, g.tcp(c))
 	}
+}
+
+// actorBlock generates the body of a timer or fs callback made in a TCP actor: an actor of
+// its own, whose immediates run in its own iteration, and which makes no timers (one set in
+// a timers phase could make the main program's 0 ms timeouts due early, see above).
+func (g *gen) actorBlock(c gctx, n int) *Block {
+	return g.tcpBlock(gctx{tw: true, imm: true, depth: c.depth + 1}, n)
+}
+
+// tcpBlock generates a TCP actor's callback: its promises and clears are its own.
+func (g *gen) tcpBlock(c gctx, n int) *Block {
+	timers, ims := g.timers, g.ims
+	g.timers, g.ims = nil, nil
+	c.vars, c.execs, c.async = nil, nil, false
+	b := g.block(c, n)
+	g.timers, g.ims = timers, ims
+	return b
+}
+
+// tcp generates a TCP session (see TCPSession).
+func (g *gen) tcp(c gctx) *Stmt {
+	g.budget += 12 // a session's many callbacks
+	s := &Stmt{Op: OpTCP, ID: g.next(), TCP: &TCPSession{CloseEarly: g.chance(30)}}
+	t := s.TCP
+	cb := gctx{tw: true, imm: true, spawn: true, depth: c.depth + 1}
+	// 'listening' runs in the drain of the main program's callback that called listen,
+	// which may be a timers phase: no timers.
+	listening := cb
+	listening.spawn = false
+	t.Listening = g.tcpBlock(listening, 2)
+	for range 1 + g.r.IntN(3) {
+		conn := &TCPConn{Connect: g.tcpBlock(cb, 2)}
+		for range g.r.IntN(4) {
+			w := &Stmt{Op: OpWrite, ID: g.next(), N: 1 + g.r.IntN(4000)}
+			if g.chance(60) {
+				wc := cb
+				w.Body = g.tcpBlock(wc, 2)
+			}
+			at := g.r.IntN(len(conn.Connect.Stmts) + 1)
+			conn.Connect.Stmts = slices.Insert(conn.Connect.Stmts, at, w)
+		}
+		conn.CData = g.tcpBlock(cb, 2)
+		conn.CEnd = g.tcpBlock(cb, 2)
+		// 'close' runs in the close phase: its immediates run after the next poll phase,
+		// where nothing of its actor happens any more.
+		conn.CClose = g.tcpBlock(cb, 2)
+		conn.Accept = g.tcpBlock(cb, 2)
+		conn.AData = g.tcpBlock(cb, 2)
+		conn.AEnd = g.tcpBlock(cb, 2)
+		conn.AClose = g.tcpBlock(cb, 2)
+		t.Conns = append(t.Conns, conn)
+	}
+	t.Close = g.tcpBlock(cb, 2)
+	return s
 }
 
 func clone(v []pvar) []pvar { return append([]pvar(nil), v...) }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -21,6 +22,9 @@ type interp struct {
 	fs    *nodefs.FS
 	file  string
 	lines []string
+	cur   string // the actor that logged last
+	dir   string // the fs calls' temporary directory D
+	net   *tcpState
 	T     map[int]*uvloop.Timeout
 	I     map[int]*uvloop.Immediate
 	P     map[int]pv
@@ -42,35 +46,56 @@ func Interpret(prog *Block, file string) (lines []string) {
 	if err != nil {
 		return []string{"uvfuzz: " + err.Error()}
 	}
-	it := &interp{l: l, fs: nodefs.New(l), file: file,
+	dir, err := os.MkdirTemp("", "uvfuzz-")
+	if err != nil {
+		return []string{"uvfuzz: " + err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	it := &interp{l: l, fs: nodefs.New(l), file: file, dir: dir,
 		T: map[int]*uvloop.Timeout{}, I: map[int]*uvloop.Immediate{}, P: map[int]pv{},
 		R: map[int]*resolvers{}, C: map[int]int{}}
 	promise.SetRejectionHook(l, func(ev promise.RejectionEvent) {
 		if ev.Kind == promise.Unhandled {
-			it.log("unhandled:" + msg(ev.Reason))
+			it.log(it.cur, "unhandled:"+msg(ev.Reason))
 		} else {
-			it.log("handled:" + msg(ev.Reason))
+			it.log(it.cur, "handled:"+msg(ev.Reason))
 		}
 	})
 	l.SetTimeout(func() { it.stmts(prog.Stmts) }, 0)
+	// A program that never ends (a socket whose 'close' never comes) is stopped as node
+	// would be by runNode's timeout.
+	watchdog := time.AfterFunc(runTimeout, func() {
+		l.Post(func() {
+			it.log("", "uvfuzz: timed out")
+			l.Stop()
+		})
+	})
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
-		it.log("uvfuzz: run: " + err.Error())
+		it.log("", "uvfuzz: run: "+err.Error())
 	}
+	watchdog.Stop()
 	l.Walk(func(h uvloop.Handle) {
 		if !h.IsClosing() {
 			h.Close(nil)
 		}
 	})
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
-		it.log("uvfuzz: run: " + err.Error())
+		it.log("", "uvfuzz: run: "+err.Error())
 	}
 	if err := l.Close(); err != nil {
-		it.log("uvfuzz: close: " + err.Error())
+		it.log("", "uvfuzz: close: "+err.Error())
 	}
 	return it.lines
 }
 
-func (it *interp) log(s string) { it.lines = append(it.lines, s) }
+// log logs line s of actor a.
+func (it *interp) log(a, s string) {
+	it.cur = a
+	if a != "" {
+		s = a + "|" + s
+	}
+	it.lines = append(it.lines, s)
+}
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 
@@ -89,9 +114,9 @@ func (it *interp) stmts(ss []*Stmt) error {
 }
 
 // callback runs a callback's body, whose first line is its tag.
-func (it *interp) callback(tag string, b *Block) func() {
+func (it *interp) callback(a, tag string, b *Block) func() {
 	return func() {
-		it.log(tag)
+		it.log(a, tag)
 		if b != nil {
 			it.stmts(b.Stmts)
 		}
@@ -101,20 +126,20 @@ func (it *interp) callback(tag string, b *Block) func() {
 func (it *interp) stmt(s *Stmt) error {
 	switch s.Op {
 	case OpLog:
-		it.log(label("L", s.ID))
+		it.log(s.A, label("L", s.ID))
 	case OpTimeout:
-		it.T[s.ID] = it.l.SetTimeout(it.callback(label("T", s.ID), s.Body), ms(s.Delay))
+		it.T[s.ID] = it.l.SetTimeout(it.callback(s.spawnActor(), label("T", s.ID), s.Body), ms(s.Delay))
 	case OpInterval:
 		it.T[s.ID] = it.l.SetInterval(func() {
 			it.C[s.ID]++
-			it.log(fmt.Sprintf("V%d.%d", s.ID, it.C[s.ID]))
+			it.log(s.A, fmt.Sprintf("V%d.%d", s.ID, it.C[s.ID]))
 			it.stmts(s.Body.Stmts)
 			if it.C[s.ID] == s.N {
 				it.l.ClearInterval(it.T[s.ID])
 			}
 		}, ms(s.Delay))
 	case OpImmediate:
-		it.I[s.ID] = it.l.SetImmediate(it.callback(label("I", s.ID), s.Body))
+		it.I[s.ID] = it.l.SetImmediate(it.callback(s.A, label("I", s.ID), s.Body))
 	case OpClearTimeout:
 		it.l.ClearTimeout(it.T[s.Ref])
 	case OpClearInterval:
@@ -122,9 +147,9 @@ func (it *interp) stmt(s *Stmt) error {
 	case OpClearImmediate:
 		it.l.ClearImmediate(it.I[s.Ref])
 	case OpTick:
-		it.l.NextTick(it.callback(label("K", s.ID), s.Body))
+		it.l.NextTick(it.callback(s.A, label("K", s.ID), s.Body))
 	case OpMicrotask:
-		it.l.QueueMicrotask(it.callback(label("M", s.ID), s.Body))
+		it.l.QueueMicrotask(it.callback(s.A, label("M", s.ID), s.Body))
 	case OpPromise:
 		it.P[s.ID] = it.expr(s.E)
 	case OpSettle:
@@ -141,37 +166,18 @@ func (it *interp) stmt(s *Stmt) error {
 		v, err := it.await(s.E)
 		switch {
 		case err == nil:
-			it.log(label("W", s.ID) + ":" + show(v))
+			it.log(s.A, label("W", s.ID)+":"+show(v))
 		case s.Try:
-			it.log(label("W", s.ID) + "!" + msg(err))
+			it.log(s.A, label("W", s.ID)+"!"+msg(err))
 		default:
 			return err
 		}
 	case OpFS:
-		cb := func(err error) {
-			res := "ok"
-			if err != nil {
-				var ne *nodefs.Error
-				if errors.As(err, &ne) {
-					res = ne.Code
-				} else {
-					res = "uvfuzz-error:" + err.Error()
-				}
-			}
-			it.callback(label("F", s.ID)+":"+res, s.Body)()
-		}
-		var err error
-		switch s.FS {
-		case FSStat:
-			err = it.fs.Stat(it.file, func(err error, _ *nodefs.Stats) { cb(err) })
-		case FSStatMissing:
-			err = it.fs.Stat(it.file+".missing", func(err error, _ *nodefs.Stats) { cb(err) })
-		case FSReadFile:
-			err = it.fs.ReadFile(it.file, func(err error, _ []byte) { cb(err) })
-		}
-		if err != nil {
-			it.log("uvfuzz: fs: " + err.Error())
-		}
+		it.fsCall(s)
+	case OpTCP:
+		it.tcp(s)
+	case OpWrite:
+		it.write(s)
 	default:
 		panic(fmt.Sprintf("uvfuzz: op %d", s.Op))
 	}
@@ -252,13 +258,13 @@ func (it *interp) expr(e *PExpr) pv {
 			var onR func(error) promise.Thenable[any]
 			if e.OnF != nil {
 				onF = func(v any) promise.Thenable[any] {
-					it.log(label("H", e.ID) + ":" + show(v))
+					it.log(e.A, label("H", e.ID)+":"+show(v))
 					return it.adoptEnd(e.OnF)
 				}
 			}
 			if e.OnR != nil {
 				onR = func(err error) promise.Thenable[any] {
-					it.log(label("H", e.ID) + "!" + msg(err))
+					it.log(e.A, label("H", e.ID)+"!"+msg(err))
 					return it.adoptEnd(e.OnR)
 				}
 			}
@@ -268,13 +274,13 @@ func (it *interp) expr(e *PExpr) pv {
 		var onR func(error) (any, error)
 		if e.OnF != nil {
 			onF = func(v any) (any, error) {
-				it.log(label("H", e.ID) + ":" + show(v))
+				it.log(e.A, label("H", e.ID)+":"+show(v))
 				return it.valueEnd(e.OnF, v)
 			}
 		}
 		if e.OnR != nil {
 			onR = func(err error) (any, error) {
-				it.log(label("H", e.ID) + "!" + msg(err))
+				it.log(e.A, label("H", e.ID)+"!"+msg(err))
 				return it.valueEnd(e.OnR, nil)
 			}
 		}
@@ -282,7 +288,7 @@ func (it *interp) expr(e *PExpr) pv {
 	case PFinally:
 		src := it.expr(e.Src)
 		return src.finally(func() promise.AnyPromise {
-			it.log(label("Y", e.ID))
+			it.log(e.A, label("Y", e.ID))
 			it.stmts(e.Body.Stmts)
 			switch end := e.Body.End; {
 			case end == nil:
@@ -323,7 +329,7 @@ func (it *interp) expr(e *PExpr) pv {
 		tag := label("A", e.ID)
 		if end := e.Body.End; end != nil && end.Kind == EndAdopt {
 			return pw[any]{promise.AsyncPromise(l, func() (promise.Thenable[any], error) {
-				it.log(tag)
+				it.log(e.A, tag)
 				if err := it.stmts(e.Body.Stmts); err != nil {
 					return nil, err
 				}
@@ -331,7 +337,7 @@ func (it *interp) expr(e *PExpr) pv {
 			})}
 		}
 		return pw[any]{promise.Async(l, func() (any, error) {
-			it.log(tag)
+			it.log(e.A, tag)
 			if err := it.stmts(e.Body.Stmts); err != nil {
 				return nil, err
 			}
@@ -375,7 +381,7 @@ func (it *interp) newPromise(e *PExpr) pv {
 	l := it.l
 	run := func(r *resolvers) {
 		it.R[e.ID] = r
-		it.log(label("X", e.ID))
+		it.log(e.A, label("X", e.ID))
 		it.stmts(e.Body.Stmts)
 		if end := e.Body.End; end != nil {
 			switch end.Kind {
@@ -450,7 +456,7 @@ type goThenable struct {
 
 func (t *goThenable) Then(r *promise.Resolvers[any]) {
 	it, e := t.it, t.e
-	it.log(label("N", e.ID))
+	it.log(e.A, label("N", e.ID))
 	it.stmts(e.Body.Stmts)
 	v, err := label("v", e.ID), jsErr("e", e.ID)
 	switch e.How {

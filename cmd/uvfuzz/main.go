@@ -117,7 +117,7 @@ func (f *fuzzer) one(seed uint64) {
 		f.diverged.Add(1)
 		return
 	}
-	got := strings.Join(Interpret(prog, path), "\n")
+	got := runGo(prog, path)
 	f.events.Add(int64(strings.Count(want, "\n") + 1))
 	if got == want {
 		return
@@ -131,7 +131,7 @@ func (f *fuzzer) one(seed uint64) {
 	for range 3 {
 		time.Sleep(200 * time.Millisecond)
 		n, _ := runNode(f.node, path, prog.JS())
-		g := strings.Join(Interpret(prog, path), "\n")
+		g := runGo(prog, path)
 		if n == g {
 			f.flakes.Add(1)
 			f.mu.Lock()
@@ -163,7 +163,7 @@ func (f *fuzzer) one(seed uint64) {
 	small := shrink(prog, func(p *Block) bool {
 		for range 2 {
 			w, err := runNode(f.node, path, p.JS())
-			g := strings.Join(Interpret(p, path), "\n")
+			g := runGo(p, path)
 			if err != nil || g == w || strings.Contains(g, "uvfuzz") != internal {
 				return false
 			}
@@ -171,7 +171,7 @@ func (f *fuzzer) one(seed uint64) {
 		return true
 	})
 	w, _ := runNode(f.node, path, small.JS())
-	f.report(seed, small, "DIVERGENCE (shrunk; at first: "+firstDiff(want, got)+")", w, []string{strings.Join(Interpret(small, path), "\n")})
+	f.report(seed, small, "DIVERGENCE (shrunk; at first: "+firstDiff(want, got)+")", w, []string{runGo(small, path)})
 }
 
 func (f *fuzzer) report(seed uint64, prog *Block, what, node string, uvgo []string) {
@@ -203,12 +203,15 @@ func firstDiff(a, b string) string {
 	return "none"
 }
 
+// runTimeout bounds one run of a program, in node and in uvgo.
+const runTimeout = 30 * time.Second
+
 // runNode writes js to path and returns node's stdout without its last newline.
 func runNode(node, path, js string) (string, error) {
 	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
 	var out, errb bytes.Buffer
 	cmd := exec.CommandContext(ctx, node, path)
@@ -216,7 +219,27 @@ func runNode(node, path, js string) (string, error) {
 	if err := cmd.Run(); err != nil {
 		return out.String(), fmt.Errorf("%v: %s", err, errb.String())
 	}
-	return strings.TrimSuffix(out.String(), "\n"), nil
+	return normalize(strings.TrimSuffix(out.String(), "\n")), nil
+}
+
+// runGo runs prog in the interpreter; file is its __filename.
+func runGo(prog *Block, file string) string {
+	return normalize(strings.Join(Interpret(prog, file), "\n"))
+}
+
+// normalize puts the lines of each actor together (see prog.go), the main program's
+// first, then the others' by name, each actor's in the order printed.
+func normalize(out string) string {
+	lines := strings.Split(out, "\n")
+	actor := func(s string) string {
+		a, _, ok := strings.Cut(s, "|")
+		if !ok {
+			return ""
+		}
+		return a
+	}
+	slices.SortStableFunc(lines, func(x, y string) int { return strings.Compare(actor(x), actor(y)) })
+	return strings.Join(lines, "\n")
 }
 
 // recordSeeds writes seeds 1..n as NNNN.js and node's output NNNN.out into dir, for the
