@@ -36,6 +36,19 @@ import (
 //     0 ms timeout set in the entry phase and a timer set by a tick or microtask of the entry
 //     phase exclude each other (unless they are one and the same).
 //
+// The fs calls of the main program follow one another (an epoch makes one, and its
+// callback's epoch is the next), so the state of the temporary directory they share is
+// fixed when each one runs.
+//
+// A TCP session (see TCPSession) logs as actors of its own, which the main program's rules
+// do not constrain. Its callbacks run in poll, check and close phases (its 'listening' in
+// the tick drain of the main callback that called listen): they queue ticks, microtasks,
+// promises and immediates one level deep (an immediate's body queues none), and start
+// timers (0 or 5 ms) and read-only fs calls as actors of their own, whose bodies queue
+// immediates but no timers, so no session timer is set in a timers phase (see the rule
+// above). A session's blocks see no promise, resolver or handle of the main program's, nor
+// one of another callback's, except handles they clear before they could run.
+//
 // Slots are unit ms apart; nested timers drift by up to a millisecond or two per hop, so the
 // depth of timers and 0 ms hops is bounded.
 
@@ -80,6 +93,7 @@ type gctx struct {
 	depth int
 	vars  []pvar // promises assigned before this point
 	// In a TCP session's callbacks (see TCPSession):
+	again bool // an interval's body, which runs more than once: no TCP session
 	tw    bool // a TCP actor's block: ep is nil
 	imm   bool // an immediate may be queued: the callback's own iteration, before its check phase
 	spawn bool // a timer or an fs call may be made, as an actor of its own
@@ -289,7 +303,9 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		}
 		id := g.next()
 		g.timers = append(g.timers, id)
-		body := g.block(c.micro(), 2)
+		cc := c.micro()
+		cc.again = true
+		body := g.block(cc, 2)
 		b.Stmts = append(b.Stmts, &Stmt{Op: OpInterval, ID: id, Delay: d, N: runs, Body: body})
 	case n < 10 && !leaf && c.tw && c.imm:
 		id := g.next()
@@ -360,7 +376,7 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		}
 		s.Body = g.block(gctx{ep: ep, execs: c.execs, depth: c.depth + 1, vars: clone(c.vars)}, 3)
 		b.Stmts = append(b.Stmts, s)
-	case n < 28 && !leaf && !c.tw && g.sessions < 2:
+	case n < 28 && !leaf && !c.tw && !c.again && g.sessions < 2:
 		g.sessions++
 		b.Stmts = append(b.Stmts, g.tcp(c))
 	}

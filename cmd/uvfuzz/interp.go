@@ -528,6 +528,12 @@ func walk(b *Block, fn func(*Stmt)) {
 		fn(s)
 		walk(s.Body, fn)
 		walkExpr(s.E, fn)
+		if s.TCP != nil {
+			bs, _ := s.TCP.blocks(s.ID)
+			for _, tb := range bs {
+				walk(tb, fn)
+			}
+		}
 	}
 	if b.End != nil {
 		walkExpr(b.End.E, fn)

@@ -1,14 +1,19 @@
 // Command uvfuzz is a differential fuzzer of uvgo's scheduling against Node: it generates
 // random programs of timeouts, intervals, immediates, nextTicks, microtasks, promises
 // (then/catch/finally, all/race/any/allSettled, async/await, thenables, late handlers), fs
-// callbacks and clears from inside callbacks, each one a tree that is printed as a Node
-// script and run by an interpreter on uvloop and package promise. Both print one line per
-// event; the lines must agree. The generator writes only programs whose order Node fixes
-// (see gen.go).
+// callbacks (on the script's file, and writeFile/appendFile/readFile/stat/unlink/rename/
+// mkdir/readdir chains in a temporary directory), TCP sessions (a server on 127.0.0.1:0
+// echoing to clients that connect one after another, with the scheduling calls inside
+// 'connection', 'connect', 'data', 'end', 'close', write and server.close callbacks) and
+// clears from inside callbacks, each one a tree that is printed as a Node script and run
+// by an interpreter on uvloop, package promise, nodefs and nodenet. Both print one line
+// per event; the lines must agree, actor by actor (two sockets' events race in Node; see
+// prog.go). The generator writes only programs whose order Node fixes (see gen.go).
 //
 //	go run ./cmd/uvfuzz -n 10000          # fresh seeds against a live node
 //	go run ./cmd/uvfuzz -print 42         # the script of seed 42
-//	go run ./cmd/uvfuzz -record cmd/uvfuzz/testdata -n 60   # re-record the CI seeds
+//	go run ./cmd/uvfuzz -go 42            # what uvgo prints for it (grouped by actor)
+//	go run ./cmd/uvfuzz -record cmd/uvfuzz/testdata -n 40   # re-record the CI seeds
 //
 // A divergence is confirmed (node is run again: a script whose output changes between
 // node runs is the generator's fault, reported as non-deterministic), shrunk to the
@@ -38,12 +43,21 @@ func main() {
 	jobs := flag.Int("j", max(1, runtime.NumCPU()/2), "programs run at once")
 	nodeBin := flag.String("node", "node", "the node binary")
 	printSeed := flag.Uint64("print", 0, "print the script of this seed and exit")
+	goSeed := flag.Uint64("go", 0, "print what uvgo prints for this seed (normalized) and exit")
 	record := flag.String("record", "", "record seeds 1..n with node into this directory and exit")
 	maxShrink := flag.Int("shrinks", 3, "divergences to shrink (the rest are only counted)")
 	flag.Parse()
 
 	if *printSeed != 0 {
 		fmt.Print(Generate(*printSeed).JS())
+		return
+	}
+	if *goSeed != 0 {
+		file, err := filepath.Abs(fmt.Sprintf("p%d.js", *goSeed))
+		if err != nil {
+			fatal(err)
+		}
+		fmt.Println(runGo(Generate(*goSeed), file))
 		return
 	}
 	dir, err := os.MkdirTemp("", "uvfuzz")
@@ -102,8 +116,8 @@ type fuzzer struct {
 	flaky     atomic.Int32
 	shrunk    atomic.Int32
 	flakes    atomic.Int32
-	confirm   sync.Mutex // one confirmation at a time
-	mu        sync.Mutex // serializes reports
+	confirm   sync.RWMutex // a confirmation runs alone: the other programs wait (read lock)
+	mu        sync.Mutex   // serializes reports
 }
 
 // one runs seed's program in node and in uvgo and reports a divergence.
@@ -111,25 +125,27 @@ func (f *fuzzer) one(seed uint64) {
 	prog := Generate(seed)
 	path := filepath.Join(f.dir, fmt.Sprintf("p%d.js", seed))
 	defer os.Remove(path)
+	f.confirm.RLock()
 	want, err := runNode(f.node, path, prog.JS())
+	got := runGo(prog, path)
+	f.confirm.RUnlock()
 	if err != nil {
 		f.report(seed, prog, "node failed: "+err.Error(), want, nil)
 		f.diverged.Add(1)
 		return
 	}
-	got := runGo(prog, path)
 	f.events.Add(int64(strings.Count(want, "\n") + 1))
 	if got == want {
 		return
 	}
-	// Confirm, one program at a time: a pair of runs that agree makes it a timing flake of
-	// a loaded machine; a node that disagrees with itself, a generator bug; a uvgo that
-	// does, a flaky uvgo.
+	// Confirm, with no other program running: a pair of runs that agree makes it a timing
+	// flake of a loaded machine; a node that disagrees with itself, a generator bug; a uvgo
+	// that does, a flaky uvgo.
 	f.confirm.Lock()
 	defer f.confirm.Unlock()
 	nodes, gos := []string{want}, []string{got}
-	for range 3 {
-		time.Sleep(200 * time.Millisecond)
+	for i := range 4 {
+		time.Sleep(time.Duration(i+1) * 250 * time.Millisecond)
 		n, _ := runNode(f.node, path, prog.JS())
 		g := runGo(prog, path)
 		if n == g {
@@ -341,6 +357,29 @@ func mutate(prog *Block, i int) (*Block, bool) {
 			if s.E != nil {
 				visitExpr(&s.E)
 			}
+			if t := s.TCP; t != nil && !done {
+				// Drop a connection, or the server's early close; then shrink the blocks.
+				for j := range t.Conns {
+					if n == i {
+						t.Conns = slices.Delete(t.Conns, j, j+1)
+						done = true
+						return
+					}
+					n++
+				}
+				if t.CloseEarly {
+					if n == i {
+						t.CloseEarly = false
+						done = true
+						return
+					}
+					n++
+				}
+				bs, _ := t.blocks(s.ID)
+				for _, tb := range bs {
+					visitBlock(tb)
+				}
+			}
 			if done {
 				return
 			}
@@ -399,11 +438,13 @@ func mutate(prog *Block, i int) (*Block, bool) {
 	if !done {
 		return nil, false
 	}
+	annotate(c, "")
 	return c, true
 }
 
 // valid reports whether every P[i] that prog reads was assigned before (lexically), every
-// settle is inside its executor and every await at the top of an async body.
+// settle is inside its executor, every await at the top of an async body, and every socket
+// write at the top of a Connect block; a TCP session's blocks see nothing from outside.
 func valid(prog *Block) bool {
 	ok := true
 	var block func(b *Block, vars map[int]bool, execs map[int]bool, async bool)
@@ -421,8 +462,31 @@ func valid(prog *Block) bool {
 		}
 		vars = copyMap(vars)
 		for _, s := range b.Stmts {
-			if s.Op == OpAwait && !async {
+			if s.Op == OpAwait && !async || s.Op == OpWrite {
 				ok = false
+			}
+			if t := s.TCP; t != nil {
+				connect := map[*Block]bool{}
+				for _, c := range t.Conns {
+					connect[c.Connect] = true
+				}
+				bs, _ := t.blocks(s.ID)
+				for _, tb := range bs {
+					if !connect[tb] {
+						block(tb, map[int]bool{}, map[int]bool{}, false)
+						continue
+					}
+					// The writes at its top, and the rest as any block.
+					rest := &Block{}
+					for _, w := range tb.Stmts {
+						if w.Op == OpWrite {
+							block(w.Body, map[int]bool{}, map[int]bool{}, false)
+						} else {
+							rest.Stmts = append(rest.Stmts, w)
+						}
+					}
+					block(rest, map[int]bool{}, map[int]bool{}, false)
+				}
 			}
 			if s.Op == OpSettle && !execs[s.Ref] {
 				ok = false

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,54 @@ func TestGeneratedProgramsAreValid(t *testing.T) {
 		if p := Generate(seed); !valid(p) {
 			t.Fatalf("seed %d: invalid program:\n%s", seed, p.JS())
 		}
+	}
+}
+
+// TestShrinkTCP checks that the shrinker takes a TCP session apart: a statement in the last
+// connection's server 'data' callback keeps one connection and nothing else.
+func TestShrinkTCP(t *testing.T) {
+	var prog *Block
+	var target *Stmt
+	for seed := uint64(1); seed <= 1000 && target == nil; seed++ {
+		prog = Generate(seed)
+		walk(prog, func(s *Stmt) {
+			if s.TCP == nil || target != nil || len(s.TCP.Conns) < 2 {
+				return
+			}
+			if b := s.TCP.Conns[len(s.TCP.Conns)-1].AData; len(b.Stmts) > 0 {
+				target = b.Stmts[0]
+			}
+		})
+	}
+	if target == nil {
+		t.Fatal("no seed has a session of two connections whose last 'data' callback does something")
+	}
+	id := target.ID
+	small := shrink(prog, func(p *Block) bool {
+		found := false
+		walk(p, func(s *Stmt) { found = found || s.ID == id && s.Op == target.Op })
+		return found
+	})
+	var sessions []*Stmt
+	walk(small, func(s *Stmt) {
+		if s.TCP != nil {
+			sessions = append(sessions, s)
+		}
+	})
+	n := 0
+	if len(sessions) == 1 {
+		walk(&Block{Stmts: []*Stmt{sessions[0]}}, func(*Stmt) { n++ })
+	}
+	if n != 2 || len(sessions[0].TCP.Conns) != 1 || !valid(small) {
+		t.Fatalf("shrunk to %d sessions, %d statements in the session (valid %v):\n%s", len(sessions), n, valid(small), small.JS())
+	}
+	var a string
+	walk(small, func(s *Stmt) {
+		if s.ID == id {
+			a = s.A
+		}
+	})
+	if want := fmt.Sprintf("a%d.1", sessions[0].ID); a != want && target.Op != OpTimeout && target.Op != OpFS {
+		t.Errorf("the statement's actor is %q, want %q", a, want)
 	}
 }
