@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,31 +23,240 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
-  fs.stat(__filename, (err) => {
+  fs.stat(__filename + '.missing', (err) => {
     log('F1:' + (err ? err.code : 'ok'));
-    log('L2');
-    process.nextTick(() => {
-      log('K3');
+    fs.writeFile(D + '/f1', 'w2', (err) => {
+      log('F2:' + (err ? err.code : 'ok'));
+      log('L3');
     });
+    log('L4');
   });
-  queueMicrotask(() => {
-    log('M4');
-    log('L5');
-  });
-  log('L6');
-  log('L7');
-  P[8] = Promise.race(['v9']);
-  queueMicrotask(() => {
-    log('M10');
-    log('L11');
-  });
-  T[12] = setInterval(() => {
-    C[12] = (C[12] || 0) + 1;
-    log('V12.' + C[12]);
-    if (C[12] === 1) clearInterval(T[12]);
-  }, 50);
-  clearTimeout(T[12]);
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a5_1, a5_2, a5_3][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s5|listening');
+      c5_1();
+    });
+    function a5_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a5.1|data');
+      });
+      sock.on('end', () => {
+        log('a5.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a5.1|close');
+      });
+      log('a5.1|connection');
+    }
+    function c5_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c5.1|connect');
+        fs.stat(__filename + '.missing', (err) => {
+          log('f6|F6:' + (err ? err.code : 'ok'));
+        });
+        sent += 2497;
+        sock.write(Buffer.alloc(2497, 120));
+        sent += 300;
+        sock.write(Buffer.alloc(300, 120), (err) => {
+          log('c5.1|w13:' + (err ? err.code : 'ok'));
+          T[14] = setImmediate(() => {
+            log('c5.1|I14');
+            process.nextTick(() => {
+              log('c5.1|K15');
+            });
+          });
+        });
+        queueMicrotask(() => {
+          log('c5.1|M7');
+          fs.stat(__filename, (err) => {
+            log('f8|F8:' + (err ? err.code : 'ok'));
+            T[9] = setImmediate(() => {
+              log('f8|I9');
+              clearImmediate(T[9]);
+            });
+          });
+          fs.stat(__filename, (err) => {
+            log('f10|F10:' + (err ? err.code : 'ok'));
+            queueMicrotask(() => {
+              log('f10|M11');
+            });
+          });
+        });
+        sent += 529;
+        sock.write(Buffer.alloc(529, 120), (err) => {
+          log('c5.1|w16:' + (err ? err.code : 'ok'));
+          T[17] = setImmediate(() => {
+            log('c5.1|I17');
+          });
+          P[18] = new Promise((res, rej) => {
+            R[20] = { res, rej };
+            log('c5.1|X20');
+            fs.stat(__filename, (err) => {
+              log('f21|F21:' + (err ? err.code : 'ok'));
+              queueMicrotask(() => {
+                log('f21|M22');
+                log('f21|L23');
+              });
+              queueMicrotask(() => {
+                log('f21|M24');
+                P[25] = Promise.resolve('v26');
+              });
+            });
+          }).then((v) => {
+            log('c5.1|H19:' + show(v));
+            return 'v27';
+          }, (e) => {
+            log('c5.1|H19!' + msg(e));
+            return 'v28';
+          });
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c5.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c5.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c5.1|close');
+        c5_2();
+      });
+    }
+    function a5_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a5.2|data');
+      });
+      sock.on('end', () => {
+        log('a5.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a5.2|close');
+      });
+      log('a5.2|connection');
+    }
+    function c5_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c5.2|connect');
+        sent += 3241;
+        sock.write(Buffer.alloc(3241, 120), (err) => {
+          log('c5.2|w30:' + (err ? err.code : 'ok'));
+        });
+        sent += 3079;
+        sock.write(Buffer.alloc(3079, 120));
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c5.2|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c5.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c5.2|close');
+        c5_3();
+      });
+    }
+    function a5_3(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a5.3|data');
+      });
+      sock.on('end', () => {
+        log('a5.3|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a5.3|close');
+      });
+      log('a5.3|connection');
+    }
+    function c5_3() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c5.3|connect');
+        sent += 3154;
+        sock.write(Buffer.alloc(3154, 120), (err) => {
+          log('c5.3|w31:' + (err ? err.code : 'ok'));
+        });
+        sent += 1945;
+        sock.write(Buffer.alloc(1945, 120), (err) => {
+          log('c5.3|w33:' + (err ? err.code : 'ok'));
+        });
+        sent += 1219;
+        sock.write(Buffer.alloc(1219, 120), (err) => {
+          log('c5.3|w32:' + (err ? err.code : 'ok'));
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c5.3|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c5.3|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c5.3|close');
+        srv.close(() => {
+          log('s5|close');
+        });
+      });
+    }
+  }
 }, 0);

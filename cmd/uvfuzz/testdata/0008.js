@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,28 +23,114 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
-  fs.stat(__filename, (err) => {
+  fs.readFile(__filename, (err) => {
     log('F1:' + (err ? err.code : 'ok'));
-    queueMicrotask(() => {
-      log('M2');
-      fs.stat(__filename + '.missing', (err) => {
-        log('F3:' + (err ? err.code : 'ok'));
-        T[4] = setTimeout(() => {
-          log('T4');
-        }, 150);
-        T[5] = setInterval(() => {
-          C[5] = (C[5] || 0) + 1;
-          log('V5.' + C[5]);
-          if (C[5] === 1) clearInterval(T[5]);
-        }, 100);
-      });
-    });
-    process.nextTick(() => {
-      log('K6');
-      clearInterval(T[5]);
-    });
   });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a2_1][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s2|listening');
+      log('s2|L3');
+      c2_1();
+    });
+    function a2_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a2.1|data');
+      });
+      sock.on('end', () => {
+        log('a2.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a2.1|close');
+      });
+      log('a2.1|connection');
+    }
+    function c2_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c2.1|connect');
+        sent += 1842;
+        sock.write(Buffer.alloc(1842, 120), (err) => {
+          log('c2.1|w7:' + (err ? err.code : 'ok'));
+          T[8] = setTimeout(() => {
+            log('t8|T8');
+            T[9] = setImmediate(() => {
+              log('t8|I9');
+            });
+          }, 0);
+        });
+        sent += 672;
+        sock.write(Buffer.alloc(672, 120));
+        queueMicrotask(() => {
+          log('c2.1|M4');
+        });
+        sent += 3498;
+        sock.write(Buffer.alloc(3498, 120), (err) => {
+          log('c2.1|w6:' + (err ? err.code : 'ok'));
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c2.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c2.1|end:' + got);
+        fs.readFile(__filename, (err) => {
+          log('f10|F10:' + (err ? err.code : 'ok'));
+          T[11] = setImmediate(() => {
+            log('f10|I11');
+            process.nextTick(() => {
+              log('f10|K12');
+              clearImmediate(T[11]);
+              clearImmediate(T[11]);
+            });
+            clearImmediate(T[11]);
+            process.nextTick(() => {
+              log('f10|K13');
+              clearImmediate(T[11]);
+              clearImmediate(T[11]);
+            });
+          });
+          T[14] = setImmediate(() => {
+            log('f10|I14');
+            clearImmediate(T[14]);
+          });
+        });
+      });
+      sock.on('close', () => {
+        log('c2.1|close');
+        T[15] = setTimeout(() => {
+          log('t15|T15');
+          T[16] = setImmediate(() => {
+            log('t15|I16');
+            P[17] = Promise.resolve('v18');
+          });
+        }, 5);
+        srv.close(() => {
+          log('s2|close');
+        });
+      });
+    }
+  }
 }, 0);

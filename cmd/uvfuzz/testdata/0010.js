@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,8 +23,8 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   T[1] = setImmediate(() => {
     log('I1');
@@ -30,22 +36,146 @@ setTimeout(() => {
     });
     process.nextTick(() => {
       log('K4');
-      P[5] = new Promise((res, rej) => {
-        R[6] = { res, rej };
-        log('X6');
-        rej(new Error('e7'));
+      fs.stat(__filename + '.missing', (err) => {
+        log('F5:' + (err ? err.code : 'ok'));
+        {
+          const srv = net.createServer();
+          let n = 0;
+          srv.on('connection', (sock) => [a6_1, a6_2][n++](sock));
+          srv.listen(0, '127.0.0.1', () => {
+            log('s6|listening');
+            process.nextTick(() => {
+              log('s6|K7');
+              P[8] = Promise.resolve('v9');
+              P[10] = P[8];
+            });
+            P[11] = Promise.resolve('v12');
+            c6_1();
+          });
+          function a6_1(sock) {
+            let got = 0, first = true;
+            sock.on('data', (d) => {
+              sock.write(d);
+              got += d.length;
+              if (!first) return;
+              first = false;
+              log('a6.1|data');
+            });
+            sock.on('end', () => {
+              log('a6.1|end:' + got);
+            });
+            sock.on('close', () => {
+              log('a6.1|close');
+            });
+            log('a6.1|connection');
+          }
+          function c6_1() {
+            let got = 0, sent = 0, first = true, ended = false;
+            const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+              log('c6.1|connect');
+              sent += 2812;
+              sock.write(Buffer.alloc(2812, 120), (err) => {
+                log('c6.1|w15:' + (err ? err.code : 'ok'));
+                T[16] = setImmediate(() => {
+                  log('c6.1|I16');
+                  P[17] = Promise.reject(new Error('e18'));
+                });
+                P[19] = Promise.resolve('v20');
+              });
+              P[13] = Promise.resolve('v14');
+              if (sent === 0) {
+                ended = true;
+                sock.end();
+              }
+            });
+            sock.on('data', (d) => {
+              got += d.length;
+              if (first) {
+                first = false;
+                log('c6.1|data');
+                T[21] = setImmediate(() => {
+                  log('c6.1|I21');
+                  P[22] = Promise.reject(new Error('e23'));
+                });
+                T[24] = setImmediate(() => {
+                  log('c6.1|I24');
+                  P[25] = Promise.reject(new Error('e26'));
+                  P[27] = Promise.reject(new Error('e28'));
+                });
+              }
+              if (got === sent && !ended) {
+                ended = true;
+                sock.end();
+              }
+            });
+            sock.on('end', () => {
+              log('c6.1|end:' + got);
+            });
+            sock.on('close', () => {
+              log('c6.1|close');
+              P[29] = Promise.resolve({ then(res, rej) {
+                log('c6.1|N30');
+                res('v30');
+                throw new Error('x30');
+              } });
+              queueMicrotask(() => {
+                log('c6.1|M31');
+                log('c6.1|L32');
+              });
+              c6_2();
+            });
+          }
+          function a6_2(sock) {
+            let got = 0, first = true;
+            sock.on('data', (d) => {
+              sock.write(d);
+              got += d.length;
+              if (!first) return;
+              first = false;
+              log('a6.2|data');
+            });
+            sock.on('end', () => {
+              log('a6.2|end:' + got);
+            });
+            sock.on('close', () => {
+              log('a6.2|close');
+            });
+            log('a6.2|connection');
+          }
+          function c6_2() {
+            let got = 0, sent = 0, first = true, ended = false;
+            const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+              log('c6.2|connect');
+              sent += 2616;
+              sock.write(Buffer.alloc(2616, 120));
+              if (sent === 0) {
+                ended = true;
+                sock.end();
+              }
+            });
+            sock.on('data', (d) => {
+              got += d.length;
+              if (first) {
+                first = false;
+                log('c6.2|data');
+              }
+              if (got === sent && !ended) {
+                ended = true;
+                sock.end();
+              }
+            });
+            sock.on('end', () => {
+              log('c6.2|end:' + got);
+            });
+            sock.on('close', () => {
+              log('c6.2|close');
+              srv.close(() => {
+                log('s6|close');
+              });
+            });
+          }
+        }
       });
-      P[8] = Promise.resolve({ then(res, rej) {
-        log('N9');
-        res('v9');
-        throw new Error('x9');
-      } });
     });
   });
-  clearTimeout(T[3]);
-  T[10] = setTimeout(() => {
-    log('T10');
-    P[11] = Promise.resolve('v12');
-    clearImmediate(T[1]);
-  }, 0);
 }, 0);

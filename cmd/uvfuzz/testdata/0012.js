@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,53 +23,199 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
   queueMicrotask(() => {
     log('M1');
   });
   T[2] = setTimeout(() => {
     log('T2');
-    T[3] = setInterval(() => {
-      C[3] = (C[3] || 0) + 1;
-      log('V3.' + C[3]);
-      if (C[3] === 3) clearInterval(T[3]);
-    }, 100);
-  }, 0);
-  clearInterval(T[2]);
-  process.nextTick(() => {
-    log('K4');
-  });
-  P[5] = Promise.allSettled(['v7', new Promise((res, rej) => {
-    R[8] = { res, rej };
-    log('X8');
-    rej(new Error('e9'));
-  }), Promise.resolve({ then(res, rej) {
-    log('N10');
-    clearTimeout(T[3]);
-    res('v10');
-  } })]).finally(() => {
-    log('Y6');
-    clearTimeout(T[2]);
-  });
-  P[11] = P[5].finally(() => {
-    log('Y12');
-    P[13] = new Promise((res, rej) => {
-      R[15] = { res, rej };
-      log('X15');
-      R[15].res({ then(res, rej) {
-        log('N17');
-        process.nextTick(() => res('v17'));
-      } });
-      R[15].res('v18');
-      rej(new Error('e19'));
-    }).then((v) => {
-      log('H14:' + show(v));
-      throw new Error('e20');
-    }, (e) => {
-      log('H14!' + msg(e));
-      return 'v21';
+    T[3] = setImmediate(() => {
+      log('I3');
+      fs.appendFile(D + '/f2', 'a4', (err) => {
+        log('F4:' + (err ? err.code : 'ok'));
+        P[5] = Promise.resolve({ then(res, rej) {
+          log('N6');
+          {
+            const srv = net.createServer();
+            let n = 0;
+            srv.on('connection', (sock) => [a7_1, a7_2, a7_3][n++](sock));
+            srv.listen(0, '127.0.0.1', () => {
+              log('s7|listening');
+              P[8] = Promise.reject(new Error('e9'));
+              c7_1();
+            });
+            function a7_1(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a7.1|data');
+                P[16] = Promise.resolve('v17');
+              });
+              sock.on('end', () => {
+                log('a7.1|end:' + got);
+                P[18] = Promise.resolve('v19');
+              });
+              sock.on('close', () => {
+                log('a7.1|close');
+                P[20] = Promise.resolve('v21');
+              });
+              log('a7.1|connection');
+            }
+            function c7_1() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c7.1|connect');
+                sent += 3996;
+                sock.write(Buffer.alloc(3996, 120), (err) => {
+                  log('c7.1|w11:' + (err ? err.code : 'ok'));
+                  P[12] = Promise.resolve('v13');
+                });
+                sent += 2184;
+                sock.write(Buffer.alloc(2184, 120));
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c7.1|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c7.1|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c7.1|close');
+                P[14] = Promise.reject(new Error('e15'));
+                c7_2();
+              });
+            }
+            function a7_2(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a7.2|data');
+              });
+              sock.on('end', () => {
+                log('a7.2|end:' + got);
+                P[27] = Promise.resolve('v28');
+              });
+              sock.on('close', () => {
+                log('a7.2|close');
+              });
+              log('a7.2|connection');
+            }
+            function c7_2() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c7.2|connect');
+                P[22] = Promise.reject(new Error('e23'));
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c7.2|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c7.2|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c7.2|close');
+                P[24] = Promise.resolve('v25');
+                P[26] = P[24];
+                c7_3();
+              });
+            }
+            function a7_3(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a7.3|data');
+                P[36] = Promise.resolve('v37');
+              });
+              sock.on('end', () => {
+                log('a7.3|end:' + got);
+                P[38] = Promise.resolve('v39');
+                P[40] = Promise.resolve('v41');
+              });
+              sock.on('close', () => {
+                log('a7.3|close');
+                P[42] = Promise.reject(new Error('e43'));
+                P[44] = Promise.resolve('v45');
+              });
+              log('a7.3|connection');
+              P[34] = Promise.resolve('v35');
+            }
+            function c7_3() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c7.3|connect');
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c7.3|data');
+                  log('c7.3|L29');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c7.3|end:' + got);
+                P[30] = Promise.resolve('v31');
+              });
+              sock.on('close', () => {
+                log('c7.3|close');
+                P[32] = Promise.reject(new Error('e33'));
+                srv.close(() => {
+                  log('s7|close');
+                  log('s7|L46');
+                });
+              });
+            }
+          }
+          res('v6');
+          throw new Error('x6');
+        } });
+        log('L47');
+      });
     });
-  });
+  }, 0);
 }, 0);

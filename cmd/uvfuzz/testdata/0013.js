@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,73 +23,246 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   fs.stat(__filename, (err) => {
     log('F1:' + (err ? err.code : 'ok'));
-  });
-  queueMicrotask(() => {
-    log('M2');
     queueMicrotask(() => {
-      log('M3');
-      P[4] = (async () => {
-        log('A6');
-        process.nextTick(() => {
-          log('K7');
-          queueMicrotask(() => {
-            log('M8');
-            P[9] = Promise.resolve('v10');
-          });
-        });
-        log('W11:' + show(await 'v12'));
-        P[13] = (async () => {
-          log('A15');
-          queueMicrotask(() => {
-            log('M16');
-          });
-          process.nextTick(() => {
-            log('K17');
-          });
-          process.nextTick(() => {
-            log('K18');
-          });
-        })().then((v) => {
-          log('H14:' + show(v));
-          queueMicrotask(() => {
-            log('M19');
-            P[20] = Promise.resolve('v21');
-            P[22] = Promise.reject(new Error('e23'));
-          });
-          return 'v24';
-        });
-        try {
-          const v = await 'v26';
-          log('W25:' + show(v));
-        } catch (e) {
-          log('W25!' + msg(e));
-        }
-        return 'v27';
-      })().catch((e) => {
-        log('H5!' + msg(e));
-        return 'v28';
+      log('M2');
+    });
+    process.nextTick(() => {
+      log('K3');
+    });
+  });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a4_1, a4_2, a4_3][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s4|listening');
+      c4_1();
+    });
+    function a4_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a4.1|data');
+        P[38] = Promise.resolve('v39');
       });
-    });
-  });
-  queueMicrotask(() => {
-    log('M29');
-    P[30] = Promise.allSettled([]).then((v) => {
-      log('H34:' + show(v));
-      P[35] = Promise.resolve('v36');
-      throw new Error('e37');
-    }).then((v) => {
-      log('H33:' + show(v));
-      return Promise.reject(new Error('e38'));
-    }).then((v) => {
-      log('H32:' + show(v));
-      throw new Error('e39');
-    }).finally(() => {
-      log('Y31');
-    });
-  });
+      sock.on('end', () => {
+        log('a4.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a4.1|close');
+      });
+      log('a4.1|connection');
+      T[10] = setImmediate(() => {
+        log('a4.1|I10');
+        P[11] = Promise.race([]).then((v) => {
+          log('a4.1|H12:' + show(v));
+          T[13] = setTimeout(() => {
+            log('t13|T13');
+            P[14] = Promise.reject(new Error('e15'));
+          }, 0);
+          throw new Error('e16');
+        }, (e) => {
+          log('a4.1|H12!' + msg(e));
+          return new Promise((res, rej) => {
+            R[17] = { res, rej };
+            log('a4.1|X17');
+            fs.stat(__filename, (err) => {
+              log('f18|F18:' + (err ? err.code : 'ok'));
+              P[19] = Promise.reject(new Error('e20'));
+            });
+            res(Promise.allSettled([]).then((v) => {
+              log('a4.1|H22:' + show(v));
+              P[23] = Promise.resolve('v24');
+              clearImmediate(T[10]);
+              return 'v25';
+            }).then((v) => {
+              log('a4.1|H21:' + show(v));
+              return Promise.resolve('v26');
+            }, (e) => {
+              log('a4.1|H21!' + msg(e));
+              clearImmediate(T[10]);
+              return Promise.resolve('v27');
+            }));
+          });
+        });
+        T[28] = setTimeout(() => {
+          log('t28|T28');
+          P[29] = (async () => {
+            log('t28|A31');
+            return { then(res, rej) {
+              log('t28|N32');
+              res('v32');
+              rej(new Error('e32'));
+            } };
+          })().catch((e) => {
+            log('t28|H30!' + msg(e));
+            throw new Error('e33');
+          });
+        }, 5);
+        fs.stat(__filename, (err) => {
+          log('f34|F34:' + (err ? err.code : 'ok'));
+          T[35] = setImmediate(() => {
+            log('f34|I35');
+            P[36] = Promise.resolve({ then(res, rej) {
+              log('f34|N37');
+              queueMicrotask(() => rej(new Error('e37')));
+            } });
+          });
+        });
+      });
+    }
+    function c4_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c4.1|connect');
+        T[5] = setTimeout(() => {
+          log('t5|T5');
+        }, 5);
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c4.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c4.1|end:' + got);
+        fs.stat(__filename, (err) => {
+          log('f6|F6:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('f6|K7');
+            queueMicrotask(() => {
+              log('f6|M8');
+            });
+            process.nextTick(() => {
+              log('f6|K9');
+            });
+          });
+        });
+      });
+      sock.on('close', () => {
+        log('c4.1|close');
+        c4_2();
+      });
+    }
+    function a4_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a4.2|data');
+      });
+      sock.on('end', () => {
+        log('a4.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a4.2|close');
+      });
+      log('a4.2|connection');
+    }
+    function c4_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c4.2|connect');
+        sent += 3153;
+        sock.write(Buffer.alloc(3153, 120));
+        sent += 171;
+        sock.write(Buffer.alloc(171, 120), (err) => {
+          log('c4.2|w41:' + (err ? err.code : 'ok'));
+        });
+        sent += 2574;
+        sock.write(Buffer.alloc(2574, 120));
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c4.2|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c4.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c4.2|close');
+        c4_3();
+      });
+    }
+    function a4_3(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a4.3|data');
+      });
+      sock.on('end', () => {
+        log('a4.3|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a4.3|close');
+      });
+      log('a4.3|connection');
+    }
+    function c4_3() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c4.3|connect');
+        sent += 553;
+        sock.write(Buffer.alloc(553, 120));
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c4.3|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c4.3|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c4.3|close');
+        srv.close(() => {
+          log('s4|close');
+        });
+      });
+    }
+  }
 }, 0);

@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,8 +23,8 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   T[1] = setTimeout(() => {
     log('T1');
@@ -33,31 +39,139 @@ setTimeout(() => {
       log('L5');
     });
   }, 0);
-  P[6] = Promise.allSettled([]).finally(() => {
-    log('Y7');
-    P[8] = Promise.resolve('v9');
-    return Promise.resolve({ then(res, rej) {
-      log('N10');
-      queueMicrotask(() => rej(new Error('e10')));
-    } });
-  });
-  log('L11');
-  queueMicrotask(() => {
-    log('M12');
-  });
-  T[13] = setImmediate(() => {
-    log('I13');
-    clearTimeout(T[1]);
-  });
-  P[14] = P[6];
-  queueMicrotask(() => {
-    log('M15');
-  });
-  P[16] = Promise.resolve({ then(res, rej) {
-    log('N18');
-    res('v18');
-    rej(new Error('e18'));
-  } }).finally(() => {
-    log('Y17');
-  });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a6_1][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s6|listening');
+      P[7] = new Promise((res, rej) => {
+        R[8] = { res, rej };
+        log('s6|X8');
+        process.nextTick(() => {
+          log('s6|K9');
+        });
+        T[10] = setImmediate(() => {
+          log('s6|I10');
+          queueMicrotask(() => {
+            log('s6|M11');
+          });
+        });
+        rej(new Error('e12'));
+      });
+      c6_1();
+    });
+    function a6_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a6.1|data');
+      });
+      sock.on('end', () => {
+        log('a6.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a6.1|close');
+      });
+      log('a6.1|connection');
+    }
+    function c6_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c6.1|connect');
+        T[13] = setTimeout(() => {
+          log('t13|T13');
+        }, 5);
+        sent += 3571;
+        sock.write(Buffer.alloc(3571, 120), (err) => {
+          log('c6.1|w14:' + (err ? err.code : 'ok'));
+          fs.readFile(__filename, (err) => {
+            log('f15|F15:' + (err ? err.code : 'ok'));
+            process.nextTick(() => {
+              log('f15|K16');
+            });
+            log('f15|L17');
+          });
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c6.1|data');
+          fs.readFile(__filename, (err) => {
+            log('f18|F18:' + (err ? err.code : 'ok'));
+            P[19] = (async () => {
+              log('f18|A23');
+              try {
+                const v = await { then(res, rej) {
+                  log('f18|N25');
+                  queueMicrotask(() => rej(new Error('e25')));
+                } };
+                log('f18|W24:' + show(v));
+              } catch (e) {
+                log('f18|W24!' + msg(e));
+              }
+              try {
+                const v = await Promise.resolve({ then(res, rej) {
+                  log('f18|N27');
+                  queueMicrotask(() => {
+                    log('f18|M28');
+                  });
+                  process.nextTick(() => res('v27'));
+                } });
+                log('f18|W26:' + show(v));
+              } catch (e) {
+                log('f18|W26!' + msg(e));
+              }
+              process.nextTick(() => {
+                log('f18|K29');
+                process.nextTick(() => {
+                  log('f18|K30');
+                });
+                P[31] = (async () => {
+                  log('f18|A32');
+                  P[33] = Promise.reject(new Error('e34'));
+                  P[35] = P[33];
+                })();
+              });
+              return 'v36';
+            })().finally(() => {
+              log('f18|Y22');
+            }).finally(() => {
+              log('f18|Y21');
+              return { then(res, rej) {
+                log('f18|N37');
+                res('v37');
+                throw new Error('x37');
+              } };
+            }).finally(() => {
+              log('f18|Y20');
+              return Promise.resolve('v38');
+            });
+          });
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c6.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c6.1|close');
+        srv.close(() => {
+          log('s6|close');
+        });
+      });
+    }
+  }
 }, 0);

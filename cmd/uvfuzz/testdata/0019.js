@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,32 +23,160 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   T[1] = setInterval(() => {
     C[1] = (C[1] || 0) + 1;
     log('V1.' + C[1]);
     if (C[1] === 3) clearInterval(T[1]);
   }, 50);
-  fs.readFile(__filename, (err) => {
-    log('F2:' + (err ? err.code : 'ok'));
-    queueMicrotask(() => {
-      log('M3');
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a2_1, a2_2][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s2|listening');
+      c2_1();
     });
-  });
-  P[4] = new Promise((res, rej) => {
-    R[6] = { res, rej };
-    log('X6');
-    rej(new Error('e7'));
-  }).finally(() => {
-    log('Y5');
-    return Promise.resolve({ then(res, rej) {
-      log('N8');
-      res('v8');
-      throw new Error('x8');
-    } });
-  });
-  clearTimeout(T[1]);
-  P[9] = P[4];
+    function a2_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a2.1|data');
+      });
+      sock.on('end', () => {
+        log('a2.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a2.1|close');
+      });
+      log('a2.1|connection');
+    }
+    function c2_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c2.1|connect');
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c2.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c2.1|end:' + got);
+        T[3] = setTimeout(() => {
+          log('t3|T3');
+          T[4] = setImmediate(() => {
+            log('t3|I4');
+            clearImmediate(T[4]);
+            queueMicrotask(() => {
+              log('t3|M5');
+            });
+          });
+          T[6] = setImmediate(() => {
+            log('t3|I6');
+            process.nextTick(() => {
+              log('t3|K7');
+              process.nextTick(() => {
+                log('t3|K8');
+                clearImmediate(T[4]);
+              });
+            });
+          });
+        }, 0);
+      });
+      sock.on('close', () => {
+        log('c2.1|close');
+        process.nextTick(() => {
+          log('c2.1|K9');
+          fs.stat(__filename, (err) => {
+            log('f10|F10:' + (err ? err.code : 'ok'));
+          });
+        });
+        P[11] = Promise.allSettled([Promise.resolve('v14')]).finally(() => {
+          log('c2.1|Y13');
+          return { then(res, rej) {
+            log('c2.1|N15');
+            process.nextTick(() => res('v15'));
+          } };
+        }).then((v) => {
+          log('c2.1|H12:' + show(v));
+          return Promise.reject(new Error('e16'));
+        }, (e) => {
+          log('c2.1|H12!' + msg(e));
+          throw new Error('e17');
+        });
+        c2_2();
+      });
+    }
+    function a2_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a2.2|data');
+      });
+      sock.on('end', () => {
+        log('a2.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a2.2|close');
+      });
+      log('a2.2|connection');
+    }
+    function c2_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c2.2|connect');
+        sent += 3641;
+        sock.write(Buffer.alloc(3641, 120), (err) => {
+          log('c2.2|w18:' + (err ? err.code : 'ok'));
+        });
+        sent += 3267;
+        sock.write(Buffer.alloc(3267, 120), (err) => {
+          log('c2.2|w19:' + (err ? err.code : 'ok'));
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c2.2|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c2.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c2.2|close');
+        srv.close(() => {
+          log('s2|close');
+        });
+      });
+    }
+  }
 }, 0);

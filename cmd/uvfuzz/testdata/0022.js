@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,48 +23,196 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
   queueMicrotask(() => {
     log('M1');
   });
-  fs.stat(__filename + '.missing', (err) => {
-    log('F2:' + (err ? err.code : 'ok'));
-    T[3] = setImmediate(() => {
-      log('I3');
+  fs.readFile(D + '/f2', 'utf8', (err, d) => {
+    log('F2:' + (err ? err.code : 'ok:' + d));
+  });
+  P[3] = Promise.resolve({ then(res, rej) {
+    log('N5');
+    queueMicrotask(() => {
+      log('M6');
     });
-    P[4] = Promise.resolve({ then(res, rej) {
-      log('N6');
-      clearImmediate(T[3]);
-      res('v6');
-    } }).then((v) => {
-      log('H5:' + show(v));
-      return Promise.resolve('v7');
+    res('v5');
+  } }).then((v) => {
+    log('H4:' + show(v));
+    return 'v7';
+  }, (e) => {
+    log('H4!' + msg(e));
+    queueMicrotask(() => {
+      log('M8');
+      log('L9');
     });
-  });
-  T[8] = setInterval(() => {
-    C[8] = (C[8] || 0) + 1;
-    log('V8.' + C[8]);
-    if (C[8] === 2) clearInterval(T[8]);
-  }, 50);
-  clearImmediate(T[3]);
-  process.nextTick(() => {
-    log('K9');
-  });
-  queueMicrotask(() => {
-    log('M10');
-  });
-  process.nextTick(() => {
-    log('K11');
-  });
-  queueMicrotask(() => {
-    log('M12');
     process.nextTick(() => {
-      log('K13');
+      log('K10');
+      P[11] = Promise.all([Promise.resolve({ then(res, rej) {
+        log('N12');
+        queueMicrotask(() => rej(new Error('e12')));
+      } })]);
     });
+    return 'v13';
   });
-  process.nextTick(() => {
-    log('K14');
-  });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a14_1, a14_2][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s14|listening');
+      P[15] = (async () => {
+        log('s14|A16');
+        process.nextTick(() => {
+          log('s14|K17');
+          process.nextTick(() => {
+            log('s14|K18');
+          });
+          process.nextTick(() => {
+            log('s14|K19');
+          });
+        });
+      })();
+      queueMicrotask(() => {
+        log('s14|M20');
+        queueMicrotask(() => {
+          log('s14|M21');
+        });
+        queueMicrotask(() => {
+          log('s14|M22');
+        });
+      });
+      c14_1();
+    });
+    function a14_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a14.1|data');
+      });
+      sock.on('end', () => {
+        log('a14.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a14.1|close');
+      });
+      log('a14.1|connection');
+    }
+    function c14_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c14.1|connect');
+        fs.stat(__filename + '.missing', (err) => {
+          log('f23|F23:' + (err ? err.code : 'ok'));
+        });
+        sent += 2671;
+        sock.write(Buffer.alloc(2671, 120), (err) => {
+          log('c14.1|w31:' + (err ? err.code : 'ok'));
+        });
+        sent += 1810;
+        sock.write(Buffer.alloc(1810, 120), (err) => {
+          log('c14.1|w32:' + (err ? err.code : 'ok'));
+        });
+        process.nextTick(() => {
+          log('c14.1|K24');
+          T[25] = setTimeout(() => {
+            log('t25|T25');
+            P[26] = Promise.resolve('v28').then((v) => {
+              log('t25|H27:' + show(v));
+              throw new Error('e29');
+            });
+            T[30] = setImmediate(() => {
+              log('t25|I30');
+              clearImmediate(T[30]);
+            });
+          }, 0);
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c14.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c14.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c14.1|close');
+        c14_2();
+      });
+    }
+    function a14_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a14.2|data');
+      });
+      sock.on('end', () => {
+        log('a14.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a14.2|close');
+      });
+      log('a14.2|connection');
+    }
+    function c14_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c14.2|connect');
+        sent += 2218;
+        sock.write(Buffer.alloc(2218, 120), (err) => {
+          log('c14.2|w33:' + (err ? err.code : 'ok'));
+        });
+        sent += 18;
+        sock.write(Buffer.alloc(18, 120));
+        sent += 1497;
+        sock.write(Buffer.alloc(1497, 120), (err) => {
+          log('c14.2|w34:' + (err ? err.code : 'ok'));
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c14.2|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c14.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c14.2|close');
+        srv.close(() => {
+          log('s14|close');
+        });
+      });
+    }
+  }
 }, 0);

@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,8 +23,10 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
   P[1] = Promise.resolve({ then(res, rej) {
     log('N2');
@@ -29,26 +37,25 @@ setTimeout(() => {
       });
       process.nextTick(() => {
         log('K5');
-        log('L6');
+        queueMicrotask(() => {
+          log('M6');
+        });
       });
     });
     res('v2');
     rej(new Error('e2'));
   } });
-  T[7] = setInterval(() => {
-    C[7] = (C[7] || 0) + 1;
-    log('V7.' + C[7]);
-    queueMicrotask(() => {
-      log('M8');
+  T[7] = setImmediate(() => {
+    log('I7');
+    fs.stat(D + '/f1', (err, st) => {
+      log('F8:' + (err ? err.code : 'ok:' + st.size));
       log('L9');
-    });
-    if (C[7] === 1) clearInterval(T[7]);
-  }, 50);
-  T[10] = setImmediate(() => {
-    log('I10');
-    T[11] = setImmediate(() => {
-      log('I11');
-      clearTimeout(T[7]);
+      clearImmediate(T[7]);
+      T[10] = setImmediate(() => {
+        log('I10');
+        clearImmediate(T[7]);
+        P[11] = Promise.resolve('v12');
+      });
     });
   });
 }, 0);

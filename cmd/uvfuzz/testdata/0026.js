@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,54 +23,217 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   P[1] = Promise.any([new Promise((res, rej) => {
     R[2] = { res, rej };
     log('X2');
-    T[3] = setImmediate(() => {
-      log('I3');
-      P[4] = new Promise((res, rej) => {
-        R[5] = { res, rej };
-        log('X5');
-        T[6] = setTimeout(() => {
-          log('T6');
-          fs.readFile(__filename, (err) => {
-            log('F7:' + (err ? err.code : 'ok'));
-          });
+    queueMicrotask(() => {
+      log('M3');
+      T[4] = setImmediate(() => {
+        log('I4');
+        T[5] = setTimeout(() => {
+          log('T5');
+          {
+            const srv = net.createServer();
+            let n = 0;
+            srv.on('connection', (sock) => [a6_1, a6_2, a6_3][n++](sock));
+            srv.listen(0, '127.0.0.1', () => {
+              log('s6|listening');
+              c6_1();
+            });
+            function a6_1(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a6.1|data');
+              });
+              sock.on('end', () => {
+                log('a6.1|end:' + got);
+              });
+              sock.on('close', () => {
+                log('a6.1|close');
+              });
+              log('a6.1|connection');
+              P[18] = Promise.reject(new Error('e19'));
+            }
+            function c6_1() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c6.1|connect');
+                sent += 3362;
+                sock.write(Buffer.alloc(3362, 120));
+                sent += 1264;
+                sock.write(Buffer.alloc(1264, 120), (err) => {
+                  log('c6.1|w11:' + (err ? err.code : 'ok'));
+                });
+                sent += 3825;
+                sock.write(Buffer.alloc(3825, 120), (err) => {
+                  log('c6.1|w12:' + (err ? err.code : 'ok'));
+                  P[13] = Promise.resolve('v14');
+                });
+                P[7] = Promise.reject(new Error('e8'));
+                P[9] = Promise.reject(new Error('e10'));
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c6.1|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c6.1|end:' + got);
+                P[16] = Promise.resolve('v17');
+              });
+              sock.on('close', () => {
+                log('c6.1|close');
+                c6_2();
+              });
+            }
+            function a6_2(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a6.2|data');
+              });
+              sock.on('end', () => {
+                log('a6.2|end:' + got);
+                P[37] = Promise.reject(new Error('e38'));
+              });
+              sock.on('close', () => {
+                log('a6.2|close');
+                log('a6.2|L39');
+              });
+              log('a6.2|connection');
+              P[35] = Promise.reject(new Error('e36'));
+            }
+            function c6_2() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c6.2|connect');
+                sent += 3549;
+                sock.write(Buffer.alloc(3549, 120), (err) => {
+                  log('c6.2|w28:' + (err ? err.code : 'ok'));
+                });
+                sent += 2696;
+                sock.write(Buffer.alloc(2696, 120));
+                P[20] = Promise.reject(new Error('e21'));
+                P[22] = P[20];
+                sent += 2490;
+                sock.write(Buffer.alloc(2490, 120), (err) => {
+                  log('c6.2|w24:' + (err ? err.code : 'ok'));
+                  P[25] = Promise.reject(new Error('e26'));
+                  log('c6.2|L27');
+                });
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c6.2|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c6.2|end:' + got);
+                P[29] = Promise.reject(new Error('e30'));
+              });
+              sock.on('close', () => {
+                log('c6.2|close');
+                P[31] = Promise.resolve('v32');
+                P[33] = Promise.reject(new Error('e34'));
+                c6_3();
+              });
+            }
+            function a6_3(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a6.3|data');
+                P[47] = Promise.resolve('v48');
+                log('a6.3|L49');
+              });
+              sock.on('end', () => {
+                log('a6.3|end:' + got);
+                P[50] = Promise.reject(new Error('e51'));
+              });
+              sock.on('close', () => {
+                log('a6.3|close');
+                P[52] = Promise.resolve('v53');
+              });
+              log('a6.3|connection');
+            }
+            function c6_3() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c6.3|connect');
+                sent += 3601;
+                sock.write(Buffer.alloc(3601, 120), (err) => {
+                  log('c6.3|w40:' + (err ? err.code : 'ok'));
+                });
+                sent += 2600;
+                sock.write(Buffer.alloc(2600, 120), (err) => {
+                  log('c6.3|w42:' + (err ? err.code : 'ok'));
+                  P[43] = Promise.reject(new Error('e44'));
+                });
+                sent += 3560;
+                sock.write(Buffer.alloc(3560, 120));
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c6.3|data');
+                  P[45] = Promise.resolve('v46');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c6.3|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c6.3|close');
+                srv.close(() => {
+                  log('s6|close');
+                });
+              });
+            }
+          }
         }, 0);
-        throw new Error('e8');
       });
-      clearTimeout(T[6]);
     });
-    clearTimeout(T[6]);
-  }), Promise.resolve({ then(res, rej) {
-    log('N9');
-    res('v9');
-  } }), Promise.resolve({ then(res, rej) {
-    log('N10');
-    throw new Error('e10');
-  } })]);
-  P[11] = Promise.resolve('v12');
-  T[13] = setTimeout(() => {
-    log('T13');
-  }, 100);
-  queueMicrotask(() => {
-    log('M14');
-    T[15] = setTimeout(() => {
-      log('T15');
-      fs.stat(__filename + '.missing', (err) => {
-        log('F16:' + (err ? err.code : 'ok'));
-        log('L17');
-        fs.readFile(__filename, (err) => {
-          log('F18:' + (err ? err.code : 'ok'));
-        });
-      });
-    }, 150);
-    P[19] = (async () => {
-      log('A20');
-      return 'v21';
-    })();
-  });
+  }), Promise.resolve('v54'), Promise.reject(new Error('e55'))]);
 }, 0);

@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,95 +23,225 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   T[1] = setTimeout(() => {
     log('T1');
-    clearTimeout(T[1]);
+    process.nextTick(() => {
+      log('K2');
+      queueMicrotask(() => {
+        log('M3');
+      });
+    });
   }, 0);
-  queueMicrotask(() => {
-    log('M2');
-  });
-  P[3] = (async () => {
-    log('A4');
+  P[4] = (async () => {
+    log('A5');
     clearTimeout(T[1]);
     clearInterval(T[1]);
-    throw new Error('e5');
+    throw new Error('e6');
   })();
-  P[6] = (async () => {
-    log('A7');
-    clearTimeout(T[1]);
-    clearInterval(T[1]);
-    throw new Error('e8');
+  P[7] = (async () => {
+    log('A8');
+    process.nextTick(() => {
+      log('K9');
+      clearInterval(T[1]);
+      queueMicrotask(() => {
+        log('M10');
+        clearInterval(T[1]);
+        clearTimeout(T[1]);
+      });
+    });
+    try {
+      const v = await 'v12';
+      log('W11:' + show(v));
+    } catch (e) {
+      log('W11!' + msg(e));
+    }
   })();
-  T[9] = setTimeout(() => {
-    log('T9');
+  P[13] = Promise.resolve({ then(res, rej) {
+    log('N14');
     process.nextTick(() => {
-      log('K10');
-      log('L11');
-    });
-  }, 100);
-  P[12] = Promise.resolve({ then(res, rej) {
-    log('N13');
-    process.nextTick(() => {
-      log('K14');
-    });
-    rej(new Error('e13'));
-  } });
-  T[15] = setImmediate(() => {
-    log('I15');
-  });
-  P[16] = Promise.reject(new Error('e19')).then((v) => {
-    log('H18:' + show(v));
-    clearTimeout(T[9]);
-  }).then((v) => {
-    log('H17:' + show(v));
-    clearTimeout(T[1]);
-    P[20] = (async () => {
-      log('A21');
-      log('W22:' + show(await { then(res, rej) {
-        log('N23');
-        P[24] = (async () => {
-          log('A27');
-          clearTimeout(T[1]);
-          log('W28:' + show(await (async () => {
-            log('A29');
-            return 'v30';
-          })()));
-          clearInterval(T[9]);
-          try {
-            const v = await Promise.all([Promise.resolve('v32'), Promise.resolve({ then(res, rej) {
-              log('N33');
-              process.nextTick(() => res('v33'));
-            } }), Promise.resolve({ then(res, rej) {
-              log('N34');
-              res('v34');
-            } })]);
-            log('W31:' + show(v));
-          } catch (e) {
-            log('W31!' + msg(e));
-          }
-          return { then(res, rej) {
-            log('N35');
-            res('v35');
-          } };
-        })().then(undefined).finally(() => {
-          log('Y25');
-          throw new Error('e36');
+      log('K15');
+      {
+        const srv = net.createServer();
+        let n = 0;
+        srv.on('connection', (sock) => [a16_1, a16_2][n++](sock));
+        srv.listen(0, '127.0.0.1', () => {
+          log('s16|listening');
+          P[17] = Promise.race(['v18', Promise.resolve({ then(res, rej) {
+            log('s16|N19');
+            res('v19');
+          } }), Promise.resolve({ then(res, rej) {
+            log('s16|N20');
+            res('v20');
+            throw new Error('x20');
+          } })]);
+          c16_1();
         });
-        queueMicrotask(() => rej(new Error('e23')));
-      } }));
-      return 'v37';
-    })();
-    throw new Error('e38');
-  }, (e) => {
-    log('H17!' + msg(e));
-    P[39] = (async () => {
-      log('A40');
-      P[41] = Promise.reject(new Error('e42'));
-      return 'v43';
-    })();
-    return Promise.resolve('v44');
-  });
+        function a16_1(sock) {
+          let got = 0, first = true;
+          sock.on('data', (d) => {
+            sock.write(d);
+            got += d.length;
+            if (!first) return;
+            first = false;
+            log('a16.1|data');
+          });
+          sock.on('end', () => {
+            log('a16.1|end:' + got);
+            log('a16.1|L38');
+            log('a16.1|L39');
+          });
+          sock.on('close', () => {
+            log('a16.1|close');
+          });
+          log('a16.1|connection');
+        }
+        function c16_1() {
+          let got = 0, sent = 0, first = true, ended = false;
+          const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+            log('c16.1|connect');
+            sent += 1576;
+            sock.write(Buffer.alloc(1576, 120));
+            sent += 3068;
+            sock.write(Buffer.alloc(3068, 120), (err) => {
+              log('c16.1|w23:' + (err ? err.code : 'ok'));
+              P[24] = new Promise((res, rej) => {
+                R[25] = { res, rej };
+                log('c16.1|X25');
+                fs.readFile(__filename, (err) => {
+                  log('f26|F26:' + (err ? err.code : 'ok'));
+                  P[27] = Promise.resolve('v28');
+                  P[29] = Promise.resolve('v30');
+                });
+              });
+              P[31] = (async () => {
+                log('c16.1|A32');
+                return 'v33';
+              })();
+            });
+            sent += 3846;
+            sock.write(Buffer.alloc(3846, 120));
+            if (sent === 0) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('data', (d) => {
+            got += d.length;
+            if (first) {
+              first = false;
+              log('c16.1|data');
+            }
+            if (got === sent && !ended) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('end', () => {
+            log('c16.1|end:' + got);
+            queueMicrotask(() => {
+              log('c16.1|M34');
+              T[35] = setImmediate(() => {
+                log('c16.1|I35');
+                P[36] = Promise.reject(new Error('e37'));
+                clearImmediate(T[35]);
+              });
+            });
+          });
+          sock.on('close', () => {
+            log('c16.1|close');
+            c16_2();
+          });
+        }
+        function a16_2(sock) {
+          let got = 0, first = true;
+          sock.on('data', (d) => {
+            sock.write(d);
+            got += d.length;
+            if (!first) return;
+            first = false;
+            log('a16.2|data');
+            P[47] = Promise.reject(new Error('e49')).then((v) => {
+              log('a16.2|H48:' + show(v));
+              process.nextTick(() => {
+                log('a16.2|K50');
+                P[51] = Promise.resolve('v52');
+                log('a16.2|L53');
+              });
+            }, (e) => {
+              log('a16.2|H48!' + msg(e));
+              log('a16.2|L54');
+            });
+          });
+          sock.on('end', () => {
+            log('a16.2|end:' + got);
+          });
+          sock.on('close', () => {
+            log('a16.2|close');
+            log('a16.2|L55');
+          });
+          log('a16.2|connection');
+        }
+        function c16_2() {
+          let got = 0, sent = 0, first = true, ended = false;
+          const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+            log('c16.2|connect');
+            sent += 288;
+            sock.write(Buffer.alloc(288, 120), (err) => {
+              log('c16.2|w41:' + (err ? err.code : 'ok'));
+              T[42] = setTimeout(() => {
+                log('t42|T42');
+                P[43] = Promise.reject(new Error('e44'));
+              }, 0);
+              P[45] = new Promise((res, rej) => {
+                R[46] = { res, rej };
+                log('c16.2|X46');
+              });
+            });
+            sent += 3566;
+            sock.write(Buffer.alloc(3566, 120));
+            if (sent === 0) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('data', (d) => {
+            got += d.length;
+            if (first) {
+              first = false;
+              log('c16.2|data');
+            }
+            if (got === sent && !ended) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('end', () => {
+            log('c16.2|end:' + got);
+          });
+          sock.on('close', () => {
+            log('c16.2|close');
+            srv.close(() => {
+              log('s16|close');
+              P[56] = Promise.all([new Promise((res, rej) => {
+                R[57] = { res, rej };
+                log('s16|X57');
+                res(Promise.allSettled([Promise.resolve('v59'), Promise.resolve('v60'), 'v61']).then((v) => {
+                  log('s16|H58:' + show(v));
+                  return { then(res, rej) {
+                    log('s16|N62');
+                    res('v62');
+                    throw new Error('x62');
+                  } };
+                }));
+              })]);
+            });
+          });
+        }
+      }
+    });
+    rej(new Error('e14'));
+  } });
 }, 0);

@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,75 +23,228 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
-  queueMicrotask(() => {
-    log('M1');
-    T[2] = setImmediate(() => {
-      log('I2');
+  P[1] = Promise.resolve('v2');
+  fs.writeFile(D + '/f2', 'w3', (err) => {
+    log('F3:' + (err ? err.code : 'ok'));
+    log('L4');
+    fs.unlink(D + '/f1', (err) => {
+      log('F5:' + (err ? err.code : 'ok'));
     });
-    clearImmediate(T[2]);
+    log('L6');
   });
-  log('L3');
-  P[4] = Promise.race([Promise.resolve({ then(res, rej) {
-    log('N6');
-    res('v6');
-  } }), (async () => {
-    log('A7');
-    clearImmediate(T[2]);
-    clearImmediate(T[2]);
-    return 'v8';
-  })(), Promise.resolve({ then(res, rej) {
-    log('N9');
-    res('v9');
-    rej(new Error('e9'));
-  } })]).then(undefined);
-  T[10] = setTimeout(() => {
-    log('T10');
-    clearImmediate(T[2]);
-  }, 0);
-  queueMicrotask(() => {
-    log('M11');
-  });
-  P[12] = P[4].catch((e) => {
-    log('H13!' + msg(e));
-    return { then(res, rej) {
-      log('N14');
-      throw new Error('e14');
-    } };
-  });
-  clearImmediate(T[2]);
-  T[15] = setTimeout(() => {
-    log('T15');
-    fs.readFile(__filename, (err) => {
-      log('F16:' + (err ? err.code : 'ok'));
-      P[17] = Promise.race([Promise.reject(new Error('e18'))]);
-      T[19] = setTimeout(() => {
-        log('T19');
-        queueMicrotask(() => {
-          log('M20');
-          fs.readFile(__filename, (err) => {
-            log('F21:' + (err ? err.code : 'ok'));
+  P[7] = Promise.resolve({ then(res, rej) {
+    log('N8');
+    res('v8');
+  } });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a9_1, a9_2][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s9|listening');
+      T[10] = setImmediate(() => {
+        log('s9|I10');
+        clearImmediate(T[10]);
+        clearImmediate(T[10]);
+      });
+      c9_1();
+    });
+    function a9_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a9.1|data');
+        fs.readFile(__filename, (err) => {
+          log('f31|F31:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('f31|K32');
+            process.nextTick(() => {
+              log('f31|K33');
+              T[34] = setImmediate(() => {
+                log('f31|I34');
+              });
+            });
           });
         });
-        clearTimeout(T[15]);
-      }, 50);
-      T[22] = setImmediate(() => {
-        log('I22');
-        P[23] = Promise.any([(async () => {
-          log('A26');
-          log('L27');
-          clearTimeout(T[10]);
-          return 'v28';
-        })(), Promise.reject(new Error('e29')), Promise.resolve('v30')]).then((v) => {
-          log('H25:' + show(v));
-          return 'v31';
-        }).then(undefined, (e) => {
-          log('H24!' + msg(e));
-          throw new Error('e32');
+      });
+      sock.on('end', () => {
+        log('a9.1|end:' + got);
+        T[35] = setTimeout(() => {
+          log('t35|T35');
+          log('t35|L36');
+        }, 0);
+      });
+      sock.on('close', () => {
+        log('a9.1|close');
+        queueMicrotask(() => {
+          log('a9.1|M37');
         });
       });
-    });
-  }, 150);
+      log('a9.1|connection');
+    }
+    function c9_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c9.1|connect');
+        process.nextTick(() => {
+          log('c9.1|K11');
+          P[12] = (async () => {
+            log('c9.1|A13');
+            return 'v14';
+          })();
+          log('c9.1|L15');
+        });
+        fs.readFile(__filename, (err) => {
+          log('f16|F16:' + (err ? err.code : 'ok'));
+          queueMicrotask(() => {
+            log('f16|M17');
+          });
+        });
+        sent += 3014;
+        sock.write(Buffer.alloc(3014, 120), (err) => {
+          log('c9.1|w23:' + (err ? err.code : 'ok'));
+        });
+        sent += 1189;
+        sock.write(Buffer.alloc(1189, 120), (err) => {
+          log('c9.1|w18:' + (err ? err.code : 'ok'));
+          queueMicrotask(() => {
+            log('c9.1|M19');
+            T[20] = setTimeout(() => {
+              log('t20|T20');
+            }, 5);
+          });
+          P[21] = Promise.reject(new Error('e22'));
+        });
+        sent += 2646;
+        sock.write(Buffer.alloc(2646, 120));
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c9.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c9.1|end:' + got);
+        fs.stat(__filename + '.missing', (err) => {
+          log('f25|F25:' + (err ? err.code : 'ok'));
+          P[26] = Promise.reject(new Error('e28')).catch((e) => {
+            log('f25|H27!' + msg(e));
+          });
+        });
+        T[29] = setTimeout(() => {
+          log('t29|T29');
+        }, 0);
+      });
+      sock.on('close', () => {
+        log('c9.1|close');
+        log('c9.1|L30');
+        c9_2();
+      });
+    }
+    function a9_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a9.2|data');
+      });
+      sock.on('end', () => {
+        log('a9.2|end:' + got);
+        log('a9.2|L51');
+        fs.stat(__filename, (err) => {
+          log('f52|F52:' + (err ? err.code : 'ok'));
+          T[53] = setImmediate(() => {
+            log('f52|I53');
+            clearImmediate(T[53]);
+          });
+        });
+      });
+      sock.on('close', () => {
+        log('a9.2|close');
+      });
+      log('a9.2|connection');
+      P[43] = Promise.reject(new Error('e45')).then((v) => {
+        log('a9.2|H44:' + show(v));
+        fs.stat(__filename, (err) => {
+          log('f46|F46:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('f46|K47');
+            T[48] = setImmediate(() => {
+              log('f46|I48');
+            });
+          });
+          queueMicrotask(() => {
+            log('f46|M49');
+          });
+        });
+        log('a9.2|L50');
+      });
+    }
+    function c9_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c9.2|connect');
+        T[38] = setImmediate(() => {
+          log('c9.2|I38');
+        });
+        sent += 1801;
+        sock.write(Buffer.alloc(1801, 120), (err) => {
+          log('c9.2|w39:' + (err ? err.code : 'ok'));
+          fs.stat(__filename + '.missing', (err) => {
+            log('f40|F40:' + (err ? err.code : 'ok'));
+          });
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c9.2|data');
+          T[41] = setImmediate(() => {
+            log('c9.2|I41');
+            fs.stat(__filename, (err) => {
+              log('f42|F42:' + (err ? err.code : 'ok'));
+            });
+          });
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c9.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c9.2|close');
+        srv.close(() => {
+          log('s9|close');
+        });
+      });
+    }
+  }
 }, 0);

@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,29 +23,24 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   log('L1');
-  queueMicrotask(() => {
-    log('M2');
-    T[3] = setTimeout(() => {
-      log('T3');
-      P[4] = Promise.resolve('v6').then((v) => {
-        log('H5:' + show(v));
-        process.nextTick(() => {
-          log('K7');
-          clearInterval(T[3]);
-        });
-        throw new Error('e8');
-      });
-      fs.readFile(__filename, (err) => {
-        log('F9:' + (err ? err.code : 'ok'));
-        T[10] = setTimeout(() => {
-          log('T10');
-        }, 100);
-      });
-      P[11] = Promise.reject(new Error('e12'));
-    }, 50);
+  P[2] = Promise.any([]).then((v) => {
+    log('H3:' + show(v));
+    queueMicrotask(() => {
+      log('M4');
+    });
+    P[5] = Promise.allSettled([new Promise((res, rej) => {
+      R[7] = { res, rej };
+      log('X7');
+      rej(new Error('e8'));
+    }).then(undefined)]);
+    return { then(res, rej) {
+      log('N9');
+      res('v9');
+      throw new Error('x9');
+    } };
   });
 }, 0);

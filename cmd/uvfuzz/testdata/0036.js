@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,59 +23,208 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
-  T[1] = setImmediate(() => {
-    log('I1');
-    T[2] = setImmediate(() => {
-      log('I2');
-      P[3] = Promise.allSettled([Promise.resolve({ then(res, rej) {
-        log('N4');
-        clearImmediate(T[2]);
-        res('v4');
-        rej(new Error('e4'));
-      } }), 'v5', new Promise((res, rej) => {
-        R[6] = { res, rej };
-        log('X6');
-        R[6].res(Promise.resolve('v9').then((v) => {
+  process.nextTick(() => {
+    log('K1');
+  });
+  process.nextTick(() => {
+    log('K2');
+    fs.writeFile(D + '/f2', 'w3', (err) => {
+      log('F3:' + (err ? err.code : 'ok'));
+      P[4] = (async () => {
+        log('A6');
+        return 'v7';
+      })().then((v) => {
+        log('H5:' + show(v));
+        return Promise.resolve('v9').then((v) => {
           log('H8:' + show(v));
           throw new Error('e10');
-        }));
-        rej(new Error('e11'));
-      })]);
-      T[12] = setImmediate(() => {
-        log('I12');
-        queueMicrotask(() => {
-          log('M13');
-          fs.stat(__filename, (err) => {
-            log('F14:' + (err ? err.code : 'ok'));
-            clearImmediate(T[12]);
+        });
+      }, (e) => {
+        log('H5!' + msg(e));
+        return (async () => {
+          log('A13');
+          throw new Error('e14');
+        })().finally(() => {
+          log('Y12');
+        }).then((v) => {
+          log('H11:' + show(v));
+          log('L15');
+          process.nextTick(() => {
+            log('K16');
+            P[17] = Promise.reject(new Error('e18'));
           });
+          return v;
         });
       });
+      {
+        const srv = net.createServer();
+        let n = 0;
+        srv.on('connection', (sock) => [a19_1, a19_2][n++](sock));
+        srv.listen(0, '127.0.0.1', () => {
+          log('s19|listening');
+          P[20] = (async () => {
+            log('s19|A21');
+            queueMicrotask(() => {
+              log('s19|M22');
+            });
+            process.nextTick(() => {
+              log('s19|K23');
+              P[24] = Promise.resolve('v25');
+            });
+            return 'v26';
+          })();
+          queueMicrotask(() => {
+            log('s19|M27');
+            log('s19|L28');
+            process.nextTick(() => {
+              log('s19|K29');
+              P[30] = Promise.reject(new Error('e31'));
+              P[32] = P[20];
+            });
+          });
+          c19_1();
+        });
+        function a19_1(sock) {
+          let got = 0, first = true;
+          sock.on('data', (d) => {
+            sock.write(d);
+            got += d.length;
+            if (!first) return;
+            first = false;
+            log('a19.1|data');
+          });
+          sock.on('end', () => {
+            log('a19.1|end:' + got);
+          });
+          sock.on('close', () => {
+            log('a19.1|close');
+          });
+          log('a19.1|connection');
+        }
+        function c19_1() {
+          let got = 0, sent = 0, first = true, ended = false;
+          const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+            log('c19.1|connect');
+            T[33] = setTimeout(() => {
+              log('t33|T33');
+            }, 0);
+            T[34] = setImmediate(() => {
+              log('c19.1|I34');
+              fs.stat(__filename, (err) => {
+                log('f35|F35:' + (err ? err.code : 'ok'));
+              });
+              P[36] = Promise.all([Promise.race([Promise.resolve({ then(res, rej) {
+                log('c19.1|N38');
+                P[39] = Promise.resolve('v40');
+                throw new Error('e38');
+              } }), Promise.resolve({ then(res, rej) {
+                log('c19.1|N41');
+                clearTimeout(T[33]);
+                queueMicrotask(() => rej(new Error('e41')));
+              } })]).finally(() => {
+                log('c19.1|Y37');
+                P[42] = Promise.reject(new Error('e43'));
+              }), Promise.resolve({ then(res, rej) {
+                log('c19.1|N44');
+                rej(new Error('e44'));
+              } }), (async () => {
+                log('c19.1|A45');
+                P[46] = Promise.resolve('v47');
+                return Promise.resolve('v48');
+              })()]);
+            });
+            if (sent === 0) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('data', (d) => {
+            got += d.length;
+            if (first) {
+              first = false;
+              log('c19.1|data');
+            }
+            if (got === sent && !ended) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('end', () => {
+            log('c19.1|end:' + got);
+            fs.stat(__filename + '.missing', (err) => {
+              log('f49|F49:' + (err ? err.code : 'ok'));
+              T[50] = setImmediate(() => {
+                log('f49|I50');
+                P[51] = Promise.reject(new Error('e52'));
+              });
+            });
+          });
+          sock.on('close', () => {
+            log('c19.1|close');
+            c19_2();
+          });
+        }
+        function a19_2(sock) {
+          let got = 0, first = true;
+          sock.on('data', (d) => {
+            sock.write(d);
+            got += d.length;
+            if (!first) return;
+            first = false;
+            log('a19.2|data');
+          });
+          sock.on('end', () => {
+            log('a19.2|end:' + got);
+          });
+          sock.on('close', () => {
+            log('a19.2|close');
+          });
+          log('a19.2|connection');
+          srv.close(() => {
+            log('s19|close');
+          });
+        }
+        function c19_2() {
+          let got = 0, sent = 0, first = true, ended = false;
+          const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+            log('c19.2|connect');
+            sent += 1687;
+            sock.write(Buffer.alloc(1687, 120), (err) => {
+              log('c19.2|w53:' + (err ? err.code : 'ok'));
+            });
+            sent += 3645;
+            sock.write(Buffer.alloc(3645, 120), (err) => {
+              log('c19.2|w54:' + (err ? err.code : 'ok'));
+            });
+            if (sent === 0) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('data', (d) => {
+            got += d.length;
+            if (first) {
+              first = false;
+              log('c19.2|data');
+            }
+            if (got === sent && !ended) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('end', () => {
+            log('c19.2|end:' + got);
+          });
+          sock.on('close', () => {
+            log('c19.2|close');
+          });
+        }
+      }
     });
-    process.nextTick(() => {
-      log('K15');
-    });
-    T[16] = setTimeout(() => {
-      log('T16');
-    }, 100);
-  });
-  clearImmediate(T[12]);
-  log('L17');
-  P[18] = (async () => {
-    log('A20');
-    clearImmediate(T[1]);
-    clearInterval(T[16]);
-  })().finally(() => {
-    log('Y19');
-    clearTimeout(T[16]);
-    clearTimeout(T[16]);
-  });
-  log('L21');
-  process.nextTick(() => {
-    log('K22');
-    P[23] = Promise.resolve('v24');
   });
 }, 0);

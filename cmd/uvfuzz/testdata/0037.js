@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,8 +23,8 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
 setTimeout(() => {
   queueMicrotask(() => {
     log('M1');
@@ -29,85 +35,159 @@ setTimeout(() => {
     log('V3.' + C[3]);
     if (C[3] === 2) clearInterval(T[3]);
   }, 50);
-  process.nextTick(() => {
-    log('K4');
-    fs.stat(__filename + '.missing', (err) => {
-      log('F5:' + (err ? err.code : 'ok'));
-      T[6] = setImmediate(() => {
-        log('I6');
-        clearImmediate(T[6]);
-      });
-    });
-  });
-  P[7] = Promise.resolve({ then(res, rej) {
-    log('N9');
-    P[10] = new Promise((res, rej) => {
-      R[12] = { res, rej };
-      log('X12');
-      throw new Error('e13');
-    }).finally(() => {
-      log('Y11');
-      return (async () => {
-        log('A14');
-        return 'v15';
-      })();
-    });
-    res('v9');
-  } }).finally(() => {
-    log('Y8');
-    throw new Error('e16');
-  });
-  P[17] = Promise.all([Promise.resolve({ then(res, rej) {
-    log('N18');
-    process.nextTick(() => res('v18'));
-  } }), 'v19', Promise.reject(new Error('e20'))]);
-  P[21] = (async () => {
-    log('A22');
-    clearTimeout(T[3]);
-    P[23] = P[17];
-    try {
-      const v = await (async () => {
-        log('A25');
-        process.nextTick(() => {
-          log('K26');
-          clearTimeout(T[3]);
+  P[4] = Promise.resolve({ then(res, rej) {
+    log('N5');
+    P[6] = Promise.race([Promise.resolve({ then(res, rej) {
+      log('N10');
+      {
+        const srv = net.createServer();
+        let n = 0;
+        srv.on('connection', (sock) => [a11_1][n++](sock));
+        srv.listen(0, '127.0.0.1', () => {
+          log('s11|listening');
+          c11_1();
         });
-        log('W27:' + show(await new Promise((res, rej) => {
-          R[28] = { res, rej };
-          log('X28');
-          P[29] = new Promise((res, rej) => {
-            R[31] = { res, rej };
-            log('X31');
+        function a11_1(sock) {
+          let got = 0, first = true;
+          sock.on('data', (d) => {
+            sock.write(d);
+            got += d.length;
+            if (!first) return;
+            first = false;
+            log('a11.1|data');
             queueMicrotask(() => {
-              log('M32');
+              log('a11.1|M55');
+              P[56] = (async () => {
+                log('a11.1|A57');
+                return Promise.reject(new Error('e58'));
+              })();
             });
-          }).then((v) => {
-            log('H30:' + show(v));
-            return 'v33';
           });
-          log('L34');
-        })));
-        log('W35:' + show(await (async () => {
-          log('A37');
-          clearTimeout(T[3]);
-          P[38] = Promise.allSettled([Promise.any([Promise.any([Promise.reject(new Error('e40')), Promise.reject(new Error('e41')), Promise.resolve('v42')])]).finally(() => {
-            log('Y39');
-            return { then(res, rej) {
-              log('N43');
-              res('v43');
-            } };
-          }), Promise.resolve('v44'), Promise.reject(new Error('e45'))]);
-          return P[7];
-        })().catch((e) => {
-          log('H36!' + msg(e));
-          return 'v46';
-        })));
-        return 'v47';
-      })();
-      log('W24:' + show(v));
-    } catch (e) {
-      log('W24!' + msg(e));
-    }
-    throw new Error('e48');
-  })();
+          sock.on('end', () => {
+            log('a11.1|end:' + got);
+          });
+          sock.on('close', () => {
+            log('a11.1|close');
+          });
+          log('a11.1|connection');
+          T[54] = setTimeout(() => {
+            log('t54|T54');
+          }, 5);
+        }
+        function c11_1() {
+          let got = 0, sent = 0, first = true, ended = false;
+          const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+            log('c11.1|connect');
+            fs.readFile(__filename, (err) => {
+              log('f12|F12:' + (err ? err.code : 'ok'));
+              T[13] = setImmediate(() => {
+                log('f12|I13');
+                log('f12|L14');
+              });
+              T[15] = setImmediate(() => {
+                log('f12|I15');
+                log('f12|L16');
+                P[17] = Promise.reject(new Error('e18'));
+                P[19] = Promise.resolve('v20');
+              });
+            });
+            sent += 448;
+            sock.write(Buffer.alloc(448, 120), (err) => {
+              log('c11.1|w37:' + (err ? err.code : 'ok'));
+              log('c11.1|L38');
+            });
+            sent += 1519;
+            sock.write(Buffer.alloc(1519, 120), (err) => {
+              log('c11.1|w21:' + (err ? err.code : 'ok'));
+              fs.readFile(__filename, (err) => {
+                log('f22|F22:' + (err ? err.code : 'ok'));
+              });
+              queueMicrotask(() => {
+                log('c11.1|M23');
+                T[24] = setTimeout(() => {
+                  log('t24|T24');
+                  P[25] = Promise.resolve('v26');
+                  P[27] = P[25];
+                }, 0);
+                P[28] = Promise.resolve({ then(res, rej) {
+                  log('c11.1|N30');
+                  throw new Error('e30');
+                } }).catch((e) => {
+                  log('c11.1|H29!' + msg(e));
+                  P[31] = Promise.resolve('v32');
+                  P[33] = Promise.resolve('v34');
+                  return 'v35';
+                });
+              });
+            });
+            sent += 2977;
+            sock.write(Buffer.alloc(2977, 120));
+            if (sent === 0) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('data', (d) => {
+            got += d.length;
+            if (first) {
+              first = false;
+              log('c11.1|data');
+              queueMicrotask(() => {
+                log('c11.1|M39');
+                fs.stat(__filename, (err) => {
+                  log('f40|F40:' + (err ? err.code : 'ok'));
+                  P[41] = Promise.resolve('v42');
+                });
+                log('c11.1|L43');
+              });
+            }
+            if (got === sent && !ended) {
+              ended = true;
+              sock.end();
+            }
+          });
+          sock.on('end', () => {
+            log('c11.1|end:' + got);
+            fs.stat(__filename + '.missing', (err) => {
+              log('f44|F44:' + (err ? err.code : 'ok'));
+              P[45] = Promise.any([Promise.race([Promise.resolve({ then(res, rej) {
+                log('f44|N46');
+                queueMicrotask(() => rej(new Error('e46')));
+              } }), Promise.resolve({ then(res, rej) {
+                log('f44|N47');
+                rej(new Error('e47'));
+              } }), Promise.resolve('v48')])]);
+              T[49] = setImmediate(() => {
+                log('f44|I49');
+                P[50] = Promise.resolve('v51');
+              });
+            });
+          });
+          sock.on('close', () => {
+            log('c11.1|close');
+            fs.stat(__filename + '.missing', (err) => {
+              log('f52|F52:' + (err ? err.code : 'ok'));
+              log('f52|L53');
+            });
+            srv.close(() => {
+              log('s11|close');
+            });
+          });
+        }
+      }
+      res('v10');
+    } }).finally(() => {
+      log('Y9');
+      return Promise.resolve('v59');
+    })]).catch((e) => {
+      log('H8!' + msg(e));
+      return { then(res, rej) {
+        log('N60');
+        throw new Error('e60');
+      } };
+    }).then((v) => {
+      log('H7:' + show(v));
+    });
+    queueMicrotask(() => rej(new Error('e5')));
+  } });
 }, 0);

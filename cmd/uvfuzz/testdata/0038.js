@@ -1,11 +1,17 @@
 'use strict';
 const fs = require('fs');
+const net = require('net');
 const T = [], P = [], R = [], C = [];
 // stdout is made (and its first write done) before any timer is set: made lazily, by the
 // first console.log, it takes up to tens of milliseconds on a loaded machine.
 const out = process.stdout;
 out.write('');
-const log = (s) => out.write(s + '\n');
+let cur = ''; // the actor that logged last
+const log = (s) => {
+  const i = s.indexOf('|');
+  cur = i < 0 ? '' : s.slice(0, i + 1);
+  out.write(s + '\n');
+};
 function msg(e) {
   if (e instanceof AggregateError) return 'agg[' + e.errors.map(msg).join(',') + ']';
   return e instanceof Error ? e.message : 'non-error:' + String(e);
@@ -17,91 +23,232 @@ function show(v) {
   return String(v);
 }
 const reasons = new Map();
-process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log('unhandled:' + msg(r)); });
-process.on('rejectionHandled', (p) => { log('handled:' + reasons.get(p)); });
+process.on('unhandledRejection', (r, p) => { reasons.set(p, msg(r)); log(cur + 'unhandled:' + msg(r)); });
+process.on('rejectionHandled', (p) => { log(cur + 'handled:' + reasons.get(p)); });
+const D = fs.mkdtempSync(require('path').join(require('os').tmpdir(), 'uvfuzz-'));
+process.on('exit', () => fs.rmSync(D, { recursive: true, force: true }));
 setTimeout(() => {
-  fs.readFile(__filename, (err) => {
+  fs.unlink(D + '/f1', (err) => {
     log('F1:' + (err ? err.code : 'ok'));
-    fs.stat(__filename, (err) => {
-      log('F2:' + (err ? err.code : 'ok'));
+  });
+  {
+    const srv = net.createServer();
+    let n = 0;
+    srv.on('connection', (sock) => [a2_1, a2_2][n++](sock));
+    srv.listen(0, '127.0.0.1', () => {
+      log('s2|listening');
+      c2_1();
     });
-    queueMicrotask(() => {
-      log('M3');
-      T[4] = setTimeout(() => {
-        log('T4');
-        P[5] = new Promise((res, rej) => {
-          R[8] = { res, rej };
-          log('X8');
-          res(Promise.reject(new Error('e9')));
-        }).finally(() => {
-          log('Y7');
-          log('L10');
-        }).catch((e) => {
-          log('H6!' + msg(e));
-          clearTimeout(T[4]);
-          return 'v11';
+    function a2_1(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a2.1|data');
+      });
+      sock.on('end', () => {
+        log('a2.1|end:' + got);
+        fs.stat(__filename + '.missing', (err) => {
+          log('f26|F26:' + (err ? err.code : 'ok'));
+          P[27] = new Promise((res, rej) => {
+            R[28] = { res, rej };
+            log('f26|X28');
+            queueMicrotask(() => {
+              log('f26|M29');
+              T[30] = setImmediate(() => {
+                log('f26|I30');
+                P[31] = Promise.resolve('v32');
+              });
+            });
+            queueMicrotask(() => {
+              log('f26|M33');
+              clearImmediate(T[30]);
+            });
+            rej(new Error('e34'));
+          });
+          T[35] = setImmediate(() => {
+            log('f26|I35');
+          });
         });
-        P[12] = P[5];
-      }, 50);
-    });
-    T[13] = setTimeout(() => {
-      log('T13');
-      log('L14');
-    }, 50);
-  });
-  P[15] = Promise.resolve('v16');
-  clearInterval(T[4]);
-  P[17] = (async () => {
-    log('A21');
-    log('W22:' + show(await (async () => {
-      log('A23');
-      return 'v24';
-    })()));
-    clearTimeout(T[4]);
-    return 'v25';
-  })().catch((e) => {
-    log('H20!' + msg(e));
-    return 'v26';
-  }).finally(() => {
-    log('Y19');
-    clearTimeout(T[13]);
-    return { then(res, rej) {
-      log('N27');
-      process.nextTick(() => res('v27'));
-    } };
-  }).then((v) => {
-    log('H18:' + show(v));
-  }, (e) => {
-    log('H18!' + msg(e));
-  });
-  P[28] = new Promise((res, rej) => {
-    R[32] = { res, rej };
-    log('X32');
-    queueMicrotask(() => {
-      log('M33');
-      T[34] = setTimeout(() => {
-        log('T34');
-        R[32].res(Promise.resolve({ then(res, rej) {
-          log('N38');
-          process.nextTick(() => res('v38'));
-        } }).then((v) => {
-          log('H37:' + show(v));
-          return 'v39';
-        }).catch((e) => {
-          log('H36!' + msg(e));
-          return P[15];
-        }));
-      }, 100);
-    });
-    throw new Error('e40');
-  }).finally(() => {
-    log('Y31');
-  }).then((v) => {
-    log('H30:' + show(v));
-    return 'v41';
-  }, (e) => {
-    log('H30!' + msg(e));
-  }).catch((e) => {
-    log('H29!' + msg(e));
-  });
+        process.nextTick(() => {
+          log('a2.1|K36');
+        });
+      });
+      sock.on('close', () => {
+        log('a2.1|close');
+        T[37] = setTimeout(() => {
+          log('t37|T37');
+        }, 5);
+      });
+      log('a2.1|connection');
+      fs.stat(__filename + '.missing', (err) => {
+        log('f23|F23:' + (err ? err.code : 'ok'));
+        T[24] = setImmediate(() => {
+          log('f23|I24');
+        });
+        log('f23|L25');
+      });
+    }
+    function c2_1() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c2.1|connect');
+        sent += 896;
+        sock.write(Buffer.alloc(896, 120), (err) => {
+          log('c2.1|w21:' + (err ? err.code : 'ok'));
+          T[22] = setImmediate(() => {
+            log('c2.1|I22');
+          });
+        });
+        sent += 335;
+        sock.write(Buffer.alloc(335, 120), (err) => {
+          log('c2.1|w3:' + (err ? err.code : 'ok'));
+          P[4] = new Promise((res, rej) => {
+            R[7] = { res, rej };
+            log('c2.1|X7');
+            res(Promise.reject(new Error('e8')));
+          }).finally(() => {
+            log('c2.1|Y6');
+            fs.stat(__filename, (err) => {
+              log('f9|F9:' + (err ? err.code : 'ok'));
+            });
+            queueMicrotask(() => {
+              log('c2.1|M10');
+              queueMicrotask(() => {
+                log('c2.1|M11');
+                process.nextTick(() => {
+                  log('c2.1|K12');
+                });
+              });
+            });
+            throw new Error('e13');
+          }).then((v) => {
+            log('c2.1|H5:' + show(v));
+            log('c2.1|L14');
+            throw new Error('e15');
+          }, (e) => {
+            log('c2.1|H5!' + msg(e));
+            return { then(res, rej) {
+              log('c2.1|N16');
+              process.nextTick(() => res('v16'));
+            } };
+          });
+        });
+        sent += 3047;
+        sock.write(Buffer.alloc(3047, 120), (err) => {
+          log('c2.1|w17:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('c2.1|K18');
+            fs.readFile(__filename, (err) => {
+              log('f19|F19:' + (err ? err.code : 'ok'));
+              T[20] = setImmediate(() => {
+                log('f19|I20');
+                clearImmediate(T[20]);
+                clearImmediate(T[20]);
+              });
+            });
+          });
+        });
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c2.1|data');
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c2.1|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c2.1|close');
+        c2_2();
+      });
+    }
+    function a2_2(sock) {
+      let got = 0, first = true;
+      sock.on('data', (d) => {
+        sock.write(d);
+        got += d.length;
+        if (!first) return;
+        first = false;
+        log('a2.2|data');
+      });
+      sock.on('end', () => {
+        log('a2.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('a2.2|close');
+      });
+      log('a2.2|connection');
+      srv.close(() => {
+        log('s2|close');
+      });
+    }
+    function c2_2() {
+      let got = 0, sent = 0, first = true, ended = false;
+      const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+        log('c2.2|connect');
+        if (sent === 0) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('data', (d) => {
+        got += d.length;
+        if (first) {
+          first = false;
+          log('c2.2|data');
+          queueMicrotask(() => {
+            log('c2.2|M38');
+            P[39] = Promise.race([Promise.reject(new Error('e41')).then(undefined, (e) => {
+              log('c2.2|H40!' + msg(e));
+            }), Promise.any([(async () => {
+              log('c2.2|A43');
+              process.nextTick(() => {
+                log('c2.2|K44');
+                T[45] = setTimeout(() => {
+                  log('t45|T45');
+                  P[46] = Promise.reject(new Error('e47'));
+                }, 0);
+                fs.readFile(__filename, (err) => {
+                  log('f48|F48:' + (err ? err.code : 'ok'));
+                });
+              });
+              return Promise.resolve('v49');
+            })().then((v) => {
+              log('c2.2|H42:' + show(v));
+              throw new Error('e50');
+            }, (e) => {
+              log('c2.2|H42!' + msg(e));
+              return 'v51';
+            }), Promise.resolve({ then(res, rej) {
+              log('c2.2|N52');
+              process.nextTick(() => res('v52'));
+            } })]), Promise.reject(new Error('e53'))]);
+          });
+        }
+        if (got === sent && !ended) {
+          ended = true;
+          sock.end();
+        }
+      });
+      sock.on('end', () => {
+        log('c2.2|end:' + got);
+      });
+      sock.on('close', () => {
+        log('c2.2|close');
+      });
+    }
+  }
 }, 0);
