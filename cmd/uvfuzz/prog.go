@@ -576,7 +576,7 @@ func (w *jsw) fs(s *Stmt, ind int) {
 // tcp writes a TCP session (see TCPSession) as a block of its own.
 func (w *jsw) tcp(s *Stmt, ind int) {
 	t, id := s.TCP, s.ID
-	bs, actors := t.blocks(id)
+	_, actors := t.blocks(id)
 	sa := actors[0]
 	body := func(b *Block, i int) {
 		if b != nil {
@@ -675,6 +675,5 @@ func (w *jsw) tcp(s *Stmt, ind int) {
 		w.line(j, "});")
 		w.line(i, "}")
 	}
-	_ = bs
 	w.line(ind, "}")
 }
