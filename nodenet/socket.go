@@ -186,12 +186,7 @@ func (s *Socket) afterConnect(err error) {
 		return
 	}
 	s.activity()
-	// What was written while connecting goes first, before what the listeners write.
-	pending := s.pending
-	s.pending = nil
-	for _, w := range pending {
-		s.writeNow(w.data, w.cb, false)
-	}
+	// What was written while connecting is written by a "connect" listener (flushPending).
 	if s.ending && s.finalCalled && s.wlen == 0 {
 		s.shutdown()
 	}
@@ -434,11 +429,47 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 		s.needDrain = true
 	}
 	if s.connecting {
+		if len(s.pending) == 0 {
+			// Node's _writeGeneric: the first write waits for "connect" in a listener of
+			// its own, so listeners added before it run first.
+			s.Once("connect", func(...any) { s.flushPending() })
+		}
 		s.pending = append(s.pending, pendingWrite{append([]byte(nil), data...), cb})
 		return ok
 	}
-	s.writeNow(data, cb, true)
+	s.writeNow(data, cb, true, true)
 	return ok
+}
+
+// flushPending writes what was written while connecting, as Node does: the first write
+// is made outside write() (its callback runs at once if it completes at once, but after the
+// others were handed to the handle), the others together, from write() (their callbacks
+// from a nextTick).
+func (s *Socket) flushPending() {
+	pending := s.pending
+	s.pending = nil
+	flushing := true
+	var firstDone func() // the first write's callback, if it completed while flushing
+	for i, w := range pending {
+		if i > 0 {
+			s.writeNow(w.data, w.cb, false, true)
+			continue
+		}
+		cb := w.cb
+		s.writeNow(w.data, func(err error) {
+			switch {
+			case cb == nil:
+			case flushing:
+				firstDone = func() { cb(err) }
+			default:
+				cb(err)
+			}
+		}, false, false)
+	}
+	flushing = false
+	if firstDone != nil {
+		firstDone()
+	}
 }
 
 // WriteString is Write of a string.
@@ -458,12 +489,14 @@ func (s *Socket) writeErr() error {
 	return nil
 }
 
-// writeNow is Node's writeGeneric: try to write at once, queue (a copy of) the rest.
-func (s *Socket) writeNow(data []byte, cb func(error), mayKeep bool) {
+// writeNow is Node's writeGeneric: try to write at once, queue (a copy of) the rest. sync
+// is Node's state.sync: a write that completes at once calls back from a nextTick if set,
+// at once if not.
+func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 	h := s.h
 	n := len(data)
 	if h == nil {
-		s.onWrite(true, ErrDestroyed, n, cb)
+		s.onWrite(sync, ErrDestroyed, n, cb)
 		return
 	}
 	s.activity()
@@ -473,10 +506,10 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep bool) {
 		k, err := h.TryWrite(data)
 		switch {
 		case err == nil && k == len(data):
-			s.onWrite(true, nil, n, cb)
+			s.onWrite(sync, nil, n, cb)
 			return
 		case err != nil && !isAgain(err):
-			s.onWrite(true, sysError(err, "write", "", 0), n, cb)
+			s.onWrite(sync, sysError(err, "write", "", 0), n, cb)
 			return
 		}
 		rest = data[k:]
@@ -491,7 +524,7 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep bool) {
 		s.onWrite(false, err, n, cb)
 	})
 	if err != nil {
-		s.onWrite(true, sysError(err, "write", "", 0), n, cb)
+		s.onWrite(sync, sysError(err, "write", "", 0), n, cb)
 		return
 	}
 	s.lastWriteQueue = h.WriteQueueSize()

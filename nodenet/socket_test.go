@@ -65,6 +65,45 @@ func TestEcho(t *testing.T) {
 	}
 }
 
+// Writes made while connecting wait for "connect" in a listener of their own, added by
+// the first of them: a connect listener added before runs first; the first write's callback
+// runs at once, inside that listener, and the others' from a nextTick, after the ticks the
+// connect listener queued. Found by cmd/uvfuzz; node v20 prints the same order for the
+// same script.
+func TestWritesWhileConnecting(t *testing.T) {
+	var got []string
+	log := func(s string) { got = append(got, s) }
+	run(t, func(l *uvloop.Loop) {
+		listen(t, l, func(sock *Socket) {
+			sock.OnData(func(b []byte) { sock.Write(b, nil) })
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", func() {
+				log("connect")
+				l.NextTick(func() { log("K-connect") })
+			})
+			c.WriteString("abc", func(error) {
+				log("w1")
+				l.NextTick(func() { log("K-w1") })
+			})
+			l.NextTick(func() { log("K1") })
+			c.WriteString("def", func(error) { log("w2") })
+			c.OnConnect(func() { log("connect 2") })
+			c.WriteString("ghi", func(error) { log("w3") })
+			n := 0
+			c.OnData(func(b []byte) {
+				if n += len(b); n == 9 {
+					c.End(nil)
+				}
+			})
+			c.OnClose(func(bool) { s.Close(nil) })
+		})
+	})
+	want := []string{"K1", "connect", "w1", "connect 2", "K-connect", "w2", "w3", "K-w1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 // Write copies what it cannot write at once: the caller may reuse the buffer right away.
 // Write returns false past the high-water mark, 'drain' comes before the callback of the
 // write that drained the queue, and every byte arrives intact.
