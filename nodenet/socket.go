@@ -67,7 +67,8 @@ type Socket struct {
 	dec             *bufenc.StringDecoder // after SetEncoding
 
 	// writing
-	pending     []pendingWrite // written while connecting
+	pending     []pendingWrite // written while connecting, or since, behind the first of them
+	buffering   bool           // writes go to pending: from the first one made while connecting until it is done
 	wlen        int            // bytes written and not yet acknowledged
 	needDrain   bool
 	ending      bool
@@ -428,10 +429,11 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 	if !ok {
 		s.needDrain = true
 	}
-	if s.connecting {
-		if len(s.pending) == 0 {
+	if s.connecting || s.buffering {
+		if !s.buffering {
 			// Node's _writeGeneric: the first write waits for "connect" in a listener of
 			// its own, so listeners added before it run first.
+			s.buffering = true
 			s.Once("connect", func(...any) { s.flushPending() })
 		}
 		s.pending = append(s.pending, pendingWrite{append([]byte(nil), data...), cb})
@@ -441,35 +443,29 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 	return ok
 }
 
-// flushPending writes what was written while connecting, as Node does: the first write
-// is made outside write() (its callback runs at once if it completes at once, but after the
-// others were handed to the handle), the others together, from write() (their callbacks
-// from a nextTick).
+// flushPending makes the first write made while connecting, as Node does once connected:
+// outside write(), so if it completes at once its callback runs at once. Until it is done
+// (Node's state.writing), writes wait behind it in pending; then they are made together,
+// their callbacks from a nextTick if they complete at once, before the first one's.
 func (s *Socket) flushPending() {
-	pending := s.pending
-	s.pending = nil
-	flushing := true
-	var firstDone func() // the first write's callback, if it completed while flushing
-	for i, w := range pending {
-		if i > 0 {
-			s.writeNow(w.data, w.cb, false, true)
-			continue
-		}
-		cb := w.cb
-		s.writeNow(w.data, func(err error) {
-			switch {
-			case cb == nil:
-			case flushing:
-				firstDone = func() { cb(err) }
-			default:
-				cb(err)
+	if len(s.pending) == 0 || s.destroyed {
+		s.pending, s.buffering = nil, false
+		return
+	}
+	first := s.pending[0]
+	s.pending = s.pending[1:]
+	s.writeNow(first.data, func(err error) {
+		rest := s.pending
+		s.pending, s.buffering = nil, false
+		if err == nil {
+			for _, w := range rest {
+				s.writeNow(w.data, w.cb, false, true)
 			}
-		}, false, false)
-	}
-	flushing = false
-	if firstDone != nil {
-		firstDone()
-	}
+		}
+		if first.cb != nil {
+			first.cb(err)
+		}
+	}, false, false)
 }
 
 // WriteString is Write of a string.
@@ -640,7 +636,7 @@ func (s *Socket) Destroy(err error) *Socket {
 	s.clearTimeout()
 	s.connecting = false
 	s.reading = false
-	s.pending = nil
+	s.pending, s.buffering = nil, false
 	if h := s.h; h != nil {
 		hadError := err != nil
 		s.h, s.tcp = nil, nil

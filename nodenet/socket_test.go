@@ -66,19 +66,25 @@ func TestEcho(t *testing.T) {
 }
 
 // Writes made while connecting wait for "connect" in a listener of their own, added by
-// the first of them: a connect listener added before runs first; the first write's callback
-// runs at once, inside that listener, and the others' from a nextTick, after the ticks the
-// connect listener queued. Found by cmd/uvfuzz; node v20 prints the same order for the
-// same script.
+// the first of them: a connect listener added before runs first, and what it writes waits
+// behind them. The first write's callback runs at once, inside that listener; the others'
+// from a nextTick, after the ticks the connect listener queued. Found by cmd/uvfuzz; node
+// v20 prints the same order and receives the same bytes for the same script.
 func TestWritesWhileConnecting(t *testing.T) {
 	var got []string
+	var wire []byte
 	log := func(s string) { got = append(got, s) }
 	run(t, func(l *uvloop.Loop) {
 		listen(t, l, func(sock *Socket) {
-			sock.OnData(func(b []byte) { sock.Write(b, nil) })
+			sock.OnData(func(b []byte) {
+				wire = append(wire, b...)
+				sock.Write(b, nil)
+			})
 		}, func(s *Server, port int) {
-			c := Connect(l, port, "127.0.0.1", func() {
+			var c *Socket
+			c = Connect(l, port, "127.0.0.1", func() {
 				log("connect")
+				c.WriteString("jkl", func(error) { log("w4") })
 				l.NextTick(func() { log("K-connect") })
 			})
 			c.WriteString("abc", func(error) {
@@ -91,16 +97,19 @@ func TestWritesWhileConnecting(t *testing.T) {
 			c.WriteString("ghi", func(error) { log("w3") })
 			n := 0
 			c.OnData(func(b []byte) {
-				if n += len(b); n == 9 {
+				if n += len(b); n == 12 {
 					c.End(nil)
 				}
 			})
 			c.OnClose(func(bool) { s.Close(nil) })
 		})
 	})
-	want := []string{"K1", "connect", "w1", "connect 2", "K-connect", "w2", "w3", "K-w1"}
+	want := []string{"K1", "connect", "w1", "connect 2", "K-connect", "w2", "w3", "w4", "K-w1"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if string(wire) != "abcdefghijkl" {
+		t.Errorf("the server read %q", wire)
 	}
 }
 

@@ -82,7 +82,7 @@ func (it *interp) fsCall(s *Stmt) {
 	}
 }
 
-// tcpState is the client whose Connect block runs (OpWrite writes on it).
+// tcpState is the client whose Pre or Connect block runs (OpWrite writes on it).
 type tcpState struct {
 	sock *nodenet.Socket
 	sent int
@@ -124,7 +124,7 @@ func (it *interp) tcp(s *Stmt) {
 	}
 	var client func(k int)
 	accept := func(k int, sock *nodenet.Socket) {
-		c, aa := t.Conns[k], actors[5+8*k]
+		c, aa := t.Conns[k], actors[1+9*k+clientBlocks]
 		got, first := 0, true
 		sock.OnData(func(d []byte) {
 			sock.Write(d, nil)
@@ -143,17 +143,23 @@ func (it *interp) tcp(s *Stmt) {
 		}
 	}
 	client = func(k int) {
-		c, ca := t.Conns[k], actors[1+8*k]
+		c, ca := t.Conns[k], actors[1+9*k]
 		st := &tcpState{}
 		got, first, ended := 0, true, false
-		st.sock = nodenet.Connect(l, srv.Address().Port, "127.0.0.1", func() {
-			it.log(ca, "connect")
+		writing := func(b *Block) {
+			if b == nil {
+				return
+			}
 			prev := it.net
 			it.net = st
-			for _, ws := range c.Connect.Stmts {
+			for _, ws := range b.Stmts {
 				it.stmt(ws)
 			}
 			it.net = prev
+		}
+		st.sock = nodenet.Connect(l, srv.Address().Port, "127.0.0.1", func() {
+			it.log(ca, "connect")
+			writing(c.Connect)
 			if st.sent == 0 {
 				ended = true
 				st.sock.End(nil)
@@ -180,6 +186,7 @@ func (it *interp) tcp(s *Stmt) {
 				srvClose()
 			}
 		})
+		writing(c.Pre)
 	}
 	n := 0
 	srv = nodenet.CreateServer(l, func(sock *nodenet.Socket) {

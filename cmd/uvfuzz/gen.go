@@ -97,6 +97,7 @@ type gctx struct {
 	tw    bool // a TCP actor's block: ep is nil
 	imm   bool // an immediate may be queued: the callback's own iteration, before its check phase
 	spawn bool // a timer or an fs call may be made, as an actor of its own
+	late  bool // a close phase's: its immediates run after the next timers phase
 }
 
 type pvar struct {
@@ -312,7 +313,12 @@ func (g *gen) stmt(c gctx, b *Block, vars *[]pvar) {
 		g.ims = append(g.ims, id)
 		cc := c.nested()
 		cc.imm = false
+		timers := g.timers
+		if c.late {
+			g.timers = nil // they may have run: a clear would race with them
+		}
 		b.Stmts = append(b.Stmts, &Stmt{Op: OpImmediate, ID: id, Body: g.block(cc, 3)})
+		g.timers = timers
 	case n < 10 && !leaf && g.canImmediate(c):
 		c.ep.maxImm = max(c.ep.maxImm, c.k+1)
 		id := g.next()
@@ -410,29 +416,43 @@ func (g *gen) tcp(c gctx) *Stmt {
 	listening := cb
 	listening.spawn = false
 	t.Listening = g.tcpBlock(listening, 2)
-	for range 1 + g.r.IntN(3) {
-		conn := &TCPConn{Connect: g.tcpBlock(cb, 2)}
-		for range g.r.IntN(4) {
+	// Pre runs in the drain of the callback that connects: in a close phase, or in the main
+	// program's drain for the first client.
+	pre := cb
+	pre.imm, pre.spawn = false, false
+	late := cb
+	late.late = true
+	writes := func(b *Block, n int) {
+		for range n {
 			w := &Stmt{Op: OpWrite, ID: g.next(), N: 1 + g.r.IntN(4000)}
 			if g.chance(60) {
-				wc := cb
-				w.Body = g.tcpBlock(wc, 2)
+				// A write's callback runs in the poll phase that completes it (or in the
+				// connect callback's drain).
+				w.Body = g.tcpBlock(cb, 2)
 			}
-			at := g.r.IntN(len(conn.Connect.Stmts) + 1)
-			conn.Connect.Stmts = slices.Insert(conn.Connect.Stmts, at, w)
+			b.Stmts = slices.Insert(b.Stmts, g.r.IntN(len(b.Stmts)+1), w)
+		}
+	}
+	for range 1 + g.r.IntN(3) {
+		conn := &TCPConn{Connect: g.tcpBlock(cb, 2)}
+		writes(conn.Connect, g.r.IntN(4))
+		if g.chance(40) {
+			conn.Pre = g.tcpBlock(pre, 1)
+			writes(conn.Pre, 1+g.r.IntN(3))
 		}
 		conn.CData = g.tcpBlock(cb, 2)
 		conn.CEnd = g.tcpBlock(cb, 2)
-		// 'close' runs in the close phase: its immediates run after the next poll phase,
-		// where nothing of its actor happens any more.
-		conn.CClose = g.tcpBlock(cb, 2)
+		// 'close' runs in the close phase: its immediates run after the next timers and
+		// poll phases, where nothing of its actor happens any more, but its timers may
+		// have run by then.
+		conn.CClose = g.tcpBlock(late, 2)
 		conn.Accept = g.tcpBlock(cb, 2)
 		conn.AData = g.tcpBlock(cb, 2)
 		conn.AEnd = g.tcpBlock(cb, 2)
-		conn.AClose = g.tcpBlock(cb, 2)
+		conn.AClose = g.tcpBlock(late, 2)
 		t.Conns = append(t.Conns, conn)
 	}
-	t.Close = g.tcpBlock(cb, 2)
+	t.Close = g.tcpBlock(late, 2) // from a tick of a close phase's callback, or of a poll phase's
 	return s
 }
 

@@ -507,9 +507,15 @@ func valid(prog *Block) bool {
 				connect := map[*Block]bool{}
 				for _, c := range t.Conns {
 					connect[c.Connect] = true
+					if c.Pre != nil {
+						connect[c.Pre] = true
+					}
 				}
 				bs, _ := t.blocks(s.ID)
 				for _, tb := range bs {
+					if tb == nil {
+						continue
+					}
 					if !connect[tb] {
 						block(tb, map[int]bool{}, map[int]bool{}, false)
 						continue

@@ -64,7 +64,7 @@ const (
 	OpAwait   // only at the top level of an async body
 	OpFS
 	OpTCP   // a TCP session (Stmt.TCP)
-	OpWrite // sock.write(N bytes, cb if Body): only at the top level of a Connect block
+	OpWrite // sock.write(N bytes, cb if Body): only at the top level of a Pre or Connect block
 )
 
 // FS operations. The first three read the script's file; the others work on the files
@@ -106,8 +106,8 @@ type Stmt struct {
 // TCPSession is a server on 127.0.0.1:0 and its clients, one at a time: the first connects
 // from the 'listening' callback, each next one from the previous client's 'close', and the
 // server closes from the last client's 'close' (or, CloseEarly, from its last 'connection'
-// listener). A client writes what its Connect block writes (OpWrite), and ends once it has
-// read all of it back; the server echoes and ends when the client's end arrives
+// listener). A client writes what its Pre block (run right after net.connect, while it
+// connects) and its Connect block write (OpWrite), and ends once it has read all of it back; the server echoes and ends when the client's end arrives
 // (allowHalfOpen is false). Each callback runs a block of its own; 'data' runs it for the
 // first chunk only (chunking is the kernel's choice), and 'end' logs the bytes read.
 //
@@ -125,11 +125,19 @@ type TCPSession struct {
 	Close      *Block // server.close's callback
 }
 
-// TCPConn is one connection's callbacks: the client's, then the server socket's.
+// TCPConn is one connection's callbacks: the client's, then the server socket's. Pre runs
+// in the drain of the callback that connects (the previous client's 'close', or the
+// server's 'listening'): it queues no immediate and makes no timer.
 type TCPConn struct {
-	Connect, CData, CEnd, CClose *Block
-	Accept, AData, AEnd, AClose  *Block
+	Pre, Connect, CData, CEnd, CClose *Block
+	Accept, AData, AEnd, AClose       *Block
 }
+
+// writes reports whether b is one whose top level may write on the client.
+func (c *TCPConn) writes(b *Block) bool { return b == c.Pre || b == c.Connect }
+
+// clientBlocks is the number of a TCPConn's blocks that are the client's (see blocks).
+const clientBlocks = 5
 
 // blocks returns the session's blocks with their actors' names.
 func (t *TCPSession) blocks(id int) (bs []*Block, actors []string) {
@@ -138,6 +146,7 @@ func (t *TCPSession) blocks(id int) (bs []*Block, actors []string) {
 	add(s, t.Listening)
 	for k, c := range t.Conns {
 		cl, sv := fmt.Sprintf("c%d.%d", id, k+1), fmt.Sprintf("a%d.%d", id, k+1)
+		add(cl, c.Pre)
 		add(cl, c.Connect)
 		add(cl, c.CData)
 		add(cl, c.CEnd)
@@ -609,7 +618,7 @@ func (w *jsw) tcp(s *Stmt, ind int) {
 	w.line(i, "});")
 	for k, c := range t.Conns {
 		last := k == len(t.Conns)-1
-		ca, aa := actors[1+8*k], actors[5+8*k]
+		ca, aa := actors[1+9*k], actors[1+9*k+clientBlocks]
 		// The server's socket.
 		w.line(i, "function a%d_%d(sock) {", id, k+1)
 		j := i + 1
@@ -673,6 +682,7 @@ func (w *jsw) tcp(s *Stmt, ind int) {
 			srvClose(j + 1)
 		}
 		w.line(j, "});")
+		body(c.Pre, j)
 		w.line(i, "}")
 	}
 	w.line(ind, "}")

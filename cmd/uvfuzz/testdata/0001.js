@@ -104,8 +104,8 @@ setTimeout(() => {
               if (first) {
                 first = false;
                 log('c14.1|data');
-                fs.stat(__filename + '.missing', (err) => {
-                  log('f21|F21:' + (err ? err.code : 'ok'));
+                process.nextTick(() => {
+                  log('c14.1|K21');
                   P[22] = Promise.resolve('v23');
                   P[24] = Promise.reject(new Error('e25'));
                 });
@@ -156,16 +156,8 @@ setTimeout(() => {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
               log('c14.2|connect');
-              sent += 1196;
-              sock.write(Buffer.alloc(1196, 120), (err) => {
-                log('c14.2|w33:' + (err ? err.code : 'ok'));
-              });
-              sent += 2105;
-              sock.write(Buffer.alloc(2105, 120), (err) => {
-                log('c14.2|w34:' + (err ? err.code : 'ok'));
-              });
-              sent += 2656;
-              sock.write(Buffer.alloc(2656, 120), (err) => {
+              sent += 1748;
+              sock.write(Buffer.alloc(1748, 120), (err) => {
                 log('c14.2|w32:' + (err ? err.code : 'ok'));
               });
               if (sent === 0) {
@@ -192,6 +184,10 @@ setTimeout(() => {
               srv.close(() => {
                 log('s14|close');
               });
+            });
+            sent += 2105;
+            sock.write(Buffer.alloc(2105, 120), (err) => {
+              log('c14.2|w33:' + (err ? err.code : 'ok'));
             });
           }
         }

@@ -169,12 +169,10 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c5.2|connect');
-        sent += 3241;
-        sock.write(Buffer.alloc(3241, 120), (err) => {
-          log('c5.2|w30:' + (err ? err.code : 'ok'));
+        sent += 3362;
+        sock.write(Buffer.alloc(3362, 120), (err) => {
+          log('c5.2|w29:' + (err ? err.code : 'ok'));
         });
-        sent += 3079;
-        sock.write(Buffer.alloc(3079, 120));
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -198,6 +196,14 @@ setTimeout(() => {
         log('c5.2|close');
         c5_3();
       });
+      sent += 1015;
+      sock.write(Buffer.alloc(1015, 120), (err) => {
+        log('c5.2|w30:' + (err ? err.code : 'ok'));
+      });
+      sent += 1302;
+      sock.write(Buffer.alloc(1302, 120), (err) => {
+        log('c5.2|w31:' + (err ? err.code : 'ok'));
+      });
     }
     function a5_3(sock) {
       let got = 0, first = true;
@@ -220,18 +226,14 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c5.3|connect');
-        sent += 3154;
-        sock.write(Buffer.alloc(3154, 120), (err) => {
-          log('c5.3|w31:' + (err ? err.code : 'ok'));
-        });
-        sent += 1945;
-        sock.write(Buffer.alloc(1945, 120), (err) => {
-          log('c5.3|w33:' + (err ? err.code : 'ok'));
-        });
-        sent += 1219;
-        sock.write(Buffer.alloc(1219, 120), (err) => {
+        sent += 1099;
+        sock.write(Buffer.alloc(1099, 120));
+        sent += 153;
+        sock.write(Buffer.alloc(153, 120), (err) => {
           log('c5.3|w32:' + (err ? err.code : 'ok'));
         });
+        sent += 3791;
+        sock.write(Buffer.alloc(3791, 120));
         if (sent === 0) {
           ended = true;
           sock.end();

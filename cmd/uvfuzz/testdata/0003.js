@@ -119,6 +119,10 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c6.1|data');
+              P[27] = (async () => {
+                log('c6.1|A28');
+                return 'v29';
+              })();
             }
             if (got === sent && !ended) {
               ended = true;
@@ -127,20 +131,31 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c6.1|end:' + got);
-            T[21] = setImmediate(() => {
-              log('c6.1|I21');
-              T[22] = setTimeout(() => {
-                log('t22|T22');
-                P[23] = Promise.resolve('v24');
-              }, 0);
-            });
-            queueMicrotask(() => {
-              log('c6.1|M25');
-            });
           });
           sock.on('close', () => {
             log('c6.1|close');
             c6_2();
+          });
+          process.nextTick(() => {
+            log('c6.1|K21');
+          });
+          sent += 3650;
+          sock.write(Buffer.alloc(3650, 120), (err) => {
+            log('c6.1|w23:' + (err ? err.code : 'ok'));
+          });
+          sent += 3155;
+          sock.write(Buffer.alloc(3155, 120), (err) => {
+            log('c6.1|w22:' + (err ? err.code : 'ok'));
+          });
+          sent += 3816;
+          sock.write(Buffer.alloc(3816, 120), (err) => {
+            log('c6.1|w24:' + (err ? err.code : 'ok'));
+            queueMicrotask(() => {
+              log('c6.1|M25');
+            });
+            T[26] = setTimeout(() => {
+              log('t26|T26');
+            }, 5);
           });
         }
         function a6_2(sock) {
@@ -164,10 +179,10 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c6.2|connect');
-            sent += 141;
-            sock.write(Buffer.alloc(141, 120));
-            sent += 3838;
-            sock.write(Buffer.alloc(3838, 120));
+            sent += 315;
+            sock.write(Buffer.alloc(315, 120), (err) => {
+              log('c6.2|w30:' + (err ? err.code : 'ok'));
+            });
             if (sent === 0) {
               ended = true;
               sock.end();

@@ -55,63 +55,32 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a11.1|data');
-            T[20] = setImmediate(() => {
-              log('a11.1|I20');
-              T[21] = setTimeout(() => {
-                log('t21|T21');
-              }, 5);
-              fs.readFile(__filename, (err) => {
-                log('f22|F22:' + (err ? err.code : 'ok'));
-                P[23] = Promise.resolve('v24');
-                P[25] = Promise.reject(new Error('e26'));
-                P[27] = Promise.resolve('v28');
-              });
-              process.nextTick(() => {
-                log('a11.1|K29');
-                clearTimeout(T[21]);
-              });
-            });
-            fs.stat(__filename, (err) => {
-              log('f30|F30:' + (err ? err.code : 'ok'));
-              P[31] = (async () => {
-                log('f30|A32');
-                P[33] = Promise.resolve('v34');
-                P[35] = Promise.reject(new Error('e36'));
-                return 'v37';
-              })();
+            T[42] = setImmediate(() => {
+              log('a11.1|I42');
             });
           });
           sock.on('end', () => {
             log('a11.1|end:' + got);
-            P[38] = new Promise((res, rej) => {
-              R[39] = { res, rej };
-              log('a11.1|X39');
-              rej(new Error('e40'));
-            });
-            T[41] = setTimeout(() => {
-              log('t41|T41');
-              T[42] = setImmediate(() => {
-                log('t41|I42');
-                clearImmediate(T[42]);
-                P[43] = Promise.resolve('v44');
+            P[43] = Promise.reject(new Error('e47')).then((v) => {
+              log('a11.1|H46:' + show(v));
+              log('a11.1|L48');
+              throw new Error('e49');
+            }).catch((e) => {
+              log('a11.1|H45!' + msg(e));
+              queueMicrotask(() => {
+                log('a11.1|M50');
               });
-            }, 0);
+            }).then((v) => {
+              log('a11.1|H44:' + show(v));
+              return 'v51';
+            }, (e) => {
+              log('a11.1|H44!' + msg(e));
+            });
           });
           sock.on('close', () => {
             log('a11.1|close');
-            T[45] = setImmediate(() => {
-              log('a11.1|I45');
-              clearImmediate(T[45]);
-              P[46] = Promise.reject(new Error('e48')).finally(() => {
-                log('a11.1|Y47');
-                throw new Error('e49');
-              });
-            });
           });
           log('a11.1|connection');
-          process.nextTick(() => {
-            log('a11.1|K19');
-          });
         }
         function c11_1() {
           let got = 0, sent = 0, first = true, ended = false;
@@ -127,6 +96,18 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c11.1|data');
+              fs.stat(__filename + '.missing', (err) => {
+                log('f15|F15:' + (err ? err.code : 'ok'));
+                P[16] = (async () => {
+                  log('f15|A18');
+                  return 'v19';
+                })().then(undefined, (e) => {
+                  log('f15|H17!' + msg(e));
+                  P[20] = Promise.resolve('v21');
+                  P[22] = P[20];
+                  return 'v23';
+                });
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -135,25 +116,45 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c11.1|end:' + got);
-            queueMicrotask(() => {
-              log('c11.1|M13');
+            fs.readFile(__filename, (err) => {
+              log('f24|F24:' + (err ? err.code : 'ok'));
               process.nextTick(() => {
-                log('c11.1|K14');
+                log('f24|K25');
+                P[26] = Promise.reject(new Error('e27'));
               });
-              process.nextTick(() => {
-                log('c11.1|K15');
-              });
-            });
-            fs.stat(__filename + '.missing', (err) => {
-              log('f16|F16:' + (err ? err.code : 'ok'));
             });
           });
           sock.on('close', () => {
             log('c11.1|close');
-            log('c11.1|L17');
-            log('c11.1|L18');
+            queueMicrotask(() => {
+              log('c11.1|M28');
+              T[29] = setTimeout(() => {
+                log('t29|T29');
+                P[30] = Promise.resolve('v31');
+              }, 0);
+              T[32] = setTimeout(() => {
+                log('t32|T32');
+                P[33] = Promise.reject(new Error('e34'));
+                P[35] = Promise.reject(new Error('e36'));
+              }, 0);
+            });
+            T[37] = setTimeout(() => {
+              log('t37|T37');
+              T[38] = setImmediate(() => {
+                log('t37|I38');
+              });
+              T[39] = setImmediate(() => {
+                log('t37|I39');
+                clearImmediate(T[38]);
+                P[40] = Promise.resolve('v41');
+              });
+            }, 5);
             c11_2();
           });
+          sent += 1581;
+          sock.write(Buffer.alloc(1581, 120));
+          sent += 2196;
+          sock.write(Buffer.alloc(2196, 120));
         }
         function a11_2(sock) {
           let got = 0, first = true;
@@ -221,14 +222,8 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c11.3|connect');
-            sent += 1459;
-            sock.write(Buffer.alloc(1459, 120));
-            sent += 1233;
-            sock.write(Buffer.alloc(1233, 120), (err) => {
-              log('c11.3|w50:' + (err ? err.code : 'ok'));
-            });
-            sent += 3331;
-            sock.write(Buffer.alloc(3331, 120), (err) => {
+            sent += 1846;
+            sock.write(Buffer.alloc(1846, 120), (err) => {
               log('c11.3|w52:' + (err ? err.code : 'ok'));
             });
             if (sent === 0) {
@@ -256,20 +251,27 @@ setTimeout(() => {
               log('s11|close');
             });
           });
+          sent += 3821;
+          sock.write(Buffer.alloc(3821, 120), (err) => {
+            log('c11.3|w54:' + (err ? err.code : 'ok'));
+          });
+          sent += 411;
+          sock.write(Buffer.alloc(411, 120));
         }
       }
-      return Promise.reject(new Error('e53'));
     });
-    return 'v54';
+    throw new Error('e55');
+  }, (e) => {
+    log('H4!' + msg(e));
+    return 'v56';
   }).finally(() => {
     log('Y3');
-    return Promise.resolve('v55');
+    return Promise.resolve('v57');
   }).finally(() => {
     log('Y2');
     return { then(res, rej) {
-      log('N56');
-      res('v56');
-      rej(new Error('e56'));
+      log('N58');
+      queueMicrotask(() => rej(new Error('e58')));
     } };
-  }), Promise.resolve('v57'), Promise.resolve('v58')]);
+  }), 'v59', Promise.reject(new Error('e60'))]);
 }, 0);

@@ -58,7 +58,6 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a8.1|data');
-            log('a8.1|L34');
           });
           sock.on('end', () => {
             log('a8.1|end:' + got);
@@ -116,6 +115,9 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c8.1|data');
+              fs.readFile(__filename, (err) => {
+                log('f37|F37:' + (err ? err.code : 'ok'));
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -127,24 +129,31 @@ setTimeout(() => {
           });
           sock.on('close', () => {
             log('c8.1|close');
-            T[27] = setTimeout(() => {
-              log('t27|T27');
-            }, 5);
-            process.nextTick(() => {
-              log('c8.1|K28');
-              T[29] = setImmediate(() => {
-                log('c8.1|I29');
-                clearInterval(T[27]);
-                P[30] = Promise.resolve('v31');
-                P[32] = P[30];
-              });
-              T[33] = setTimeout(() => {
-                log('t33|T33');
-              }, 5);
-            });
             srv.close(() => {
               log('s8|close');
             });
+          });
+          sent += 645;
+          sock.write(Buffer.alloc(645, 120), (err) => {
+            log('c8.1|w27:' + (err ? err.code : 'ok'));
+            fs.stat(__filename + '.missing', (err) => {
+              log('f28|F28:' + (err ? err.code : 'ok'));
+              T[29] = setImmediate(() => {
+                log('f28|I29');
+                clearImmediate(T[29]);
+                P[30] = Promise.resolve('v31');
+              });
+              P[32] = Promise.reject(new Error('e33'));
+            });
+          });
+          sent += 3033;
+          sock.write(Buffer.alloc(3033, 120), (err) => {
+            log('c8.1|w35:' + (err ? err.code : 'ok'));
+            log('c8.1|L36');
+          });
+          sent += 847;
+          sock.write(Buffer.alloc(847, 120), (err) => {
+            log('c8.1|w34:' + (err ? err.code : 'ok'));
           });
         }
       }

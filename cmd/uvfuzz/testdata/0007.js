@@ -151,6 +151,14 @@ setTimeout(() => {
         log('c7.1|close');
         c7_2();
       });
+      sent += 2462;
+      sock.write(Buffer.alloc(2462, 120), (err) => {
+        log('c7.1|w35:' + (err ? err.code : 'ok'));
+      });
+      sent += 2079;
+      sock.write(Buffer.alloc(2079, 120), (err) => {
+        log('c7.1|w36:' + (err ? err.code : 'ok'));
+      });
     }
     function a7_2(sock) {
       let got = 0, first = true;
@@ -173,10 +181,8 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c7.2|connect');
-        sent += 757;
-        sock.write(Buffer.alloc(757, 120), (err) => {
-          log('c7.2|w35:' + (err ? err.code : 'ok'));
-        });
+        sent += 1353;
+        sock.write(Buffer.alloc(1353, 120));
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -225,6 +231,16 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c7.3|connect');
+        sent += 1052;
+        sock.write(Buffer.alloc(1052, 120), (err) => {
+          log('c7.3|w38:' + (err ? err.code : 'ok'));
+        });
+        sent += 204;
+        sock.write(Buffer.alloc(204, 120), (err) => {
+          log('c7.3|w39:' + (err ? err.code : 'ok'));
+        });
+        sent += 2296;
+        sock.write(Buffer.alloc(2296, 120));
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -246,6 +262,14 @@ setTimeout(() => {
       });
       sock.on('close', () => {
         log('c7.3|close');
+      });
+      sent += 1777;
+      sock.write(Buffer.alloc(1777, 120));
+      sent += 1905;
+      sock.write(Buffer.alloc(1905, 120));
+      sent += 1981;
+      sock.write(Buffer.alloc(1981, 120), (err) => {
+        log('c7.3|w41:' + (err ? err.code : 'ok'));
       });
     }
   }

@@ -96,39 +96,46 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c2.1|end:' + got);
-        fs.readFile(__filename, (err) => {
-          log('f10|F10:' + (err ? err.code : 'ok'));
-          T[11] = setImmediate(() => {
-            log('f10|I11');
-            process.nextTick(() => {
-              log('f10|K12');
-              clearImmediate(T[11]);
-              clearImmediate(T[11]);
-            });
-            clearImmediate(T[11]);
-            process.nextTick(() => {
-              log('f10|K13');
-              clearImmediate(T[11]);
-              clearImmediate(T[11]);
-            });
-          });
-          T[14] = setImmediate(() => {
-            log('f10|I14');
-            clearImmediate(T[14]);
-          });
-        });
       });
       sock.on('close', () => {
         log('c2.1|close');
-        T[15] = setTimeout(() => {
-          log('t15|T15');
-          T[16] = setImmediate(() => {
-            log('t15|I16');
-            P[17] = Promise.resolve('v18');
-          });
-        }, 5);
         srv.close(() => {
           log('s2|close');
+        });
+      });
+      sent += 2744;
+      sock.write(Buffer.alloc(2744, 120), (err) => {
+        log('c2.1|w10:' + (err ? err.code : 'ok'));
+        process.nextTick(() => {
+          log('c2.1|K11');
+          T[12] = setTimeout(() => {
+            log('t12|T12');
+          }, 5);
+        });
+      });
+      sent += 707;
+      sock.write(Buffer.alloc(707, 120), (err) => {
+        log('c2.1|w15:' + (err ? err.code : 'ok'));
+        T[16] = setImmediate(() => {
+          log('c2.1|I16');
+          P[17] = Promise.resolve({ then(res, rej) {
+            log('c2.1|N18');
+            res('v18');
+            throw new Error('x18');
+          } });
+          queueMicrotask(() => {
+            log('c2.1|M19');
+          });
+        });
+      });
+      sent += 2117;
+      sock.write(Buffer.alloc(2117, 120), (err) => {
+        log('c2.1|w13:' + (err ? err.code : 'ok'));
+        T[14] = setImmediate(() => {
+          log('c2.1|I14');
+          clearImmediate(T[14]);
+          clearImmediate(T[14]);
+          clearImmediate(T[14]);
         });
       });
     }

@@ -52,82 +52,31 @@ setTimeout(() => {
         if (!first) return;
         first = false;
         log('a3.1|data');
-        T[23] = setImmediate(() => {
-          log('a3.1|I23');
-          process.nextTick(() => {
-            log('a3.1|K24');
-            P[25] = Promise.resolve('v28').finally(() => {
-              log('a3.1|Y27');
-              log('a3.1|L29');
-            }).finally(() => {
-              log('a3.1|Y26');
-            });
-          });
-          fs.readFile(__filename, (err) => {
-            log('f30|F30:' + (err ? err.code : 'ok'));
-            process.nextTick(() => {
-              log('f30|K31');
-            });
-            P[32] = (async () => {
-              log('f30|A33');
-              process.nextTick(() => {
-                log('f30|K34');
-              });
-            })();
-          });
-          fs.stat(__filename, (err) => {
-            log('f35|F35:' + (err ? err.code : 'ok'));
-            T[36] = setImmediate(() => {
-              log('f35|I36');
-              clearImmediate(T[36]);
-            });
-            T[37] = setImmediate(() => {
-              log('f35|I37');
-            });
-          });
-        });
       });
       sock.on('end', () => {
         log('a3.1|end:' + got);
-        P[38] = Promise.resolve('v40').finally(() => {
-          log('a3.1|Y39');
-          P[41] = Promise.resolve({ then(res, rej) {
-            log('a3.1|N43');
-            log('a3.1|L44');
-            throw new Error('e43');
-          } }).then((v) => {
-            log('a3.1|H42:' + show(v));
-            fs.stat(__filename + '.missing', (err) => {
-              log('f45|F45:' + (err ? err.code : 'ok'));
-              T[46] = setImmediate(() => {
-                log('f45|I46');
-                clearImmediate(T[46]);
-                P[47] = Promise.reject(new Error('e48'));
-              });
-            });
-            return v;
-          });
-        });
       });
       sock.on('close', () => {
         log('a3.1|close');
       });
       log('a3.1|connection');
-      queueMicrotask(() => {
-        log('a3.1|M14');
-        T[15] = setImmediate(() => {
-          log('a3.1|I15');
-          queueMicrotask(() => {
-            log('a3.1|M16');
-            T[17] = setTimeout(() => {
-              log('t17|T17');
-              P[18] = Promise.resolve('v19');
-              P[20] = Promise.reject(new Error('e21'));
-            }, 0);
+      P[37] = Promise.resolve('v39').finally(() => {
+        log('a3.1|Y38');
+        P[40] = Promise.resolve({ then(res, rej) {
+          log('a3.1|N42');
+          log('a3.1|L43');
+          throw new Error('e42');
+        } }).then((v) => {
+          log('a3.1|H41:' + show(v));
+          fs.stat(__filename + '.missing', (err) => {
+            log('f44|F44:' + (err ? err.code : 'ok'));
+            T[45] = setImmediate(() => {
+              log('f44|I45');
+              clearImmediate(T[45]);
+              P[46] = Promise.reject(new Error('e47'));
+            });
           });
-          process.nextTick(() => {
-            log('a3.1|K22');
-          });
+          return v;
         });
       });
     }
@@ -156,7 +105,12 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c3.1|data');
-          P[11] = Promise.reject(new Error('e12'));
+          T[11] = setTimeout(() => {
+            log('t11|T11');
+            queueMicrotask(() => {
+              log('t11|M12');
+            });
+          }, 5);
         }
         if (got === sent && !ended) {
           ended = true;
@@ -165,11 +119,59 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c3.1|end:' + got);
+        queueMicrotask(() => {
+          log('c3.1|M13');
+          T[14] = setImmediate(() => {
+            log('c3.1|I14');
+            queueMicrotask(() => {
+              log('c3.1|M15');
+              T[16] = setTimeout(() => {
+                log('t16|T16');
+                P[17] = Promise.resolve('v18');
+                P[19] = Promise.reject(new Error('e20'));
+              }, 0);
+            });
+            process.nextTick(() => {
+              log('c3.1|K21');
+            });
+          });
+        });
       });
       sock.on('close', () => {
         log('c3.1|close');
-        queueMicrotask(() => {
-          log('c3.1|M13');
+        T[22] = setImmediate(() => {
+          log('c3.1|I22');
+          process.nextTick(() => {
+            log('c3.1|K23');
+            P[24] = Promise.resolve('v27').finally(() => {
+              log('c3.1|Y26');
+              log('c3.1|L28');
+            }).finally(() => {
+              log('c3.1|Y25');
+            });
+          });
+          fs.readFile(__filename, (err) => {
+            log('f29|F29:' + (err ? err.code : 'ok'));
+            process.nextTick(() => {
+              log('f29|K30');
+            });
+            P[31] = (async () => {
+              log('f29|A32');
+              process.nextTick(() => {
+                log('f29|K33');
+              });
+            })();
+          });
+          fs.stat(__filename, (err) => {
+            log('f34|F34:' + (err ? err.code : 'ok'));
+            T[35] = setImmediate(() => {
+              log('f34|I35');
+              clearImmediate(T[35]);
+            });
+            T[36] = setImmediate(() => {
+              log('f34|I36');
+            });
+          });
         });
         c3_2();
       });
@@ -195,13 +197,9 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c3.2|connect');
-        sent += 1471;
-        sock.write(Buffer.alloc(1471, 120), (err) => {
-          log('c3.2|w49:' + (err ? err.code : 'ok'));
-        });
-        sent += 542;
-        sock.write(Buffer.alloc(542, 120), (err) => {
-          log('c3.2|w50:' + (err ? err.code : 'ok'));
+        sent += 3198;
+        sock.write(Buffer.alloc(3198, 120), (err) => {
+          log('c3.2|w48:' + (err ? err.code : 'ok'));
         });
         if (sent === 0) {
           ended = true;

@@ -63,11 +63,18 @@ setTimeout(() => {
             });
             sock.on('end', () => {
               log('a6.1|end:' + got);
+              log('a6.1|L31');
             });
             sock.on('close', () => {
               log('a6.1|close');
             });
             log('a6.1|connection');
+            fs.stat(__filename + '.missing', (err) => {
+              log('f29|F29:' + (err ? err.code : 'ok'));
+            });
+            queueMicrotask(() => {
+              log('a6.1|M30');
+            });
           }
           function c6_1() {
             let got = 0, sent = 0, first = true, ended = false;
@@ -93,15 +100,6 @@ setTimeout(() => {
               if (first) {
                 first = false;
                 log('c6.1|data');
-                T[21] = setImmediate(() => {
-                  log('c6.1|I21');
-                  P[22] = Promise.reject(new Error('e23'));
-                });
-                T[24] = setImmediate(() => {
-                  log('c6.1|I24');
-                  P[25] = Promise.reject(new Error('e26'));
-                  P[27] = Promise.reject(new Error('e28'));
-                });
               }
               if (got === sent && !ended) {
                 ended = true;
@@ -110,17 +108,17 @@ setTimeout(() => {
             });
             sock.on('end', () => {
               log('c6.1|end:' + got);
+              fs.readFile(__filename, (err) => {
+                log('f21|F21:' + (err ? err.code : 'ok'));
+                P[22] = Promise.resolve('v23');
+                P[24] = Promise.reject(new Error('e25'));
+              });
             });
             sock.on('close', () => {
               log('c6.1|close');
-              P[29] = Promise.resolve({ then(res, rej) {
-                log('c6.1|N30');
-                res('v30');
-                throw new Error('x30');
-              } });
-              queueMicrotask(() => {
-                log('c6.1|M31');
-                log('c6.1|L32');
+              process.nextTick(() => {
+                log('c6.1|K26');
+                P[27] = Promise.reject(new Error('e28'));
               });
               c6_2();
             });
@@ -146,8 +144,15 @@ setTimeout(() => {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
               log('c6.2|connect');
-              sent += 2616;
-              sock.write(Buffer.alloc(2616, 120));
+              sent += 1706;
+              sock.write(Buffer.alloc(1706, 120), (err) => {
+                log('c6.2|w37:' + (err ? err.code : 'ok'));
+              });
+              process.nextTick(() => {
+                log('c6.2|K32');
+                P[33] = Promise.reject(new Error('e34'));
+                P[35] = Promise.resolve('v36');
+              });
               if (sent === 0) {
                 ended = true;
                 sock.end();
@@ -172,6 +177,16 @@ setTimeout(() => {
               srv.close(() => {
                 log('s6|close');
               });
+            });
+            sent += 3701;
+            sock.write(Buffer.alloc(3701, 120), (err) => {
+              log('c6.2|w40:' + (err ? err.code : 'ok'));
+            });
+            sent += 379;
+            sock.write(Buffer.alloc(379, 120));
+            sent += 1548;
+            sock.write(Buffer.alloc(1548, 120), (err) => {
+              log('c6.2|w38:' + (err ? err.code : 'ok'));
             });
           }
         }

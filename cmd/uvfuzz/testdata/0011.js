@@ -61,30 +61,70 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a5.1|data');
+            log('a5.1|L57');
+            T[58] = setImmediate(() => {
+              log('a5.1|I58');
+              queueMicrotask(() => {
+                log('a5.1|M59');
+                P[60] = Promise.resolve('v61');
+              });
+            });
           });
           sock.on('end', () => {
             log('a5.1|end:' + got);
+            P[62] = Promise.resolve('v63');
           });
           sock.on('close', () => {
             log('a5.1|close');
-            T[22] = setImmediate(() => {
-              log('a5.1|I22');
-            });
           });
           log('a5.1|connection');
-          fs.stat(__filename + '.missing', (err) => {
-            log('f14|F14:' + (err ? err.code : 'ok'));
-            P[15] = new Promise((res, rej) => {
-              R[16] = { res, rej };
-              log('f14|X16');
-              P[17] = Promise.resolve('v18');
-              res(Promise.resolve('v19'));
+          T[27] = setImmediate(() => {
+            log('a5.1|I27');
+            clearImmediate(T[27]);
+            clearImmediate(T[27]);
+            fs.stat(__filename + '.missing', (err) => {
+              log('f28|F28:' + (err ? err.code : 'ok'));
+              P[29] = Promise.reject(new Error('e30'));
             });
           });
-          queueMicrotask(() => {
-            log('a5.1|M20');
-            process.nextTick(() => {
-              log('a5.1|K21');
+          T[31] = setImmediate(() => {
+            log('a5.1|I31');
+            clearImmediate(T[31]);
+            P[32] = Promise.allSettled([Promise.any([new Promise((res, rej) => {
+              R[36] = { res, rej };
+              log('a5.1|X36');
+              throw new Error('e37');
+            }), Promise.resolve({ then(res, rej) {
+              log('a5.1|N38');
+              res('v38');
+              rej(new Error('e38'));
+            } }), Promise.reject(new Error('e39'))]).finally(() => {
+              log('a5.1|Y35');
+              P[40] = Promise.resolve('v41');
+              return Promise.resolve('v42');
+            }), (async () => {
+              log('a5.1|A43');
+              log('a5.1|L44');
+              clearImmediate(T[27]);
+              try {
+                const v = await 'v46';
+                log('a5.1|W45:' + show(v));
+              } catch (e) {
+                log('a5.1|W45!' + msg(e));
+              }
+              return 'v47';
+            })(), Promise.resolve({ then(res, rej) {
+              log('a5.1|N48');
+              throw new Error('e48');
+            } })]).then((v) => {
+              log('a5.1|H34:' + show(v));
+              P[49] = Promise.resolve('v50');
+              P[51] = Promise.resolve('v52');
+              return 'v53';
+            }).finally(() => {
+              log('a5.1|Y33');
+              P[54] = Promise.resolve('v55');
+              throw new Error('e56');
             });
           });
         }
@@ -110,6 +150,7 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c5.1|data');
+              log('c5.1|L25');
             }
             if (got === sent && !ended) {
               ended = true;
@@ -118,10 +159,34 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c5.1|end:' + got);
+            log('c5.1|L26');
           });
           sock.on('close', () => {
             log('c5.1|close');
             c5_2();
+          });
+          sent += 1559;
+          sock.write(Buffer.alloc(1559, 120));
+          process.nextTick(() => {
+            log('c5.1|K14');
+            P[15] = Promise.resolve('v16');
+            P[17] = new Promise((res, rej) => {
+              R[18] = { res, rej };
+              log('c5.1|X18');
+              P[19] = P[15];
+              throw new Error('e20');
+            });
+          });
+          sent += 210;
+          sock.write(Buffer.alloc(210, 120), (err) => {
+            log('c5.1|w23:' + (err ? err.code : 'ok'));
+            T[24] = setImmediate(() => {
+              log('c5.1|I24');
+            });
+          });
+          sent += 3892;
+          sock.write(Buffer.alloc(3892, 120), (err) => {
+            log('c5.1|w21:' + (err ? err.code : 'ok'));
           });
         }
         function a5_2(sock) {
@@ -145,71 +210,17 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c5.2|connect');
-            sent += 999;
-            sock.write(Buffer.alloc(999, 120), (err) => {
-              log('c5.2|w27:' + (err ? err.code : 'ok'));
-              process.nextTick(() => {
-                log('c5.2|K28');
-                P[29] = Promise.reject(new Error('e32')).then((v) => {
-                  log('c5.2|H31:' + show(v));
-                  P[33] = Promise.resolve('v34');
-                  return Promise.resolve('v35');
-                }).then((v) => {
-                  log('c5.2|H30:' + show(v));
-                  return Promise.reject(new Error('e36'));
-                });
-              });
-              fs.stat(__filename, (err) => {
-                log('f37|F37:' + (err ? err.code : 'ok'));
-                P[38] = (async () => {
-                  log('f37|A40');
-                })().then((v) => {
-                  log('f37|H39:' + show(v));
-                  P[41] = Promise.reject(new Error('e42'));
-                  P[43] = Promise.reject(new Error('e44'));
-                  return { then(res, rej) {
-                    log('f37|N45');
-                    rej(new Error('e45'));
-                  } };
-                });
-                P[46] = Promise.any([Promise.resolve('v47'), Promise.any([new Promise((res, rej) => {
-                  R[51] = { res, rej };
-                  log('f37|X51');
-                }).finally(() => {
-                  log('f37|Y50');
-                  return { then(res, rej) {
-                    log('f37|N52');
-                    queueMicrotask(() => rej(new Error('e52')));
-                  } };
-                }).then((v) => {
-                  log('f37|H49:' + show(v));
-                  return v;
-                }).catch((e) => {
-                  log('f37|H48!' + msg(e));
-                  P[53] = P[38];
-                }), Promise.race([])])]);
-              });
+            sent += 2894;
+            sock.write(Buffer.alloc(2894, 120), (err) => {
+              log('c5.2|w65:' + (err ? err.code : 'ok'));
             });
-            queueMicrotask(() => {
-              log('c5.2|M23');
-              log('c5.2|L24');
+            sent += 3704;
+            sock.write(Buffer.alloc(3704, 120), (err) => {
+              log('c5.2|w64:' + (err ? err.code : 'ok'));
             });
-            sent += 930;
-            sock.write(Buffer.alloc(930, 120), (err) => {
-              log('c5.2|w26:' + (err ? err.code : 'ok'));
-            });
-            log('c5.2|L25');
             sent += 3974;
             sock.write(Buffer.alloc(3974, 120), (err) => {
-              log('c5.2|w54:' + (err ? err.code : 'ok'));
-              P[55] = new Promise((res, rej) => {
-                R[56] = { res, rej };
-                log('c5.2|X56');
-                queueMicrotask(() => {
-                  log('c5.2|M57');
-                });
-                res(Promise.resolve('v58'));
-              });
+              log('c5.2|w66:' + (err ? err.code : 'ok'));
             });
             if (sent === 0) {
               ended = true;
@@ -233,6 +244,14 @@ setTimeout(() => {
           sock.on('close', () => {
             log('c5.2|close');
             c5_3();
+          });
+          sent += 471;
+          sock.write(Buffer.alloc(471, 120), (err) => {
+            log('c5.2|w67:' + (err ? err.code : 'ok'));
+          });
+          sent += 3952;
+          sock.write(Buffer.alloc(3952, 120), (err) => {
+            log('c5.2|w68:' + (err ? err.code : 'ok'));
           });
         }
         function a5_3(sock) {
@@ -284,6 +303,5 @@ setTimeout(() => {
         }
       }
     });
-    return 'v59';
   })();
 }, 0);

@@ -56,17 +56,16 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a7.1|data');
-                P[16] = Promise.resolve('v17');
               });
               sock.on('end', () => {
                 log('a7.1|end:' + got);
-                P[18] = Promise.resolve('v19');
+                P[27] = Promise.resolve('v28');
               });
               sock.on('close', () => {
                 log('a7.1|close');
-                P[20] = Promise.resolve('v21');
               });
               log('a7.1|connection');
+              P[25] = Promise.reject(new Error('e26'));
             }
             function c7_1() {
               let got = 0, sent = 0, first = true, ended = false;
@@ -89,6 +88,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.1|data');
+                  P[19] = Promise.resolve('v20');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -97,11 +97,23 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.1|end:' + got);
+                P[21] = Promise.reject(new Error('e22'));
               });
               sock.on('close', () => {
                 log('c7.1|close');
-                P[14] = Promise.reject(new Error('e15'));
+                P[23] = Promise.resolve('v24');
                 c7_2();
+              });
+              sent += 3275;
+              sock.write(Buffer.alloc(3275, 120), (err) => {
+                log('c7.1|w15:' + (err ? err.code : 'ok'));
+                P[16] = Promise.resolve('v17');
+              });
+              sent += 810;
+              sock.write(Buffer.alloc(810, 120));
+              sent += 2044;
+              sock.write(Buffer.alloc(2044, 120), (err) => {
+                log('c7.1|w18:' + (err ? err.code : 'ok'));
               });
             }
             function a7_2(sock) {
@@ -115,18 +127,23 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('a7.2|end:' + got);
-                P[27] = Promise.resolve('v28');
               });
               sock.on('close', () => {
                 log('a7.2|close');
               });
               log('a7.2|connection');
+              P[40] = Promise.resolve('v41');
             }
             function c7_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c7.2|connect');
-                P[22] = Promise.reject(new Error('e23'));
+                sent += 2912;
+                sock.write(Buffer.alloc(2912, 120), (err) => {
+                  log('c7.2|w31:' + (err ? err.code : 'ok'));
+                  P[32] = Promise.resolve('v33');
+                });
+                P[29] = Promise.resolve('v30');
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -137,6 +154,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.2|data');
+                  P[34] = Promise.resolve('v35');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -145,11 +163,11 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.2|end:' + got);
+                P[36] = Promise.resolve('v37');
               });
               sock.on('close', () => {
                 log('c7.2|close');
-                P[24] = Promise.resolve('v25');
-                P[26] = P[24];
+                P[38] = Promise.resolve('v39');
                 c7_3();
               });
             }
@@ -161,25 +179,22 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a7.3|data');
-                P[36] = Promise.resolve('v37');
               });
               sock.on('end', () => {
                 log('a7.3|end:' + got);
-                P[38] = Promise.resolve('v39');
-                P[40] = Promise.resolve('v41');
               });
               sock.on('close', () => {
                 log('a7.3|close');
-                P[42] = Promise.reject(new Error('e43'));
-                P[44] = Promise.resolve('v45');
               });
               log('a7.3|connection');
-              P[34] = Promise.resolve('v35');
+              P[54] = Promise.resolve('v55');
             }
             function c7_3() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c7.3|connect');
+                P[42] = Promise.reject(new Error('e43'));
+                P[44] = Promise.resolve('v45');
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -190,7 +205,6 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.3|data');
-                  log('c7.3|L29');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -199,22 +213,27 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.3|end:' + got);
-                P[30] = Promise.resolve('v31');
+                P[48] = Promise.reject(new Error('e49'));
+                P[50] = Promise.reject(new Error('e51'));
               });
               sock.on('close', () => {
                 log('c7.3|close');
-                P[32] = Promise.reject(new Error('e33'));
+                P[52] = Promise.resolve('v53');
                 srv.close(() => {
                   log('s7|close');
-                  log('s7|L46');
                 });
+              });
+              sent += 2120;
+              sock.write(Buffer.alloc(2120, 120));
+              sent += 2031;
+              sock.write(Buffer.alloc(2031, 120), (err) => {
+                log('c7.3|w47:' + (err ? err.code : 'ok'));
               });
             }
           }
           res('v6');
           throw new Error('x6');
         } });
-        log('L47');
       });
     });
   }, 0);

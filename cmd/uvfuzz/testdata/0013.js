@@ -51,7 +51,6 @@ setTimeout(() => {
         if (!first) return;
         first = false;
         log('a4.1|data');
-        P[38] = Promise.resolve('v39');
       });
       sock.on('end', () => {
         log('a4.1|end:' + got);
@@ -60,64 +59,6 @@ setTimeout(() => {
         log('a4.1|close');
       });
       log('a4.1|connection');
-      T[10] = setImmediate(() => {
-        log('a4.1|I10');
-        P[11] = Promise.race([]).then((v) => {
-          log('a4.1|H12:' + show(v));
-          T[13] = setTimeout(() => {
-            log('t13|T13');
-            P[14] = Promise.reject(new Error('e15'));
-          }, 0);
-          throw new Error('e16');
-        }, (e) => {
-          log('a4.1|H12!' + msg(e));
-          return new Promise((res, rej) => {
-            R[17] = { res, rej };
-            log('a4.1|X17');
-            fs.stat(__filename, (err) => {
-              log('f18|F18:' + (err ? err.code : 'ok'));
-              P[19] = Promise.reject(new Error('e20'));
-            });
-            res(Promise.allSettled([]).then((v) => {
-              log('a4.1|H22:' + show(v));
-              P[23] = Promise.resolve('v24');
-              clearImmediate(T[10]);
-              return 'v25';
-            }).then((v) => {
-              log('a4.1|H21:' + show(v));
-              return Promise.resolve('v26');
-            }, (e) => {
-              log('a4.1|H21!' + msg(e));
-              clearImmediate(T[10]);
-              return Promise.resolve('v27');
-            }));
-          });
-        });
-        T[28] = setTimeout(() => {
-          log('t28|T28');
-          P[29] = (async () => {
-            log('t28|A31');
-            return { then(res, rej) {
-              log('t28|N32');
-              res('v32');
-              rej(new Error('e32'));
-            } };
-          })().catch((e) => {
-            log('t28|H30!' + msg(e));
-            throw new Error('e33');
-          });
-        }, 5);
-        fs.stat(__filename, (err) => {
-          log('f34|F34:' + (err ? err.code : 'ok'));
-          T[35] = setImmediate(() => {
-            log('f34|I35');
-            P[36] = Promise.resolve({ then(res, rej) {
-              log('f34|N37');
-              queueMicrotask(() => rej(new Error('e37')));
-            } });
-          });
-        });
-      });
     }
     function c4_1() {
       let got = 0, sent = 0, first = true, ended = false;
@@ -144,22 +85,91 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c4.1|end:' + got);
-        fs.stat(__filename, (err) => {
-          log('f6|F6:' + (err ? err.code : 'ok'));
-          process.nextTick(() => {
-            log('f6|K7');
-            queueMicrotask(() => {
-              log('f6|M8');
-            });
-            process.nextTick(() => {
-              log('f6|K9');
-            });
-          });
-        });
       });
       sock.on('close', () => {
         log('c4.1|close');
         c4_2();
+      });
+      sent += 2521;
+      sock.write(Buffer.alloc(2521, 120), (err) => {
+        log('c4.1|w10:' + (err ? err.code : 'ok'));
+        P[11] = Promise.race([]).then((v) => {
+          log('c4.1|H12:' + show(v));
+          T[13] = setTimeout(() => {
+            log('t13|T13');
+            P[14] = Promise.reject(new Error('e15'));
+          }, 0);
+          throw new Error('e16');
+        }, (e) => {
+          log('c4.1|H12!' + msg(e));
+          return new Promise((res, rej) => {
+            R[17] = { res, rej };
+            log('c4.1|X17');
+            fs.stat(__filename, (err) => {
+              log('f18|F18:' + (err ? err.code : 'ok'));
+              T[19] = setImmediate(() => {
+                log('f18|I19');
+                P[20] = Promise.reject(new Error('e21'));
+              });
+            });
+            throw new Error('e22');
+          });
+        });
+        process.nextTick(() => {
+          log('c4.1|K23');
+        });
+      });
+      sent += 3044;
+      sock.write(Buffer.alloc(3044, 120), (err) => {
+        log('c4.1|w24:' + (err ? err.code : 'ok'));
+        P[25] = Promise.resolve({ then(res, rej) {
+          log('c4.1|N27');
+          T[28] = setTimeout(() => {
+            log('t28|T28');
+            process.nextTick(() => {
+              log('t28|K29');
+              process.nextTick(() => {
+                log('t28|K30');
+                log('t28|L31');
+              });
+              queueMicrotask(() => {
+                log('t28|M32');
+                P[33] = Promise.reject(new Error('e34'));
+              });
+            });
+          }, 0);
+          process.nextTick(() => res('v27'));
+        } }).finally(() => {
+          log('c4.1|Y26');
+          T[35] = setTimeout(() => {
+            log('t35|T35');
+            P[36] = (async () => {
+              log('t35|A38');
+              return { then(res, rej) {
+                log('t35|N39');
+                res('v39');
+                rej(new Error('e39'));
+              } };
+            })().catch((e) => {
+              log('t35|H37!' + msg(e));
+              throw new Error('e40');
+            });
+          }, 5);
+          return Promise.resolve('v41');
+        });
+      });
+      sent += 3685;
+      sock.write(Buffer.alloc(3685, 120), (err) => {
+        log('c4.1|w6:' + (err ? err.code : 'ok'));
+        process.nextTick(() => {
+          log('c4.1|K7');
+          queueMicrotask(() => {
+            log('c4.1|M8');
+          });
+          process.nextTick(() => {
+            log('c4.1|K9');
+          });
+        });
       });
     }
     function a4_2(sock) {
@@ -183,14 +193,14 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c4.2|connect');
-        sent += 3153;
-        sock.write(Buffer.alloc(3153, 120));
-        sent += 171;
-        sock.write(Buffer.alloc(171, 120), (err) => {
-          log('c4.2|w41:' + (err ? err.code : 'ok'));
+        sent += 1837;
+        sock.write(Buffer.alloc(1837, 120), (err) => {
+          log('c4.2|w42:' + (err ? err.code : 'ok'));
         });
-        sent += 2574;
-        sock.write(Buffer.alloc(2574, 120));
+        sent += 2321;
+        sock.write(Buffer.alloc(2321, 120), (err) => {
+          log('c4.2|w43:' + (err ? err.code : 'ok'));
+        });
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -238,6 +248,8 @@ setTimeout(() => {
         log('c4.3|connect');
         sent += 553;
         sock.write(Buffer.alloc(553, 120));
+        sent += 2512;
+        sock.write(Buffer.alloc(2512, 120));
         if (sent === 0) {
           ended = true;
           sock.end();

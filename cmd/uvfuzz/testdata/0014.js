@@ -163,6 +163,16 @@ setTimeout(() => {
           log('s9|close');
         });
       });
+      sent += 2516;
+      sock.write(Buffer.alloc(2516, 120));
+      sent += 3251;
+      sock.write(Buffer.alloc(3251, 120), (err) => {
+        log('c9.1|w46:' + (err ? err.code : 'ok'));
+      });
+      sent += 1756;
+      sock.write(Buffer.alloc(1756, 120), (err) => {
+        log('c9.1|w47:' + (err ? err.code : 'ok'));
+      });
     }
   }
 }, 0);

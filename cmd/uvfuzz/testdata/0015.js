@@ -106,57 +106,54 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c6.1|data');
-          fs.readFile(__filename, (err) => {
-            log('f18|F18:' + (err ? err.code : 'ok'));
-            P[19] = (async () => {
-              log('f18|A23');
-              try {
-                const v = await { then(res, rej) {
-                  log('f18|N25');
-                  queueMicrotask(() => rej(new Error('e25')));
-                } };
-                log('f18|W24:' + show(v));
-              } catch (e) {
-                log('f18|W24!' + msg(e));
-              }
+          P[18] = (async () => {
+            log('c6.1|A19');
+            process.nextTick(() => {
+              log('c6.1|K20');
+              fs.stat(__filename + '.missing', (err) => {
+                log('f21|F21:' + (err ? err.code : 'ok'));
+                T[22] = setImmediate(() => {
+                  log('f21|I22');
+                });
+              });
+            });
+            P[23] = (async () => {
+              log('c6.1|A24');
               try {
                 const v = await Promise.resolve({ then(res, rej) {
-                  log('f18|N27');
+                  log('c6.1|N26');
                   queueMicrotask(() => {
-                    log('f18|M28');
+                    log('c6.1|M27');
                   });
-                  process.nextTick(() => res('v27'));
+                  process.nextTick(() => res('v26'));
                 } });
-                log('f18|W26:' + show(v));
+                log('c6.1|W25:' + show(v));
               } catch (e) {
-                log('f18|W26!' + msg(e));
+                log('c6.1|W25!' + msg(e));
               }
               process.nextTick(() => {
-                log('f18|K29');
+                log('c6.1|K28');
                 process.nextTick(() => {
-                  log('f18|K30');
+                  log('c6.1|K29');
                 });
-                P[31] = (async () => {
-                  log('f18|A32');
-                  P[33] = Promise.reject(new Error('e34'));
-                  P[35] = P[33];
+                P[30] = (async () => {
+                  log('c6.1|A31');
+                  P[32] = Promise.reject(new Error('e33'));
+                  P[34] = P[32];
+                  try {
+                    const v = await Promise.reject(new Error('e36'));
+                    log('c6.1|W35:' + show(v));
+                  } catch (e) {
+                    log('c6.1|W35!' + msg(e));
+                  }
+                  P[37] = P[32];
+                  throw new Error('e38');
                 })();
               });
-              return 'v36';
-            })().finally(() => {
-              log('f18|Y22');
-            }).finally(() => {
-              log('f18|Y21');
-              return { then(res, rej) {
-                log('f18|N37');
-                res('v37');
-                throw new Error('x37');
-              } };
-            }).finally(() => {
-              log('f18|Y20');
-              return Promise.resolve('v38');
-            });
-          });
+              return 'v39';
+            })();
+            return Promise.resolve('v40');
+          })();
         }
         if (got === sent && !ended) {
           ended = true;

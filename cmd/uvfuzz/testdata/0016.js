@@ -58,16 +58,17 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a7.1|data');
+                P[27] = Promise.resolve('v28');
               });
               sock.on('end', () => {
                 log('a7.1|end:' + got);
-                P[23] = Promise.resolve('v24');
-                P[25] = Promise.reject(new Error('e26'));
+                P[29] = Promise.reject(new Error('e30'));
               });
               sock.on('close', () => {
                 log('a7.1|close');
               });
               log('a7.1|connection');
+              P[25] = Promise.resolve('v26');
             }
             function c7_1() {
               let got = 0, sent = 0, first = true, ended = false;
@@ -95,6 +96,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.1|data');
+                  P[23] = Promise.reject(new Error('e24'));
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -103,13 +105,18 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.1|end:' + got);
-                P[19] = Promise.resolve('v20');
               });
               sock.on('close', () => {
                 log('c7.1|close');
-                P[21] = Promise.resolve('v22');
                 c7_2();
               });
+              sent += 2553;
+              sock.write(Buffer.alloc(2553, 120), (err) => {
+                log('c7.1|w19:' + (err ? err.code : 'ok'));
+                P[20] = Promise.resolve('v21');
+              });
+              sent += 631;
+              sock.write(Buffer.alloc(631, 120));
             }
             function a7_2(sock) {
               let got = 0, first = true;
@@ -119,21 +126,28 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a7.2|data');
-                P[33] = Promise.resolve('v34');
+                P[41] = Promise.resolve('v42');
+                P[43] = P[41];
               });
               sock.on('end', () => {
                 log('a7.2|end:' + got);
+                P[44] = Promise.resolve('v45');
               });
               sock.on('close', () => {
                 log('a7.2|close');
-                P[35] = Promise.resolve('v36');
               });
               log('a7.2|connection');
+              P[39] = Promise.resolve('v40');
             }
             function c7_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c7.2|connect');
+                sent += 1741;
+                sock.write(Buffer.alloc(1741, 120), (err) => {
+                  log('c7.2|w33:' + (err ? err.code : 'ok'));
+                });
+                P[31] = Promise.resolve('v32');
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -144,7 +158,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.2|data');
-                  P[27] = Promise.resolve('v28');
+                  P[34] = Promise.reject(new Error('e35'));
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -153,11 +167,11 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.2|end:' + got);
-                P[29] = Promise.resolve('v30');
+                log('c7.2|L36');
+                P[37] = Promise.reject(new Error('e38'));
               });
               sock.on('close', () => {
                 log('c7.2|close');
-                P[31] = Promise.reject(new Error('e32'));
                 c7_3();
               });
             }
@@ -169,26 +183,21 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a7.3|data');
-                P[46] = Promise.resolve('v47');
               });
               sock.on('end', () => {
                 log('a7.3|end:' + got);
               });
               sock.on('close', () => {
                 log('a7.3|close');
+                P[58] = Promise.resolve('v59');
               });
               log('a7.3|connection');
-              P[43] = Promise.resolve('v44');
-              P[45] = P[43];
+              P[56] = Promise.resolve('v57');
             }
             function c7_3() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c7.3|connect');
-                sent += 3966;
-                sock.write(Buffer.alloc(3966, 120), (err) => {
-                  log('c7.3|w37:' + (err ? err.code : 'ok'));
-                });
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -199,8 +208,8 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c7.3|data');
-                  log('c7.3|L38');
-                  P[39] = Promise.reject(new Error('e40'));
+                  P[46] = Promise.resolve('v47');
+                  P[48] = Promise.resolve('v49');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -209,178 +218,201 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c7.3|end:' + got);
+                P[50] = Promise.reject(new Error('e51'));
               });
               sock.on('close', () => {
                 log('c7.3|close');
-                P[41] = Promise.resolve('v42');
+                P[52] = Promise.reject(new Error('e53'));
+                P[54] = Promise.resolve('v55');
                 srv.close(() => {
                   log('s7|close');
+                  P[60] = Promise.reject(new Error('e61'));
+                  P[62] = Promise.resolve('v63');
                 });
               });
             }
           }
         });
-        {
-          const srv = net.createServer();
-          let n = 0;
-          srv.on('connection', (sock) => [a48_1, a48_2][n++](sock));
-          srv.listen(0, '127.0.0.1', () => {
-            log('s48|listening');
-            T[49] = setImmediate(() => {
-              log('s48|I49');
-              clearImmediate(T[49]);
+        P[64] = Promise.reject(new Error('e66')).then((v) => {
+          log('H65:' + show(v));
+          {
+            const srv = net.createServer();
+            let n = 0;
+            srv.on('connection', (sock) => [a67_1, a67_2, a67_3][n++](sock));
+            srv.listen(0, '127.0.0.1', () => {
+              log('s67|listening');
+              P[68] = Promise.resolve('v69');
+              c67_1();
             });
-            c48_1();
-          });
-          function a48_1(sock) {
-            let got = 0, first = true;
-            sock.on('data', (d) => {
-              sock.write(d);
-              got += d.length;
-              if (!first) return;
-              first = false;
-              log('a48.1|data');
-              T[75] = setTimeout(() => {
-                log('t75|T75');
-                P[76] = Promise.resolve('v77');
-              }, 0);
-            });
-            sock.on('end', () => {
-              log('a48.1|end:' + got);
-            });
-            sock.on('close', () => {
-              log('a48.1|close');
-            });
-            log('a48.1|connection');
-            T[68] = setTimeout(() => {
-              log('t68|T68');
-              P[69] = Promise.resolve('v70');
-            }, 5);
-            P[71] = new Promise((res, rej) => {
-              R[73] = { res, rej };
-              log('a48.1|X73');
-              clearTimeout(T[68]);
-            }).then((v) => {
-              log('a48.1|H72:' + show(v));
-              return 'v74';
-            });
-          }
-          function c48_1() {
-            let got = 0, sent = 0, first = true, ended = false;
-            const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-              log('c48.1|connect');
-              P[50] = (async () => {
-                log('c48.1|A51');
-                try {
-                  const v = await Promise.resolve('v53');
-                  log('c48.1|W52:' + show(v));
-                } catch (e) {
-                  log('c48.1|W52!' + msg(e));
+            function a67_1(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a67.1|data');
+                P[84] = Promise.reject(new Error('e85'));
+                P[86] = P[84];
+              });
+              sock.on('end', () => {
+                log('a67.1|end:' + got);
+                P[87] = Promise.reject(new Error('e88'));
+              });
+              sock.on('close', () => {
+                log('a67.1|close');
+              });
+              log('a67.1|connection');
+            }
+            function c67_1() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c67.1|connect');
+                sent += 626;
+                sock.write(Buffer.alloc(626, 120), (err) => {
+                  log('c67.1|w72:' + (err ? err.code : 'ok'));
+                  P[73] = Promise.resolve('v74');
+                });
+                P[70] = Promise.resolve('v71');
+                sent += 1787;
+                sock.write(Buffer.alloc(1787, 120), (err) => {
+                  log('c67.1|w75:' + (err ? err.code : 'ok'));
+                  P[76] = Promise.reject(new Error('e77'));
+                });
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
                 }
-                throw new Error('e54');
-              })();
-              sent += 464;
-              sock.write(Buffer.alloc(464, 120), (err) => {
-                log('c48.1|w55:' + (err ? err.code : 'ok'));
               });
-              if (sent === 0) {
-                ended = true;
-                sock.end();
-              }
-            });
-            sock.on('data', (d) => {
-              got += d.length;
-              if (first) {
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c67.1|data');
+                  P[78] = Promise.resolve('v79');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c67.1|end:' + got);
+                P[80] = Promise.resolve('v81');
+                P[82] = Promise.resolve('v83');
+              });
+              sock.on('close', () => {
+                log('c67.1|close');
+                c67_2();
+              });
+            }
+            function a67_2(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
                 first = false;
-                log('c48.1|data');
-                T[56] = setTimeout(() => {
-                  log('t56|T56');
-                }, 0);
-              }
-              if (got === sent && !ended) {
-                ended = true;
-                sock.end();
-              }
-            });
-            sock.on('end', () => {
-              log('c48.1|end:' + got);
-              queueMicrotask(() => {
-                log('c48.1|M57');
-                P[58] = Promise.resolve('v59');
+                log('a67.2|data');
               });
-              P[60] = Promise.reject(new Error('e62')).then((v) => {
-                log('c48.1|H61:' + show(v));
-                throw new Error('e63');
+              sock.on('end', () => {
+                log('a67.2|end:' + got);
               });
-            });
-            sock.on('close', () => {
-              log('c48.1|close');
-              P[64] = new Promise((res, rej) => {
-                R[65] = { res, rej };
-                log('c48.1|X65');
-                P[66] = Promise.resolve('v67');
+              sock.on('close', () => {
+                log('a67.2|close');
               });
-              c48_2();
-            });
-          }
-          function a48_2(sock) {
-            let got = 0, first = true;
-            sock.on('data', (d) => {
-              sock.write(d);
-              got += d.length;
-              if (!first) return;
-              first = false;
-              log('a48.2|data');
-            });
-            sock.on('end', () => {
-              log('a48.2|end:' + got);
-            });
-            sock.on('close', () => {
-              log('a48.2|close');
-            });
-            log('a48.2|connection');
-          }
-          function c48_2() {
-            let got = 0, sent = 0, first = true, ended = false;
-            const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-              log('c48.2|connect');
-              sent += 1785;
-              sock.write(Buffer.alloc(1785, 120), (err) => {
-                log('c48.2|w78:' + (err ? err.code : 'ok'));
+              log('a67.2|connection');
+            }
+            function c67_2() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c67.2|connect');
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
               });
-              sent += 3392;
-              sock.write(Buffer.alloc(3392, 120), (err) => {
-                log('c48.2|w80:' + (err ? err.code : 'ok'));
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c67.2|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
               });
-              sent += 1038;
-              sock.write(Buffer.alloc(1038, 120));
-              if (sent === 0) {
-                ended = true;
-                sock.end();
-              }
-            });
-            sock.on('data', (d) => {
-              got += d.length;
-              if (first) {
+              sock.on('end', () => {
+                log('c67.2|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c67.2|close');
+                c67_3();
+              });
+              sent += 2706;
+              sock.write(Buffer.alloc(2706, 120));
+              sent += 3494;
+              sock.write(Buffer.alloc(3494, 120), (err) => {
+                log('c67.2|w90:' + (err ? err.code : 'ok'));
+              });
+              sent += 3434;
+              sock.write(Buffer.alloc(3434, 120));
+            }
+            function a67_3(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
                 first = false;
-                log('c48.2|data');
-              }
-              if (got === sent && !ended) {
-                ended = true;
-                sock.end();
-              }
-            });
-            sock.on('end', () => {
-              log('c48.2|end:' + got);
-            });
-            sock.on('close', () => {
-              log('c48.2|close');
-              srv.close(() => {
-                log('s48|close');
+                log('a67.3|data');
               });
-            });
+              sock.on('end', () => {
+                log('a67.3|end:' + got);
+              });
+              sock.on('close', () => {
+                log('a67.3|close');
+              });
+              log('a67.3|connection');
+            }
+            function c67_3() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c67.3|connect');
+                sent += 2560;
+                sock.write(Buffer.alloc(2560, 120), (err) => {
+                  log('c67.3|w92:' + (err ? err.code : 'ok'));
+                });
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c67.3|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c67.3|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c67.3|close');
+                srv.close(() => {
+                  log('s67|close');
+                });
+              });
+            }
           }
-        }
+          return Promise.resolve('v93');
+        });
       });
     }, 150);
   }, 100);

@@ -225,12 +225,10 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c4.2|connect');
-        sent += 656;
-        sock.write(Buffer.alloc(656, 120), (err) => {
-          log('c4.2|w63:' + (err ? err.code : 'ok'));
-        });
-        sent += 236;
-        sock.write(Buffer.alloc(236, 120));
+        sent += 928;
+        sock.write(Buffer.alloc(928, 120));
+        sent += 2635;
+        sock.write(Buffer.alloc(2635, 120));
         if (sent === 0) {
           ended = true;
           sock.end();

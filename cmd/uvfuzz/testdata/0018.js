@@ -57,27 +57,18 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a8.1|data');
-            P[41] = (async () => {
-              log('a8.1|A42');
-              process.nextTick(() => {
-                log('a8.1|K43');
-              });
-              throw new Error('e44');
-            })();
           });
           sock.on('end', () => {
             log('a8.1|end:' + got);
-            T[45] = setImmediate(() => {
-              log('a8.1|I45');
-            });
           });
           sock.on('close', () => {
             log('a8.1|close');
           });
           log('a8.1|connection');
-          T[40] = setTimeout(() => {
-            log('t40|T40');
-          }, 0);
+          fs.stat(__filename, (err) => {
+            log('f53|F53:' + (err ? err.code : 'ok'));
+            P[54] = Promise.any([Promise.reject(new Error('e55'))]);
+          });
         }
         function c8_1() {
           let got = 0, sent = 0, first = true, ended = false;
@@ -139,6 +130,15 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c8.1|data');
+              P[44] = new Promise((res, rej) => {
+                R[45] = { res, rej };
+                log('c8.1|X45');
+                queueMicrotask(() => {
+                  log('c8.1|M46');
+                  log('c8.1|L47');
+                });
+                rej(new Error('e48'));
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -147,26 +147,43 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c8.1|end:' + got);
-            log('c8.1|L30');
+            log('c8.1|L49');
           });
           sock.on('close', () => {
             log('c8.1|close');
-            T[31] = setImmediate(() => {
-              log('c8.1|I31');
-              fs.stat(__filename + '.missing', (err) => {
-                log('f32|F32:' + (err ? err.code : 'ok'));
-                P[33] = Promise.resolve('v34');
-                P[35] = P[33];
+            fs.stat(__filename + '.missing', (err) => {
+              log('f50|F50:' + (err ? err.code : 'ok'));
+              T[51] = setImmediate(() => {
+                log('f50|I51');
               });
-              P[36] = (async () => {
-                log('c8.1|A37');
-                clearImmediate(T[31]);
-                return Promise.resolve('v38');
-              })();
+              log('f50|L52');
             });
-            P[39] = Promise.allSettled([]);
             c8_2();
           });
+          sent += 965;
+          sock.write(Buffer.alloc(965, 120), (err) => {
+            log('c8.1|w31:' + (err ? err.code : 'ok'));
+            P[32] = Promise.resolve('v33');
+            P[34] = Promise.any([Promise.resolve({ then(res, rej) {
+              log('c8.1|N35');
+              fs.stat(__filename + '.missing', (err) => {
+                log('f36|F36:' + (err ? err.code : 'ok'));
+                P[37] = Promise.reject(new Error('e38'));
+                P[39] = Promise.reject(new Error('e40'));
+              });
+              res('v35');
+            } })]);
+          });
+          sent += 1355;
+          sock.write(Buffer.alloc(1355, 120), (err) => {
+            log('c8.1|w41:' + (err ? err.code : 'ok'));
+            T[42] = setTimeout(() => {
+              log('t42|T42');
+            }, 0);
+          });
+          log('c8.1|L30');
+          sent += 2846;
+          sock.write(Buffer.alloc(2846, 120));
         }
         function a8_2(sock) {
           let got = 0, first = true;
@@ -189,10 +206,10 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c8.2|connect');
-            sent += 72;
-            sock.write(Buffer.alloc(72, 120));
-            sent += 1457;
-            sock.write(Buffer.alloc(1457, 120));
+            sent += 3722;
+            sock.write(Buffer.alloc(3722, 120), (err) => {
+              log('c8.2|w56:' + (err ? err.code : 'ok'));
+            });
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -203,7 +220,6 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c8.2|data');
-              log('c8.2|L48');
             }
             if (got === sent && !ended) {
               ended = true;
@@ -212,13 +228,6 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c8.2|end:' + got);
-            fs.stat(__filename, (err) => {
-              log('f49|F49:' + (err ? err.code : 'ok'));
-              P[50] = Promise.any([new Promise((res, rej) => {
-                R[51] = { res, rej };
-                log('f49|X51');
-              })]);
-            });
           });
           sock.on('close', () => {
             log('c8.2|close');
@@ -226,9 +235,17 @@ setTimeout(() => {
               log('s8|close');
             });
           });
+          sent += 1673;
+          sock.write(Buffer.alloc(1673, 120));
+          sent += 1604;
+          sock.write(Buffer.alloc(1604, 120), (err) => {
+            log('c8.2|w58:' + (err ? err.code : 'ok'));
+          });
+          sent += 2712;
+          sock.write(Buffer.alloc(2712, 120));
         }
       }
-      return Promise.resolve('v52');
+      return 'v60';
     })();
   });
 }, 0);

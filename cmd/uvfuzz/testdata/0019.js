@@ -55,6 +55,38 @@ setTimeout(() => {
         log('a2.1|close');
       });
       log('a2.1|connection');
+      process.nextTick(() => {
+        log('a2.1|K10');
+        fs.stat(__filename, (err) => {
+          log('f11|F11:' + (err ? err.code : 'ok'));
+        });
+      });
+      P[12] = Promise.allSettled([Promise.resolve('v15')]).finally(() => {
+        log('a2.1|Y14');
+        fs.stat(__filename + '.missing', (err) => {
+          log('f16|F16:' + (err ? err.code : 'ok'));
+          T[17] = setImmediate(() => {
+            log('f16|I17');
+            clearImmediate(T[17]);
+          });
+        });
+        P[18] = Promise.race([Promise.resolve('v20').then((v) => {
+          log('a2.1|H19:' + show(v));
+          return Promise.resolve('v21');
+        }, (e) => {
+          log('a2.1|H19!' + msg(e));
+          return Promise.resolve('v22');
+        }), 'v23', Promise.resolve({ then(res, rej) {
+          log('a2.1|N24');
+          res('v24');
+        } })]);
+      }).then((v) => {
+        log('a2.1|H13:' + show(v));
+        return { then(res, rej) {
+          log('a2.1|N25');
+          res('v25');
+        } };
+      });
     }
     function c2_1() {
       let got = 0, sent = 0, first = true, ended = false;
@@ -78,49 +110,27 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c2.1|end:' + got);
-        T[3] = setTimeout(() => {
-          log('t3|T3');
-          T[4] = setImmediate(() => {
-            log('t3|I4');
-            clearImmediate(T[4]);
-            queueMicrotask(() => {
-              log('t3|M5');
-            });
-          });
-          T[6] = setImmediate(() => {
-            log('t3|I6');
-            process.nextTick(() => {
-              log('t3|K7');
-              process.nextTick(() => {
-                log('t3|K8');
-                clearImmediate(T[4]);
-              });
-            });
-          });
-        }, 0);
       });
       sock.on('close', () => {
         log('c2.1|close');
         process.nextTick(() => {
-          log('c2.1|K9');
+          log('c2.1|K4');
           fs.stat(__filename, (err) => {
-            log('f10|F10:' + (err ? err.code : 'ok'));
+            log('f5|F5:' + (err ? err.code : 'ok'));
+            process.nextTick(() => {
+              log('f5|K6');
+              process.nextTick(() => {
+                log('f5|K7');
+                P[8] = Promise.resolve('v9');
+              });
+            });
           });
         });
-        P[11] = Promise.allSettled([Promise.resolve('v14')]).finally(() => {
-          log('c2.1|Y13');
-          return { then(res, rej) {
-            log('c2.1|N15');
-            process.nextTick(() => res('v15'));
-          } };
-        }).then((v) => {
-          log('c2.1|H12:' + show(v));
-          return Promise.reject(new Error('e16'));
-        }, (e) => {
-          log('c2.1|H12!' + msg(e));
-          throw new Error('e17');
-        });
         c2_2();
+      });
+      sent += 2993;
+      sock.write(Buffer.alloc(2993, 120), (err) => {
+        log('c2.1|w3:' + (err ? err.code : 'ok'));
       });
     }
     function a2_2(sock) {
@@ -144,14 +154,6 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c2.2|connect');
-        sent += 3641;
-        sock.write(Buffer.alloc(3641, 120), (err) => {
-          log('c2.2|w18:' + (err ? err.code : 'ok'));
-        });
-        sent += 3267;
-        sock.write(Buffer.alloc(3267, 120), (err) => {
-          log('c2.2|w19:' + (err ? err.code : 'ok'));
-        });
         if (sent === 0) {
           ended = true;
           sock.end();

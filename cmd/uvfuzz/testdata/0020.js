@@ -66,20 +66,12 @@ setTimeout(() => {
               if (!first) return;
               first = false;
               log('a6.1|data');
-              fs.stat(__filename, (err) => {
-                log('f29|F29:' + (err ? err.code : 'ok'));
-                P[30] = Promise.resolve('v31');
+              P[41] = new Promise((res, rej) => {
+                R[42] = { res, rej };
+                log('a6.1|X42');
+                P[43] = Promise.resolve('v44');
+                throw new Error('e45');
               });
-              P[32] = (async () => {
-                log('a6.1|A33');
-                P[34] = Promise.reject(new Error('e35'));
-                P[36] = P[34];
-                log('a6.1|L37');
-                return { then(res, rej) {
-                  log('a6.1|N38');
-                  rej(new Error('e38'));
-                } };
-              })();
             });
             sock.on('end', () => {
               log('a6.1|end:' + got);
@@ -88,6 +80,7 @@ setTimeout(() => {
               log('a6.1|close');
             });
             log('a6.1|connection');
+            log('a6.1|L40');
           }
           function c6_1() {
             let got = 0, sent = 0, first = true, ended = false;
@@ -119,6 +112,25 @@ setTimeout(() => {
               if (first) {
                 first = false;
                 log('c6.1|data');
+                P[31] = new Promise((res, rej) => {
+                  R[34] = { res, rej };
+                  log('c6.1|X34');
+                }).finally(() => {
+                  log('c6.1|Y33');
+                  log('c6.1|L35');
+                  throw new Error('e36');
+                }).finally(() => {
+                  log('c6.1|Y32');
+                  return { then(res, rej) {
+                    log('c6.1|N37');
+                    rej(new Error('e37'));
+                  } };
+                });
+                P[38] = Promise.resolve({ then(res, rej) {
+                  log('c6.1|N39');
+                  res('v39');
+                  rej(new Error('e39'));
+                } });
               }
               if (got === sent && !ended) {
                 ended = true;
@@ -130,15 +142,24 @@ setTimeout(() => {
             });
             sock.on('close', () => {
               log('c6.1|close');
-              fs.stat(__filename, (err) => {
-                log('f26|F26:' + (err ? err.code : 'ok'));
-              });
-              P[27] = Promise.resolve({ then(res, rej) {
-                log('c6.1|N28');
-                process.nextTick(() => res('v28'));
-              } });
               c6_2();
             });
+            sent += 161;
+            sock.write(Buffer.alloc(161, 120), (err) => {
+              log('c6.1|w26:' + (err ? err.code : 'ok'));
+              fs.stat(__filename + '.missing', (err) => {
+                log('f27|F27:' + (err ? err.code : 'ok'));
+              });
+              T[28] = setImmediate(() => {
+                log('c6.1|I28');
+              });
+            });
+            sent += 905;
+            sock.write(Buffer.alloc(905, 120), (err) => {
+              log('c6.1|w29:' + (err ? err.code : 'ok'));
+            });
+            sent += 2778;
+            sock.write(Buffer.alloc(2778, 120));
           }
           function a6_2(sock) {
             let got = 0, first = true;
@@ -161,14 +182,18 @@ setTimeout(() => {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
               log('c6.2|connect');
-              fs.stat(__filename + '.missing', (err) => {
-                log('f39|F39:' + (err ? err.code : 'ok'));
-                P[40] = Promise.resolve('v41');
-                P[42] = Promise.reject(new Error('e43'));
-                log('f39|L44');
+              sent += 2230;
+              sock.write(Buffer.alloc(2230, 120), (err) => {
+                log('c6.2|w47:' + (err ? err.code : 'ok'));
               });
-              sent += 3867;
-              sock.write(Buffer.alloc(3867, 120));
+              sent += 2250;
+              sock.write(Buffer.alloc(2250, 120), (err) => {
+                log('c6.2|w46:' + (err ? err.code : 'ok'));
+              });
+              sent += 3408;
+              sock.write(Buffer.alloc(3408, 120), (err) => {
+                log('c6.2|w48:' + (err ? err.code : 'ok'));
+              });
               if (sent === 0) {
                 ended = true;
                 sock.end();
@@ -179,12 +204,6 @@ setTimeout(() => {
               if (first) {
                 first = false;
                 log('c6.2|data');
-                T[46] = setImmediate(() => {
-                  log('c6.2|I46');
-                  clearImmediate(T[46]);
-                  clearImmediate(T[46]);
-                  log('c6.2|L47');
-                });
               }
               if (got === sent && !ended) {
                 ended = true;
@@ -220,14 +239,14 @@ setTimeout(() => {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
               log('c6.3|connect');
-              sent += 2042;
-              sock.write(Buffer.alloc(2042, 120));
-              sent += 609;
-              sock.write(Buffer.alloc(609, 120));
-              sent += 3919;
-              sock.write(Buffer.alloc(3919, 120), (err) => {
-                log('c6.3|w50:' + (err ? err.code : 'ok'));
+              sent += 3651;
+              sock.write(Buffer.alloc(3651, 120));
+              sent += 1752;
+              sock.write(Buffer.alloc(1752, 120), (err) => {
+                log('c6.3|w49:' + (err ? err.code : 'ok'));
               });
+              sent += 3211;
+              sock.write(Buffer.alloc(3211, 120));
               if (sent === 0) {
                 ended = true;
                 sock.end();

@@ -57,18 +57,19 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a8.1|data');
-                log('a8.1|L19');
+                P[13] = Promise.resolve('v14');
+                P[15] = Promise.resolve('v16');
               });
               sock.on('end', () => {
                 log('a8.1|end:' + got);
-                log('a8.1|L20');
               });
               sock.on('close', () => {
                 log('a8.1|close');
-                log('a8.1|L21');
-                P[22] = Promise.resolve('v23');
+                log('a8.1|L17');
               });
               log('a8.1|connection');
+              P[9] = Promise.reject(new Error('e10'));
+              P[11] = Promise.resolve('v12');
             }
             function c8_1() {
               let got = 0, sent = 0, first = true, ended = false;
@@ -84,7 +85,6 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c8.1|data');
-                  P[9] = Promise.resolve('v10');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -93,13 +93,9 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c8.1|end:' + got);
-                P[11] = Promise.reject(new Error('e12'));
-                P[13] = Promise.resolve('v14');
               });
               sock.on('close', () => {
                 log('c8.1|close');
-                P[15] = Promise.resolve('v16');
-                P[17] = Promise.resolve('v18');
                 c8_2();
               });
             }
@@ -119,14 +115,13 @@ setTimeout(() => {
                 log('a8.2|close');
               });
               log('a8.2|connection');
+              P[27] = Promise.reject(new Error('e28'));
             }
             function c8_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c8.2|connect');
-                sent += 795;
-                sock.write(Buffer.alloc(795, 120));
-                P[24] = Promise.resolve('v25');
+                log('c8.2|L18');
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -137,7 +132,6 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c8.2|data');
-                  P[27] = Promise.resolve('v28');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -149,9 +143,22 @@ setTimeout(() => {
               });
               sock.on('close', () => {
                 log('c8.2|close');
+                P[24] = Promise.resolve('v25');
+                P[26] = P[24];
                 srv.close(() => {
                   log('s8|close');
                 });
+              });
+              sent += 3306;
+              sock.write(Buffer.alloc(3306, 120));
+              sent += 3874;
+              sock.write(Buffer.alloc(3874, 120), (err) => {
+                log('c8.2|w23:' + (err ? err.code : 'ok'));
+              });
+              sent += 2041;
+              sock.write(Buffer.alloc(2041, 120), (err) => {
+                log('c8.2|w19:' + (err ? err.code : 'ok'));
+                P[20] = Promise.resolve('v21');
               });
             }
           }

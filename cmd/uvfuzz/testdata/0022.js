@@ -178,12 +178,8 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c14.2|connect');
-        sent += 2218;
-        sock.write(Buffer.alloc(2218, 120), (err) => {
-          log('c14.2|w33:' + (err ? err.code : 'ok'));
-        });
-        sent += 18;
-        sock.write(Buffer.alloc(18, 120));
+        sent += 1077;
+        sock.write(Buffer.alloc(1077, 120));
         sent += 1497;
         sock.write(Buffer.alloc(1497, 120), (err) => {
           log('c14.2|w34:' + (err ? err.code : 'ok'));
@@ -212,6 +208,14 @@ setTimeout(() => {
         srv.close(() => {
           log('s14|close');
         });
+      });
+      sent += 1759;
+      sock.write(Buffer.alloc(1759, 120), (err) => {
+        log('c14.2|w35:' + (err ? err.code : 'ok'));
+      });
+      sent += 1815;
+      sock.write(Buffer.alloc(1815, 120), (err) => {
+        log('c14.2|w36:' + (err ? err.code : 'ok'));
       });
     }
   }

@@ -61,24 +61,24 @@ setTimeout(() => {
             });
             sock.on('end', () => {
               log('a5.1|end:' + got);
-              T[16] = setImmediate(() => {
-                log('a5.1|I16');
+              T[15] = setImmediate(() => {
+                log('a5.1|I15');
               });
               process.nextTick(() => {
-                log('a5.1|K17');
-                P[18] = Promise.resolve('v19');
-                clearImmediate(T[16]);
+                log('a5.1|K16');
+                P[17] = Promise.resolve('v18');
+                clearImmediate(T[15]);
               });
             });
             sock.on('close', () => {
               log('a5.1|close');
               queueMicrotask(() => {
-                log('a5.1|M20');
-                P[21] = Promise.resolve('v22');
+                log('a5.1|M19');
+                P[20] = Promise.resolve('v21');
               });
               queueMicrotask(() => {
-                log('a5.1|M23');
-                P[24] = Promise.resolve('v25');
+                log('a5.1|M22');
+                P[23] = Promise.resolve('v24');
               });
             });
             log('a5.1|connection');
@@ -103,7 +103,6 @@ setTimeout(() => {
               if (first) {
                 first = false;
                 log('c5.1|data');
-                log('c5.1|L12');
               }
               if (got === sent && !ended) {
                 ended = true;
@@ -113,17 +112,17 @@ setTimeout(() => {
             sock.on('end', () => {
               log('c5.1|end:' + got);
               process.nextTick(() => {
-                log('c5.1|K13');
-                P[14] = Promise.resolve('v15');
+                log('c5.1|K12');
+                P[13] = Promise.resolve('v14');
               });
             });
             sock.on('close', () => {
               log('c5.1|close');
               srv.close(() => {
                 log('s5|close');
-                T[26] = setImmediate(() => {
-                  log('s5|I26');
-                  clearImmediate(T[26]);
+                T[25] = setImmediate(() => {
+                  log('s5|I25');
+                  clearImmediate(T[25]);
                 });
               });
             });
@@ -132,46 +131,48 @@ setTimeout(() => {
         {
           const srv = net.createServer();
           let n = 0;
-          srv.on('connection', (sock) => [a27_1][n++](sock));
+          srv.on('connection', (sock) => [a26_1][n++](sock));
           srv.listen(0, '127.0.0.1', () => {
-            log('s27|listening');
-            c27_1();
+            log('s26|listening');
+            c26_1();
           });
-          function a27_1(sock) {
+          function a26_1(sock) {
             let got = 0, first = true;
             sock.on('data', (d) => {
               sock.write(d);
               got += d.length;
               if (!first) return;
               first = false;
-              log('a27.1|data');
-              T[36] = setTimeout(() => {
-                log('t36|T36');
-              }, 0);
+              log('a26.1|data');
             });
             sock.on('end', () => {
-              log('a27.1|end:' + got);
-              fs.stat(__filename, (err) => {
-                log('f37|F37:' + (err ? err.code : 'ok'));
-              });
-              process.nextTick(() => {
-                log('a27.1|K38');
-                P[39] = Promise.resolve('v40');
-                P[41] = Promise.reject(new Error('e42'));
-              });
+              log('a26.1|end:' + got);
+              T[50] = setTimeout(() => {
+                log('t50|T50');
+              }, 5);
+              P[51] = Promise.resolve('v52');
             });
             sock.on('close', () => {
-              log('a27.1|close');
+              log('a26.1|close');
             });
-            log('a27.1|connection');
+            log('a26.1|connection');
+            fs.stat(__filename + '.missing', (err) => {
+              log('f43|F43:' + (err ? err.code : 'ok'));
+              P[44] = Promise.reject(new Error('e45'));
+              P[46] = P[44];
+              P[47] = Promise.reject(new Error('e48'));
+            });
+            fs.stat(__filename + '.missing', (err) => {
+              log('f49|F49:' + (err ? err.code : 'ok'));
+            });
             srv.close(() => {
-              log('s27|close');
+              log('s26|close');
             });
           }
-          function c27_1() {
+          function c26_1() {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-              log('c27.1|connect');
+              log('c26.1|connect');
               if (sent === 0) {
                 ended = true;
                 sock.end();
@@ -181,10 +182,9 @@ setTimeout(() => {
               got += d.length;
               if (first) {
                 first = false;
-                log('c27.1|data');
-                queueMicrotask(() => {
-                  log('c27.1|M28');
-                  P[29] = Promise.resolve('v30');
+                log('c26.1|data');
+                fs.readFile(__filename, (err) => {
+                  log('f39|F39:' + (err ? err.code : 'ok'));
                 });
               }
               if (got === sent && !ended) {
@@ -193,27 +193,38 @@ setTimeout(() => {
               }
             });
             sock.on('end', () => {
-              log('c27.1|end:' + got);
+              log('c26.1|end:' + got);
             });
             sock.on('close', () => {
-              log('c27.1|close');
-              process.nextTick(() => {
-                log('c27.1|K31');
-                P[32] = Promise.resolve('v33');
-                P[34] = Promise.reject(new Error('e35'));
+              log('c26.1|close');
+              queueMicrotask(() => {
+                log('c26.1|M40');
+                P[41] = Promise.resolve('v42');
               });
+            });
+            sent += 3309;
+            sock.write(Buffer.alloc(3309, 120), (err) => {
+              log('c26.1|w28:' + (err ? err.code : 'ok'));
+              P[29] = (async () => {
+                log('c26.1|A32');
+                return 'v33';
+              })().finally(() => {
+                log('c26.1|Y31');
+                P[34] = Promise.resolve('v35');
+              }).finally(() => {
+                log('c26.1|Y30');
+              });
+              T[36] = setTimeout(() => {
+                log('t36|T36');
+                P[37] = Promise.resolve('v38');
+              }, 0);
+            });
+            queueMicrotask(() => {
+              log('c26.1|M27');
             });
           }
         }
       });
     });
   });
-  T[43] = setImmediate(() => {
-    log('I43');
-    P[44] = Promise.resolve('v45');
-    queueMicrotask(() => {
-      log('M46');
-    });
-  });
-  P[47] = Promise.reject(new Error('e48'));
 }, 0);

@@ -57,9 +57,9 @@ setTimeout(() => {
               });
               sock.on('close', () => {
                 log('a6.1|close');
+                log('a6.1|L29');
               });
               log('a6.1|connection');
-              P[18] = Promise.reject(new Error('e19'));
             }
             function c6_1() {
               let got = 0, sent = 0, first = true, ended = false;
@@ -88,6 +88,8 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c6.1|data');
+                  P[21] = Promise.resolve('v22');
+                  P[23] = Promise.reject(new Error('e24'));
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -96,11 +98,20 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c6.1|end:' + got);
-                P[16] = Promise.resolve('v17');
               });
               sock.on('close', () => {
                 log('c6.1|close');
+                P[25] = Promise.resolve('v26');
+                P[27] = Promise.reject(new Error('e28'));
                 c6_2();
+              });
+              P[16] = Promise.resolve('v17');
+              sent += 3986;
+              sock.write(Buffer.alloc(3986, 120));
+              sent += 3279;
+              sock.write(Buffer.alloc(3279, 120), (err) => {
+                log('c6.1|w19:' + (err ? err.code : 'ok'));
+                log('c6.1|L20');
               });
             }
             function a6_2(sock) {
@@ -111,35 +122,24 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a6.2|data');
+                P[37] = Promise.resolve('v38');
               });
               sock.on('end', () => {
                 log('a6.2|end:' + got);
-                P[37] = Promise.reject(new Error('e38'));
+                P[39] = Promise.resolve('v40');
               });
               sock.on('close', () => {
                 log('a6.2|close');
-                log('a6.2|L39');
               });
               log('a6.2|connection');
-              P[35] = Promise.reject(new Error('e36'));
             }
             function c6_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c6.2|connect');
-                sent += 3549;
-                sock.write(Buffer.alloc(3549, 120), (err) => {
-                  log('c6.2|w28:' + (err ? err.code : 'ok'));
-                });
-                sent += 2696;
-                sock.write(Buffer.alloc(2696, 120));
-                P[20] = Promise.reject(new Error('e21'));
-                P[22] = P[20];
-                sent += 2490;
-                sock.write(Buffer.alloc(2490, 120), (err) => {
-                  log('c6.2|w24:' + (err ? err.code : 'ok'));
-                  P[25] = Promise.reject(new Error('e26'));
-                  log('c6.2|L27');
+                sent += 1100;
+                sock.write(Buffer.alloc(1100, 120), (err) => {
+                  log('c6.2|w30:' + (err ? err.code : 'ok'));
                 });
                 if (sent === 0) {
                   ended = true;
@@ -151,6 +151,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c6.2|data');
+                  P[31] = Promise.resolve('v32');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -159,12 +160,11 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c6.2|end:' + got);
-                P[29] = Promise.reject(new Error('e30'));
               });
               sock.on('close', () => {
                 log('c6.2|close');
-                P[31] = Promise.resolve('v32');
-                P[33] = Promise.reject(new Error('e34'));
+                P[33] = Promise.resolve('v34');
+                P[35] = Promise.resolve('v36');
                 c6_3();
               });
             }
@@ -176,34 +176,33 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a6.3|data');
-                P[47] = Promise.resolve('v48');
-                log('a6.3|L49');
+                P[51] = Promise.reject(new Error('e52'));
               });
               sock.on('end', () => {
                 log('a6.3|end:' + got);
-                P[50] = Promise.reject(new Error('e51'));
+                P[53] = Promise.resolve('v54');
               });
               sock.on('close', () => {
                 log('a6.3|close');
-                P[52] = Promise.resolve('v53');
+                P[55] = Promise.resolve('v56');
               });
               log('a6.3|connection');
+              P[48] = Promise.resolve('v49');
+              log('a6.3|L50');
             }
             function c6_3() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c6.3|connect');
-                sent += 3601;
-                sock.write(Buffer.alloc(3601, 120), (err) => {
-                  log('c6.3|w40:' + (err ? err.code : 'ok'));
-                });
-                sent += 2600;
-                sock.write(Buffer.alloc(2600, 120), (err) => {
+                sent += 2691;
+                sock.write(Buffer.alloc(2691, 120), (err) => {
                   log('c6.3|w42:' + (err ? err.code : 'ok'));
-                  P[43] = Promise.reject(new Error('e44'));
+                  P[43] = Promise.resolve('v44');
                 });
-                sent += 3560;
-                sock.write(Buffer.alloc(3560, 120));
+                sent += 1786;
+                sock.write(Buffer.alloc(1786, 120));
+                sent += 911;
+                sock.write(Buffer.alloc(911, 120));
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -214,7 +213,7 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c6.3|data');
-                  P[45] = Promise.resolve('v46');
+                  P[46] = Promise.resolve('v47');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -235,5 +234,8 @@ setTimeout(() => {
         }, 0);
       });
     });
-  }), Promise.resolve('v54'), Promise.reject(new Error('e55'))]);
+  }), Promise.reject(new Error('e57')), Promise.resolve({ then(res, rej) {
+    log('N58');
+    res('v58');
+  } })]);
 }, 0);

@@ -136,6 +136,16 @@ setTimeout(() => {
           log('c2.1|close');
           c2_2();
         });
+        sent += 2095;
+        sock.write(Buffer.alloc(2095, 120), (err) => {
+          log('c2.1|w36:' + (err ? err.code : 'ok'));
+        });
+        sent += 942;
+        sock.write(Buffer.alloc(942, 120));
+        sent += 2252;
+        sock.write(Buffer.alloc(2252, 120), (err) => {
+          log('c2.1|w37:' + (err ? err.code : 'ok'));
+        });
       }
       function a2_2(sock) {
         let got = 0, first = true;
@@ -158,16 +168,6 @@ setTimeout(() => {
         let got = 0, sent = 0, first = true, ended = false;
         const sock = net.connect(srv.address().port, '127.0.0.1', () => {
           log('c2.2|connect');
-          sent += 2012;
-          sock.write(Buffer.alloc(2012, 120), (err) => {
-            log('c2.2|w37:' + (err ? err.code : 'ok'));
-          });
-          sent += 3115;
-          sock.write(Buffer.alloc(3115, 120));
-          sent += 2862;
-          sock.write(Buffer.alloc(2862, 120), (err) => {
-            log('c2.2|w35:' + (err ? err.code : 'ok'));
-          });
           if (sent === 0) {
             ended = true;
             sock.end();
@@ -191,6 +191,14 @@ setTimeout(() => {
           log('c2.2|close');
           c2_3();
         });
+        sent += 2254;
+        sock.write(Buffer.alloc(2254, 120));
+        sent += 2895;
+        sock.write(Buffer.alloc(2895, 120), (err) => {
+          log('c2.2|w38:' + (err ? err.code : 'ok'));
+        });
+        sent += 3946;
+        sock.write(Buffer.alloc(3946, 120));
       }
       function a2_3(sock) {
         let got = 0, first = true;
@@ -213,8 +221,6 @@ setTimeout(() => {
         let got = 0, sent = 0, first = true, ended = false;
         const sock = net.connect(srv.address().port, '127.0.0.1', () => {
           log('c2.3|connect');
-          sent += 2372;
-          sock.write(Buffer.alloc(2372, 120));
           if (sent === 0) {
             ended = true;
             sock.end();

@@ -79,16 +79,12 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('a19.1|end:' + got);
-                P[35] = Promise.resolve('v36');
               });
               sock.on('close', () => {
                 log('a19.1|close');
-                P[37] = Promise.resolve('v38');
-                P[39] = Promise.resolve('v40');
+                log('a19.1|L25');
               });
               log('a19.1|connection');
-              P[32] = Promise.resolve('v33');
-              log('a19.1|L34');
             }
             function c19_1() {
               let got = 0, sent = 0, first = true, ended = false;
@@ -114,8 +110,6 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c19.1|data');
-                  P[25] = Promise.resolve('v26');
-                  P[27] = Promise.resolve('v28');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -124,11 +118,9 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c19.1|end:' + got);
-                log('c19.1|L29');
               });
               sock.on('close', () => {
                 log('c19.1|close');
-                P[30] = Promise.resolve('v31');
                 c19_2();
               });
             }
@@ -140,24 +132,36 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a19.2|data');
-                P[54] = Promise.resolve('v55');
+                log('a19.2|L38');
+                P[39] = Promise.resolve('v40');
               });
               sock.on('end', () => {
                 log('a19.2|end:' + got);
+                log('a19.2|L41');
+                P[42] = Promise.resolve('v43');
               });
               sock.on('close', () => {
                 log('a19.2|close');
-                P[56] = Promise.reject(new Error('e57'));
-                P[58] = Promise.resolve('v59');
+                P[44] = Promise.resolve('v45');
               });
               log('a19.2|connection');
-              P[52] = Promise.resolve('v53');
+              P[36] = Promise.resolve('v37');
             }
             function c19_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c19.2|connect');
-                P[41] = Promise.reject(new Error('e42'));
+                sent += 1470;
+                sock.write(Buffer.alloc(1470, 120));
+                sent += 3127;
+                sock.write(Buffer.alloc(3127, 120));
+                P[26] = Promise.resolve('v27');
+                sent += 2626;
+                sock.write(Buffer.alloc(2626, 120), (err) => {
+                  log('c19.2|w28:' + (err ? err.code : 'ok'));
+                  log('c19.2|L29');
+                  P[30] = Promise.resolve('v31');
+                });
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -168,8 +172,6 @@ setTimeout(() => {
                 if (first) {
                   first = false;
                   log('c19.2|data');
-                  P[43] = Promise.reject(new Error('e44'));
-                  log('c19.2|L45');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -178,13 +180,10 @@ setTimeout(() => {
               });
               sock.on('end', () => {
                 log('c19.2|end:' + got);
-                log('c19.2|L46');
-                P[47] = Promise.resolve('v48');
+                P[34] = Promise.reject(new Error('e35'));
               });
               sock.on('close', () => {
                 log('c19.2|close');
-                log('c19.2|L49');
-                P[50] = Promise.resolve('v51');
                 c19_3();
               });
             }
@@ -196,11 +195,9 @@ setTimeout(() => {
                 if (!first) return;
                 first = false;
                 log('a19.3|data');
-                P[67] = Promise.reject(new Error('e68'));
               });
               sock.on('end', () => {
                 log('a19.3|end:' + got);
-                P[69] = Promise.reject(new Error('e70'));
               });
               sock.on('close', () => {
                 log('a19.3|close');
@@ -211,18 +208,15 @@ setTimeout(() => {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
                 log('c19.3|connect');
-                sent += 3953;
-                sock.write(Buffer.alloc(3953, 120), (err) => {
-                  log('c19.3|w66:' + (err ? err.code : 'ok'));
+                sent += 1561;
+                sock.write(Buffer.alloc(1561, 120));
+                sent += 3998;
+                sock.write(Buffer.alloc(3998, 120), (err) => {
+                  log('c19.3|w48:' + (err ? err.code : 'ok'));
+                  P[49] = Promise.resolve('v50');
+                  log('c19.3|L51');
                 });
-                sent += 3373;
-                sock.write(Buffer.alloc(3373, 120));
-                sent += 296;
-                sock.write(Buffer.alloc(296, 120), (err) => {
-                  log('c19.3|w63:' + (err ? err.code : 'ok'));
-                  P[64] = Promise.resolve('v65');
-                });
-                P[60] = Promise.resolve('v61');
+                P[46] = Promise.resolve('v47');
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -244,98 +238,77 @@ setTimeout(() => {
               });
               sock.on('close', () => {
                 log('c19.3|close');
+                P[53] = Promise.resolve('v54');
                 srv.close(() => {
                   log('s19|close');
+                  P[55] = Promise.resolve('v56');
+                  P[57] = P[55];
                 });
               });
             }
           }
+          queueMicrotask(() => {
+            log('M58');
+            P[59] = Promise.resolve('v60');
+            P[61] = P[59];
+          });
+        }, (e) => {
+          log('H16!' + msg(e));
+          process.nextTick(() => {
+            log('K62');
+          });
+          return 'v63';
+        }).finally(() => {
+          log('Y15');
           {
             const srv = net.createServer();
             let n = 0;
-            srv.on('connection', (sock) => [a71_1, a71_2, a71_3][n++](sock));
+            srv.on('connection', (sock) => [a64_1, a64_2, a64_3][n++](sock));
             srv.listen(0, '127.0.0.1', () => {
-              log('s71|listening');
-              P[72] = Promise.reject(new Error('e73'));
-              c71_1();
+              log('s64|listening');
+              P[65] = Promise.reject(new Error('e66'));
+              P[67] = P[65];
+              c64_1();
             });
-            function a71_1(sock) {
+            function a64_1(sock) {
               let got = 0, first = true;
               sock.on('data', (d) => {
                 sock.write(d);
                 got += d.length;
                 if (!first) return;
                 first = false;
-                log('a71.1|data');
-                P[77] = Promise.resolve('v78');
+                log('a64.1|data');
+                P[81] = Promise.resolve('v82');
               });
               sock.on('end', () => {
-                log('a71.1|end:' + got);
+                log('a64.1|end:' + got);
               });
               sock.on('close', () => {
-                log('a71.1|close');
+                log('a64.1|close');
+                P[83] = Promise.resolve('v84');
+                P[85] = Promise.reject(new Error('e86'));
               });
-              log('a71.1|connection');
-              P[75] = Promise.resolve('v76');
+              log('a64.1|connection');
+              P[79] = Promise.reject(new Error('e80'));
             }
-            function c71_1() {
+            function c64_1() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-                log('c71.1|connect');
-                if (sent === 0) {
-                  ended = true;
-                  sock.end();
-                }
-              });
-              sock.on('data', (d) => {
-                got += d.length;
-                if (first) {
-                  first = false;
-                  log('c71.1|data');
-                  log('c71.1|L74');
-                }
-                if (got === sent && !ended) {
-                  ended = true;
-                  sock.end();
-                }
-              });
-              sock.on('end', () => {
-                log('c71.1|end:' + got);
-              });
-              sock.on('close', () => {
-                log('c71.1|close');
-                c71_2();
-              });
-            }
-            function a71_2(sock) {
-              let got = 0, first = true;
-              sock.on('data', (d) => {
-                sock.write(d);
-                got += d.length;
-                if (!first) return;
-                first = false;
-                log('a71.2|data');
-                P[87] = Promise.reject(new Error('e88'));
-                P[89] = Promise.reject(new Error('e90'));
-              });
-              sock.on('end', () => {
-                log('a71.2|end:' + got);
-                P[91] = Promise.resolve('v92');
-              });
-              sock.on('close', () => {
-                log('a71.2|close');
-              });
-              log('a71.2|connection');
-            }
-            function c71_2() {
-              let got = 0, sent = 0, first = true, ended = false;
-              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-                log('c71.2|connect');
-                log('c71.2|L79');
+                log('c64.1|connect');
+                sent += 3339;
+                sock.write(Buffer.alloc(3339, 120), (err) => {
+                  log('c64.1|w68:' + (err ? err.code : 'ok'));
+                  P[69] = Promise.resolve('v70');
+                });
                 sent += 1954;
                 sock.write(Buffer.alloc(1954, 120), (err) => {
-                  log('c71.2|w80:' + (err ? err.code : 'ok'));
-                  P[81] = Promise.resolve('v82');
+                  log('c64.1|w71:' + (err ? err.code : 'ok'));
+                  P[72] = Promise.resolve('v73');
+                });
+                sent += 1572;
+                sock.write(Buffer.alloc(1572, 120), (err) => {
+                  log('c64.1|w74:' + (err ? err.code : 'ok'));
+                  P[75] = Promise.resolve('v76');
                 });
                 if (sent === 0) {
                   ended = true;
@@ -346,8 +319,7 @@ setTimeout(() => {
                 got += d.length;
                 if (first) {
                   first = false;
-                  log('c71.2|data');
-                  P[83] = Promise.reject(new Error('e84'));
+                  log('c64.1|data');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -355,39 +327,51 @@ setTimeout(() => {
                 }
               });
               sock.on('end', () => {
-                log('c71.2|end:' + got);
+                log('c64.1|end:' + got);
               });
               sock.on('close', () => {
-                log('c71.2|close');
-                P[85] = Promise.resolve('v86');
-                c71_3();
+                log('c64.1|close');
+                P[77] = Promise.reject(new Error('e78'));
+                c64_2();
               });
             }
-            function a71_3(sock) {
+            function a64_2(sock) {
               let got = 0, first = true;
               sock.on('data', (d) => {
                 sock.write(d);
                 got += d.length;
                 if (!first) return;
                 first = false;
-                log('a71.3|data');
+                log('a64.2|data');
               });
               sock.on('end', () => {
-                log('a71.3|end:' + got);
+                log('a64.2|end:' + got);
               });
               sock.on('close', () => {
-                log('a71.3|close');
+                log('a64.2|close');
               });
-              log('a71.3|connection');
+              log('a64.2|connection');
+              P[98] = Promise.reject(new Error('e99'));
             }
-            function c71_3() {
+            function c64_2() {
               let got = 0, sent = 0, first = true, ended = false;
               const sock = net.connect(srv.address().port, '127.0.0.1', () => {
-                log('c71.3|connect');
-                sent += 1366;
-                sock.write(Buffer.alloc(1366, 120));
-                P[93] = Promise.resolve('v94');
-                P[95] = Promise.reject(new Error('e96'));
+                log('c64.2|connect');
+                sent += 3386;
+                sock.write(Buffer.alloc(3386, 120), (err) => {
+                  log('c64.2|w94:' + (err ? err.code : 'ok'));
+                });
+                sent += 2016;
+                sock.write(Buffer.alloc(2016, 120), (err) => {
+                  log('c64.2|w90:' + (err ? err.code : 'ok'));
+                  P[91] = Promise.resolve('v92');
+                });
+                P[87] = Promise.resolve('v88');
+                log('c64.2|L89');
+                sent += 300;
+                sock.write(Buffer.alloc(300, 120), (err) => {
+                  log('c64.2|w93:' + (err ? err.code : 'ok'));
+                });
                 if (sent === 0) {
                   ended = true;
                   sock.end();
@@ -397,7 +381,7 @@ setTimeout(() => {
                 got += d.length;
                 if (first) {
                   first = false;
-                  log('c71.3|data');
+                  log('c64.2|data');
                 }
                 if (got === sent && !ended) {
                   ended = true;
@@ -405,23 +389,69 @@ setTimeout(() => {
                 }
               });
               sock.on('end', () => {
-                log('c71.3|end:' + got);
+                log('c64.2|end:' + got);
+                P[96] = Promise.resolve('v97');
               });
               sock.on('close', () => {
-                log('c71.3|close');
-                srv.close(() => {
-                  log('s71|close');
-                });
+                log('c64.2|close');
+                c64_3();
+              });
+              sent += 1715;
+              sock.write(Buffer.alloc(1715, 120), (err) => {
+                log('c64.2|w95:' + (err ? err.code : 'ok'));
+              });
+            }
+            function a64_3(sock) {
+              let got = 0, first = true;
+              sock.on('data', (d) => {
+                sock.write(d);
+                got += d.length;
+                if (!first) return;
+                first = false;
+                log('a64.3|data');
+              });
+              sock.on('end', () => {
+                log('a64.3|end:' + got);
+              });
+              sock.on('close', () => {
+                log('a64.3|close');
+              });
+              log('a64.3|connection');
+              srv.close(() => {
+                log('s64|close');
+              });
+            }
+            function c64_3() {
+              let got = 0, sent = 0, first = true, ended = false;
+              const sock = net.connect(srv.address().port, '127.0.0.1', () => {
+                log('c64.3|connect');
+                sent += 2473;
+                sock.write(Buffer.alloc(2473, 120));
+                if (sent === 0) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('data', (d) => {
+                got += d.length;
+                if (first) {
+                  first = false;
+                  log('c64.3|data');
+                }
+                if (got === sent && !ended) {
+                  ended = true;
+                  sock.end();
+                }
+              });
+              sock.on('end', () => {
+                log('c64.3|end:' + got);
+              });
+              sock.on('close', () => {
+                log('c64.3|close');
               });
             }
           }
-          return 'v98';
-        }, (e) => {
-          log('H16!' + msg(e));
-          throw new Error('e99');
-        }).finally(() => {
-          log('Y15');
-          throw new Error('e100');
+          return Promise.resolve('v101');
         });
       });
     }, 150);

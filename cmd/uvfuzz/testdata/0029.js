@@ -56,53 +56,33 @@ setTimeout(() => {
           if (!first) return;
           first = false;
           log('a4.1|data');
-          fs.stat(__filename, (err) => {
-            log('f19|F19:' + (err ? err.code : 'ok'));
-          });
-          P[20] = Promise.reject(new Error('e23')).then((v) => {
-            log('a4.1|H22:' + show(v));
-            return v;
-          }).then((v) => {
-            log('a4.1|H21:' + show(v));
-            T[24] = setTimeout(() => {
-              log('t24|T24');
-              T[25] = setImmediate(() => {
-                log('t24|I25');
-                P[26] = Promise.resolve('v27');
-                P[28] = Promise.reject(new Error('e29'));
-              });
-            }, 0);
-            log('a4.1|L30');
-            return 'v31';
-          });
+          P[36] = Promise.resolve('v37');
         });
         sock.on('end', () => {
           log('a4.1|end:' + got);
-          T[32] = setTimeout(() => {
-            log('t32|T32');
-            process.nextTick(() => {
-              log('t32|K33');
-              queueMicrotask(() => {
-                log('t32|M34');
-                P[35] = Promise.reject(new Error('e36'));
-              });
-            });
-            T[37] = setImmediate(() => {
-              log('t32|I37');
-              clearImmediate(T[37]);
-              log('t32|L38');
-              process.nextTick(() => {
-                log('t32|K39');
-                clearImmediate(T[37]);
-              });
-            });
-          }, 5);
-          P[40] = Promise.reject(new Error('e41'));
         });
         sock.on('close', () => {
           log('a4.1|close');
         });
         log('a4.1|connection');
+        fs.readFile(__filename, (err) => {
+          log('f28|F28:' + (err ? err.code : 'ok'));
+          T[29] = setImmediate(() => {
+            log('f28|I29');
+            clearImmediate(T[29]);
+            P[30] = (async () => {
+              log('f28|A31');
+              clearImmediate(T[29]);
+              clearImmediate(T[29]);
+              log('f28|L32');
+              throw new Error('e33');
+            })();
+            P[34] = Promise.resolve({ then(res, rej) {
+              log('f28|N35');
+              process.nextTick(() => res('v35'));
+            } });
+          });
+        });
       }
       function c4_1() {
         let got = 0, sent = 0, first = true, ended = false;
@@ -128,6 +108,12 @@ setTimeout(() => {
           if (first) {
             first = false;
             log('c4.1|data');
+            T[20] = setTimeout(() => {
+              log('t20|T20');
+              T[21] = setImmediate(() => {
+                log('t20|I21');
+              });
+            }, 0);
           }
           if (got === sent && !ended) {
             ended = true;
@@ -136,26 +122,51 @@ setTimeout(() => {
         });
         sock.on('end', () => {
           log('c4.1|end:' + got);
-          P[10] = Promise.resolve('v11');
+          fs.readFile(__filename, (err) => {
+            log('f22|F22:' + (err ? err.code : 'ok'));
+            T[23] = setImmediate(() => {
+              log('f22|I23');
+              clearImmediate(T[23]);
+            });
+            process.nextTick(() => {
+              log('f22|K24');
+            });
+          });
         });
         sock.on('close', () => {
           log('c4.1|close');
-          fs.stat(__filename + '.missing', (err) => {
-            log('f12|F12:' + (err ? err.code : 'ok'));
-            T[13] = setImmediate(() => {
-              log('f12|I13');
-              clearImmediate(T[13]);
-            });
-            P[14] = Promise.resolve({ then(res, rej) {
-              log('f12|N16');
-              log('f12|L17');
-              queueMicrotask(() => rej(new Error('e16')));
-            } }).catch((e) => {
-              log('f12|H15!' + msg(e));
-              return 'v18';
+          queueMicrotask(() => {
+            log('c4.1|M25');
+            fs.stat(__filename, (err) => {
+              log('f26|F26:' + (err ? err.code : 'ok'));
             });
           });
+          fs.stat(__filename, (err) => {
+            log('f27|F27:' + (err ? err.code : 'ok'));
+          });
           c4_2();
+        });
+        sent += 3382;
+        sock.write(Buffer.alloc(3382, 120));
+        sent += 3698;
+        sock.write(Buffer.alloc(3698, 120));
+        sent += 162;
+        sock.write(Buffer.alloc(162, 120), (err) => {
+          log('c4.1|w10:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('c4.1|K11');
+          });
+          T[12] = setTimeout(() => {
+            log('t12|T12');
+            P[13] = Promise.resolve({ then(res, rej) {
+              log('t12|N15');
+              log('t12|L16');
+              queueMicrotask(() => rej(new Error('e15')));
+            } }).catch((e) => {
+              log('t12|H14!' + msg(e));
+              return 'v17';
+            });
+          }, 5);
         });
       }
       function a4_2(sock) {
@@ -179,8 +190,16 @@ setTimeout(() => {
         let got = 0, sent = 0, first = true, ended = false;
         const sock = net.connect(srv.address().port, '127.0.0.1', () => {
           log('c4.2|connect');
-          sent += 1251;
-          sock.write(Buffer.alloc(1251, 120));
+          sent += 575;
+          sock.write(Buffer.alloc(575, 120), (err) => {
+            log('c4.2|w40:' + (err ? err.code : 'ok'));
+          });
+          sent += 1966;
+          sock.write(Buffer.alloc(1966, 120));
+          sent += 367;
+          sock.write(Buffer.alloc(367, 120), (err) => {
+            log('c4.2|w39:' + (err ? err.code : 'ok'));
+          });
           if (sent === 0) {
             ended = true;
             sock.end();

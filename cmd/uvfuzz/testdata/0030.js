@@ -87,16 +87,26 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a16.1|data');
+            T[54] = setImmediate(() => {
+              log('a16.1|I54');
+              clearImmediate(T[54]);
+              fs.stat(__filename, (err) => {
+                log('f55|F55:' + (err ? err.code : 'ok'));
+                log('f55|L56');
+                P[57] = Promise.resolve('v58');
+              });
+            });
           });
           sock.on('end', () => {
             log('a16.1|end:' + got);
-            log('a16.1|L38');
-            log('a16.1|L39');
           });
           sock.on('close', () => {
             log('a16.1|close');
           });
           log('a16.1|connection');
+          fs.stat(__filename + '.missing', (err) => {
+            log('f53|F53:' + (err ? err.code : 'ok'));
+          });
         }
         function c16_1() {
           let got = 0, sent = 0, first = true, ended = false;
@@ -133,6 +143,20 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c16.1|data');
+              T[36] = setImmediate(() => {
+                log('c16.1|I36');
+                clearImmediate(T[36]);
+                T[37] = setTimeout(() => {
+                  log('t37|T37');
+                  log('t37|L38');
+                  P[39] = Promise.reject(new Error('e40'));
+                }, 0);
+              });
+              P[41] = new Promise((res, rej) => {
+                R[42] = { res, rej };
+                log('c16.1|X42');
+                rej(new Error('e43'));
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -141,19 +165,33 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c16.1|end:' + got);
-            queueMicrotask(() => {
-              log('c16.1|M34');
-              T[35] = setImmediate(() => {
-                log('c16.1|I35');
-                P[36] = Promise.reject(new Error('e37'));
-                clearImmediate(T[35]);
-              });
+            T[44] = setTimeout(() => {
+              log('t44|T44');
+              P[45] = Promise.reject(new Error('e46'));
+            }, 0);
+            P[47] = new Promise((res, rej) => {
+              R[48] = { res, rej };
+              log('c16.1|X48');
             });
           });
           sock.on('close', () => {
             log('c16.1|close');
+            T[49] = setTimeout(() => {
+              log('t49|T49');
+              log('t49|L50');
+            }, 5);
+            process.nextTick(() => {
+              log('c16.1|K51');
+              log('c16.1|L52');
+            });
             c16_2();
           });
+          sent += 3114;
+          sock.write(Buffer.alloc(3114, 120), (err) => {
+            log('c16.1|w35:' + (err ? err.code : 'ok'));
+          });
+          sent += 1476;
+          sock.write(Buffer.alloc(1476, 120));
         }
         function a16_2(sock) {
           let got = 0, first = true;
@@ -163,24 +201,12 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a16.2|data');
-            P[47] = Promise.reject(new Error('e49')).then((v) => {
-              log('a16.2|H48:' + show(v));
-              process.nextTick(() => {
-                log('a16.2|K50');
-                P[51] = Promise.resolve('v52');
-                log('a16.2|L53');
-              });
-            }, (e) => {
-              log('a16.2|H48!' + msg(e));
-              log('a16.2|L54');
-            });
           });
           sock.on('end', () => {
             log('a16.2|end:' + got);
           });
           sock.on('close', () => {
             log('a16.2|close');
-            log('a16.2|L55');
           });
           log('a16.2|connection');
         }
@@ -188,20 +214,8 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c16.2|connect');
-            sent += 288;
-            sock.write(Buffer.alloc(288, 120), (err) => {
-              log('c16.2|w41:' + (err ? err.code : 'ok'));
-              T[42] = setTimeout(() => {
-                log('t42|T42');
-                P[43] = Promise.reject(new Error('e44'));
-              }, 0);
-              P[45] = new Promise((res, rej) => {
-                R[46] = { res, rej };
-                log('c16.2|X46');
-              });
-            });
-            sent += 3566;
-            sock.write(Buffer.alloc(3566, 120));
+            sent += 2950;
+            sock.write(Buffer.alloc(2950, 120));
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -225,19 +239,11 @@ setTimeout(() => {
             log('c16.2|close');
             srv.close(() => {
               log('s16|close');
-              P[56] = Promise.all([new Promise((res, rej) => {
-                R[57] = { res, rej };
-                log('s16|X57');
-                res(Promise.allSettled([Promise.resolve('v59'), Promise.resolve('v60'), 'v61']).then((v) => {
-                  log('s16|H58:' + show(v));
-                  return { then(res, rej) {
-                    log('s16|N62');
-                    res('v62');
-                    throw new Error('x62');
-                  } };
-                }));
-              })]);
             });
+          });
+          sent += 2374;
+          sock.write(Buffer.alloc(2374, 120), (err) => {
+            log('c16.2|w60:' + (err ? err.code : 'ok'));
           });
         }
       }

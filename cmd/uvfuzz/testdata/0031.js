@@ -62,33 +62,30 @@ setTimeout(() => {
         if (!first) return;
         first = false;
         log('a9.1|data');
-        fs.readFile(__filename, (err) => {
-          log('f31|F31:' + (err ? err.code : 'ok'));
-          process.nextTick(() => {
-            log('f31|K32');
-            process.nextTick(() => {
-              log('f31|K33');
-              T[34] = setImmediate(() => {
-                log('f31|I34');
-              });
-            });
-          });
+        queueMicrotask(() => {
+          log('a9.1|M35');
         });
       });
       sock.on('end', () => {
         log('a9.1|end:' + got);
-        T[35] = setTimeout(() => {
-          log('t35|T35');
-          log('t35|L36');
-        }, 0);
+        T[36] = setImmediate(() => {
+          log('a9.1|I36');
+        });
       });
       sock.on('close', () => {
         log('a9.1|close');
         queueMicrotask(() => {
           log('a9.1|M37');
+          fs.stat(__filename + '.missing', (err) => {
+            log('f38|F38:' + (err ? err.code : 'ok'));
+          });
         });
       });
       log('a9.1|connection');
+      T[33] = setTimeout(() => {
+        log('t33|T33');
+        log('t33|L34');
+      }, 0);
     }
     function c9_1() {
       let got = 0, sent = 0, first = true, ended = false;
@@ -143,20 +140,33 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c9.1|end:' + got);
-        fs.stat(__filename + '.missing', (err) => {
-          log('f25|F25:' + (err ? err.code : 'ok'));
-          P[26] = Promise.reject(new Error('e28')).catch((e) => {
-            log('f25|H27!' + msg(e));
-          });
-        });
-        T[29] = setTimeout(() => {
-          log('t29|T29');
-        }, 0);
       });
       sock.on('close', () => {
         log('c9.1|close');
-        log('c9.1|L30');
+        fs.readFile(__filename, (err) => {
+          log('f29|F29:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('f29|K30');
+            process.nextTick(() => {
+              log('f29|K31');
+              T[32] = setImmediate(() => {
+                log('f29|I32');
+              });
+            });
+          });
+        });
         c9_2();
+      });
+      sent += 1752;
+      sock.write(Buffer.alloc(1752, 120));
+      sent += 1882;
+      sock.write(Buffer.alloc(1882, 120));
+      sent += 1970;
+      sock.write(Buffer.alloc(1970, 120), (err) => {
+        log('c9.1|w26:' + (err ? err.code : 'ok'));
+        T[27] = setTimeout(() => {
+          log('t27|T27');
+        }, 5);
       });
     }
     function a9_2(sock) {
@@ -170,50 +180,16 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('a9.2|end:' + got);
-        log('a9.2|L51');
-        fs.stat(__filename, (err) => {
-          log('f52|F52:' + (err ? err.code : 'ok'));
-          T[53] = setImmediate(() => {
-            log('f52|I53');
-            clearImmediate(T[53]);
-          });
-        });
       });
       sock.on('close', () => {
         log('a9.2|close');
       });
       log('a9.2|connection');
-      P[43] = Promise.reject(new Error('e45')).then((v) => {
-        log('a9.2|H44:' + show(v));
-        fs.stat(__filename, (err) => {
-          log('f46|F46:' + (err ? err.code : 'ok'));
-          process.nextTick(() => {
-            log('f46|K47');
-            T[48] = setImmediate(() => {
-              log('f46|I48');
-            });
-          });
-          queueMicrotask(() => {
-            log('f46|M49');
-          });
-        });
-        log('a9.2|L50');
-      });
     }
     function c9_2() {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c9.2|connect');
-        T[38] = setImmediate(() => {
-          log('c9.2|I38');
-        });
-        sent += 1801;
-        sock.write(Buffer.alloc(1801, 120), (err) => {
-          log('c9.2|w39:' + (err ? err.code : 'ok'));
-          fs.stat(__filename + '.missing', (err) => {
-            log('f40|F40:' + (err ? err.code : 'ok'));
-          });
-        });
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -224,10 +200,14 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c9.2|data');
-          T[41] = setImmediate(() => {
-            log('c9.2|I41');
-            fs.stat(__filename, (err) => {
-              log('f42|F42:' + (err ? err.code : 'ok'));
+          fs.readFile(__filename, (err) => {
+            log('f52|F52:' + (err ? err.code : 'ok'));
+            queueMicrotask(() => {
+              log('f52|M53');
+              T[54] = setImmediate(() => {
+                log('f52|I54');
+                P[55] = Promise.all([]);
+              });
             });
           });
         }
@@ -243,6 +223,43 @@ setTimeout(() => {
         log('c9.2|close');
         srv.close(() => {
           log('s9|close');
+        });
+      });
+      sent += 2041;
+      sock.write(Buffer.alloc(2041, 120), (err) => {
+        log('c9.2|w42:' + (err ? err.code : 'ok'));
+        fs.stat(__filename, (err) => {
+          log('f43|F43:' + (err ? err.code : 'ok'));
+          process.nextTick(() => {
+            log('f43|K44');
+            T[45] = setImmediate(() => {
+              log('f43|I45');
+            });
+          });
+          queueMicrotask(() => {
+            log('f43|M46');
+          });
+        });
+        log('c9.2|L47');
+      });
+      sent += 408;
+      sock.write(Buffer.alloc(408, 120), (err) => {
+        log('c9.2|w39:' + (err ? err.code : 'ok'));
+        T[40] = setImmediate(() => {
+          log('c9.2|I40');
+        });
+        P[41] = Promise.all([]);
+      });
+      sent += 2428;
+      sock.write(Buffer.alloc(2428, 120), (err) => {
+        log('c9.2|w48:' + (err ? err.code : 'ok'));
+        log('c9.2|L49');
+        fs.stat(__filename, (err) => {
+          log('f50|F50:' + (err ? err.code : 'ok'));
+          T[51] = setImmediate(() => {
+            log('f50|I51');
+            clearImmediate(T[51]);
+          });
         });
       });
     }

@@ -164,6 +164,10 @@ setTimeout(() => {
             log('c22.1|close');
             c22_2();
           });
+          sent += 3081;
+          sock.write(Buffer.alloc(3081, 120), (err) => {
+            log('c22.1|w47:' + (err ? err.code : 'ok'));
+          });
         }
         function a22_2(sock) {
           let got = 0, first = true;
@@ -186,8 +190,6 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c22.2|connect');
-            sent += 3507;
-            sock.write(Buffer.alloc(3507, 120));
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -211,6 +213,10 @@ setTimeout(() => {
             log('c22.2|close');
             c22_3();
           });
+          sent += 2773;
+          sock.write(Buffer.alloc(2773, 120), (err) => {
+            log('c22.2|w48:' + (err ? err.code : 'ok'));
+          });
         }
         function a22_3(sock) {
           let got = 0, first = true;
@@ -233,14 +239,6 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c22.3|connect');
-            sent += 2475;
-            sock.write(Buffer.alloc(2475, 120), (err) => {
-              log('c22.3|w49:' + (err ? err.code : 'ok'));
-            });
-            sent += 3571;
-            sock.write(Buffer.alloc(3571, 120));
-            sent += 960;
-            sock.write(Buffer.alloc(960, 120));
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -268,22 +266,24 @@ setTimeout(() => {
           });
         }
       }
-      return Promise.reject(new Error('e51'));
+      return Promise.resolve('v49');
     }).then((v) => {
       log('H16:' + show(v));
-      return 'v52';
+      throw new Error('e50');
+    }, (e) => {
+      log('H16!' + msg(e));
+      return Promise.reject(new Error('e51'));
     });
-  })]).catch((e) => {
-    log('H9!' + msg(e));
-    throw new Error('e53');
+  })]).then((v) => {
+    log('H9:' + show(v));
+    throw new Error('e52');
   }).finally(() => {
     log('Y8');
-    return Promise.resolve('v54');
   }).then((v) => {
     log('H7:' + show(v));
-    throw new Error('e55');
+    return 'v53';
   }).then((v) => {
     log('H6:' + show(v));
-    return 'v56';
+    return 'v54';
   });
 }, 0);

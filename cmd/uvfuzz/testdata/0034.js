@@ -48,23 +48,28 @@ setTimeout(() => {
               if (!first) return;
               first = false;
               log('a4.1|data');
-              P[45] = Promise.resolve('v46');
+              T[41] = setTimeout(() => {
+                log('t41|T41');
+                P[42] = Promise.resolve('v43');
+              }, 0);
+              T[44] = setTimeout(() => {
+                log('t44|T44');
+                P[45] = Promise.resolve('v46');
+              }, 0);
             });
             sock.on('end', () => {
               log('a4.1|end:' + got);
+              log('a4.1|L47');
             });
             sock.on('close', () => {
               log('a4.1|close');
+              process.nextTick(() => {
+                log('a4.1|K48');
+                P[49] = Promise.resolve('v50');
+              });
+              log('a4.1|L51');
             });
             log('a4.1|connection');
-            fs.stat(__filename, (err) => {
-              log('f40|F40:' + (err ? err.code : 'ok'));
-            });
-            T[41] = setImmediate(() => {
-              log('a4.1|I41');
-              P[42] = Promise.resolve('v43');
-              log('a4.1|L44');
-            });
           }
           function c4_1() {
             let got = 0, sent = 0, first = true, ended = false;
@@ -126,40 +131,41 @@ setTimeout(() => {
             });
             sock.on('end', () => {
               log('c4.1|end:' + got);
-              P[25] = Promise.allSettled([]);
-              P[26] = P[25].then((v) => {
-                log('c4.1|H28:' + show(v));
-                return Promise.reject(new Error('e29'));
-              }, (e) => {
-                log('c4.1|H28!' + msg(e));
-                P[30] = P[25];
-                return Promise.resolve('v31');
-              }).finally(() => {
-                log('c4.1|Y27');
-                return { then(res, rej) {
-                  log('c4.1|N32');
-                  res('v32');
-                } };
-              });
             });
             sock.on('close', () => {
               log('c4.1|close');
-              P[33] = new Promise((res, rej) => {
-                R[35] = { res, rej };
-                log('c4.1|X35');
+              c4_2();
+            });
+            sent += 2688;
+            sock.write(Buffer.alloc(2688, 120), (err) => {
+              log('c4.1|w26:' + (err ? err.code : 'ok'));
+              T[27] = setTimeout(() => {
+                log('t27|T27');
+              }, 0);
+            });
+            sent += 2668;
+            sock.write(Buffer.alloc(2668, 120));
+            sent += 2834;
+            sock.write(Buffer.alloc(2834, 120), (err) => {
+              log('c4.1|w28:' + (err ? err.code : 'ok'));
+              T[29] = setTimeout(() => {
+                log('t29|T29');
+                P[30] = Promise.resolve('v31');
+                P[32] = P[30];
+              }, 0);
+              P[33] = Promise.resolve({ then(res, rej) {
+                log('c4.1|N36');
+                clearInterval(T[29]);
+                process.nextTick(() => res('v36'));
+              } }).then((v) => {
+                log('c4.1|H35:' + show(v));
+                P[37] = Promise.resolve('v38');
+                return 'v39';
               }).then((v) => {
                 log('c4.1|H34:' + show(v));
-                P[36] = Promise.resolve('v37');
-                return Promise.resolve('v38');
-              }, (e) => {
-                log('c4.1|H34!' + msg(e));
-                return { then(res, rej) {
-                  log('c4.1|N39');
-                  res('v39');
-                  rej(new Error('e39'));
-                } };
+                clearTimeout(T[29]);
+                return 'v40';
               });
-              c4_2();
             });
           }
           function a4_2(sock) {
@@ -183,11 +189,14 @@ setTimeout(() => {
             let got = 0, sent = 0, first = true, ended = false;
             const sock = net.connect(srv.address().port, '127.0.0.1', () => {
               log('c4.2|connect');
-              sent += 1520;
-              sock.write(Buffer.alloc(1520, 120));
-              sent += 935;
-              sock.write(Buffer.alloc(935, 120), (err) => {
-                log('c4.2|w48:' + (err ? err.code : 'ok'));
+              sent += 15;
+              sock.write(Buffer.alloc(15, 120), (err) => {
+                log('c4.2|w55:' + (err ? err.code : 'ok'));
+              });
+              sent += 2936;
+              sock.write(Buffer.alloc(2936, 120), (err) => {
+                log('c4.2|w52:' + (err ? err.code : 'ok'));
+                P[53] = Promise.resolve('v54');
               });
               if (sent === 0) {
                 ended = true;
@@ -213,6 +222,18 @@ setTimeout(() => {
               srv.close(() => {
                 log('s4|close');
               });
+            });
+            sent += 798;
+            sock.write(Buffer.alloc(798, 120), (err) => {
+              log('c4.2|w56:' + (err ? err.code : 'ok'));
+            });
+            sent += 696;
+            sock.write(Buffer.alloc(696, 120), (err) => {
+              log('c4.2|w58:' + (err ? err.code : 'ok'));
+            });
+            sent += 2480;
+            sock.write(Buffer.alloc(2480, 120), (err) => {
+              log('c4.2|w57:' + (err ? err.code : 'ok'));
             });
           }
         }

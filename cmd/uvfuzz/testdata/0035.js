@@ -93,9 +93,6 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c6.1|data');
-          fs.readFile(__filename, (err) => {
-            log('f14|F14:' + (err ? err.code : 'ok'));
-          });
         }
         if (got === sent && !ended) {
           ended = true;
@@ -104,67 +101,78 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c6.1|end:' + got);
-        fs.stat(__filename, (err) => {
-          log('f15|F15:' + (err ? err.code : 'ok'));
-          T[16] = setImmediate(() => {
-            log('f15|I16');
-            P[17] = new Promise((res, rej) => {
-              R[19] = { res, rej };
-              log('f15|X19');
-              P[20] = Promise.resolve('v21');
-              throw new Error('e22');
-            }).finally(() => {
-              log('f15|Y18');
-              queueMicrotask(() => {
-                log('f15|M23');
-              });
-              return { then(res, rej) {
-                log('f15|N24');
-                P[25] = Promise.resolve('v26');
-                throw new Error('e24');
-              } };
-            });
-          });
-          clearImmediate(T[16]);
-          T[27] = setImmediate(() => {
-            log('f15|I27');
-            P[28] = (async () => {
-              log('f15|A31');
-              clearImmediate(T[27]);
-              log('f15|L32');
-              return Promise.resolve('v33');
-            })().finally(() => {
-              log('f15|Y30');
-              P[34] = new Promise((res, rej) => {
-                R[35] = { res, rej };
-                log('f15|X35');
-                clearImmediate(T[27]);
-                clearImmediate(T[27]);
-                res('v36');
-              });
-              return Promise.any([Promise.resolve({ then(res, rej) {
-                log('f15|N37');
-                queueMicrotask(() => rej(new Error('e37')));
-              } }), new Promise((res, rej) => {
-                R[38] = { res, rej };
-                log('f15|X38');
-                clearImmediate(T[27]);
-                rej(new Error('e39'));
-              })]);
-            }).catch((e) => {
-              log('f15|H29!' + msg(e));
-              process.nextTick(() => {
-                log('f15|K40');
-                P[41] = Promise.resolve('v42');
-              });
-            });
-            clearImmediate(T[16]);
-          });
-        });
       });
       sock.on('close', () => {
         log('c6.1|close');
         c6_2();
+      });
+      sent += 3723;
+      sock.write(Buffer.alloc(3723, 120));
+      sent += 3545;
+      sock.write(Buffer.alloc(3545, 120), (err) => {
+        log('c6.1|w15:' + (err ? err.code : 'ok'));
+        P[16] = new Promise((res, rej) => {
+          R[18] = { res, rej };
+          log('c6.1|X18');
+          P[19] = Promise.resolve('v20');
+          throw new Error('e21');
+        }).finally(() => {
+          log('c6.1|Y17');
+          fs.stat(__filename + '.missing', (err) => {
+            log('f22|F22:' + (err ? err.code : 'ok'));
+            P[23] = Promise.any([(async () => {
+              log('f22|A24');
+              log('f22|W25:' + show(await (async () => {
+                log('f22|A26');
+                P[27] = Promise.resolve('v28');
+                return Promise.resolve('v29');
+              })()));
+              queueMicrotask(() => {
+                log('f22|M30');
+              });
+              log('f22|L31');
+              return Promise.resolve('v32');
+            })(), Promise.any([Promise.resolve({ then(res, rej) {
+              log('f22|N33');
+              P[34] = Promise.resolve('v35');
+              rej(new Error('e33'));
+            } })])]);
+            T[36] = setImmediate(() => {
+              log('f22|I36');
+              P[37] = Promise.allSettled([]).then(undefined, (e) => {
+                log('f22|H38!' + msg(e));
+                return 'v39';
+              });
+              clearImmediate(T[36]);
+            });
+          });
+          process.nextTick(() => {
+            log('c6.1|K40');
+          });
+          return (async () => {
+            log('c6.1|A41');
+            P[42] = (async () => {
+              log('c6.1|A44');
+              queueMicrotask(() => {
+                log('c6.1|M45');
+              });
+              T[46] = setTimeout(() => {
+                log('t46|T46');
+                P[47] = Promise.resolve('v48');
+                P[49] = P[47];
+                log('t46|L50');
+              }, 0);
+              P[51] = (async () => {
+                log('c6.1|A52');
+                return Promise.reject(new Error('e53'));
+              })();
+            })().then((v) => {
+              log('c6.1|H43:' + show(v));
+              return 'v54';
+            });
+            return 'v55';
+          })();
+        });
       });
     }
     function a6_2(sock) {
@@ -191,12 +199,12 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c6.2|connect');
-        sent += 3863;
-        sock.write(Buffer.alloc(3863, 120), (err) => {
-          log('c6.2|w44:' + (err ? err.code : 'ok'));
+        sent += 3514;
+        sock.write(Buffer.alloc(3514, 120));
+        sent += 1207;
+        sock.write(Buffer.alloc(1207, 120), (err) => {
+          log('c6.2|w56:' + (err ? err.code : 'ok'));
         });
-        sent += 463;
-        sock.write(Buffer.alloc(463, 120));
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -218,6 +226,14 @@ setTimeout(() => {
       });
       sock.on('close', () => {
         log('c6.2|close');
+      });
+      sent += 3761;
+      sock.write(Buffer.alloc(3761, 120), (err) => {
+        log('c6.2|w59:' + (err ? err.code : 'ok'));
+      });
+      sent += 3611;
+      sock.write(Buffer.alloc(3611, 120), (err) => {
+        log('c6.2|w58:' + (err ? err.code : 'ok'));
       });
     }
   }

@@ -148,6 +148,16 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c19.1|data');
+              T[52] = setTimeout(() => {
+                log('t52|T52');
+              }, 0);
+              P[53] = new Promise((res, rej) => {
+                R[55] = { res, rej };
+                log('c19.1|X55');
+                res('v56');
+              }).catch((e) => {
+                log('c19.1|H54!' + msg(e));
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -156,18 +166,19 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c19.1|end:' + got);
-            fs.stat(__filename + '.missing', (err) => {
-              log('f49|F49:' + (err ? err.code : 'ok'));
-              T[50] = setImmediate(() => {
-                log('f49|I50');
-                P[51] = Promise.reject(new Error('e52'));
-              });
-            });
           });
           sock.on('close', () => {
             log('c19.1|close');
             c19_2();
           });
+          sent += 514;
+          sock.write(Buffer.alloc(514, 120), (err) => {
+            log('c19.1|w51:' + (err ? err.code : 'ok'));
+          });
+          sent += 720;
+          sock.write(Buffer.alloc(720, 120));
+          sent += 1974;
+          sock.write(Buffer.alloc(1974, 120));
         }
         function a19_2(sock) {
           let got = 0, first = true;
@@ -193,14 +204,6 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c19.2|connect');
-            sent += 1687;
-            sock.write(Buffer.alloc(1687, 120), (err) => {
-              log('c19.2|w53:' + (err ? err.code : 'ok'));
-            });
-            sent += 3645;
-            sock.write(Buffer.alloc(3645, 120), (err) => {
-              log('c19.2|w54:' + (err ? err.code : 'ok'));
-            });
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -222,6 +225,16 @@ setTimeout(() => {
           });
           sock.on('close', () => {
             log('c19.2|close');
+          });
+          sent += 3867;
+          sock.write(Buffer.alloc(3867, 120), (err) => {
+            log('c19.2|w58:' + (err ? err.code : 'ok'));
+          });
+          sent += 1701;
+          sock.write(Buffer.alloc(1701, 120));
+          sent += 3526;
+          sock.write(Buffer.alloc(3526, 120), (err) => {
+            log('c19.2|w59:' + (err ? err.code : 'ok'));
           });
         }
       }

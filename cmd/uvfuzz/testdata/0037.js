@@ -55,24 +55,20 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a11.1|data');
-            queueMicrotask(() => {
-              log('a11.1|M55');
-              P[56] = (async () => {
-                log('a11.1|A57');
-                return Promise.reject(new Error('e58'));
-              })();
-            });
           });
           sock.on('end', () => {
             log('a11.1|end:' + got);
+            queueMicrotask(() => {
+              log('a11.1|M52');
+            });
           });
           sock.on('close', () => {
             log('a11.1|close');
+            queueMicrotask(() => {
+              log('a11.1|M53');
+            });
           });
           log('a11.1|connection');
-          T[54] = setTimeout(() => {
-            log('t54|T54');
-          }, 5);
         }
         function c11_1() {
           let got = 0, sent = 0, first = true, ended = false;
@@ -140,6 +136,15 @@ setTimeout(() => {
                 });
                 log('c11.1|L43');
               });
+              process.nextTick(() => {
+                log('c11.1|K44');
+                P[45] = (async () => {
+                  log('c11.1|A46');
+                  P[47] = Promise.resolve('v48');
+                  P[49] = Promise.resolve('v50');
+                  return 'v51';
+                })();
+              });
             }
             if (got === sent && !ended) {
               ended = true;
@@ -148,29 +153,28 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c11.1|end:' + got);
-            fs.stat(__filename + '.missing', (err) => {
-              log('f44|F44:' + (err ? err.code : 'ok'));
-              P[45] = Promise.any([Promise.race([Promise.resolve({ then(res, rej) {
-                log('f44|N46');
-                queueMicrotask(() => rej(new Error('e46')));
-              } }), Promise.resolve({ then(res, rej) {
-                log('f44|N47');
-                rej(new Error('e47'));
-              } }), Promise.resolve('v48')])]);
-              T[49] = setImmediate(() => {
-                log('f44|I49');
-                P[50] = Promise.resolve('v51');
-              });
-            });
           });
           sock.on('close', () => {
             log('c11.1|close');
-            fs.stat(__filename + '.missing', (err) => {
-              log('f52|F52:' + (err ? err.code : 'ok'));
-              log('f52|L53');
-            });
             srv.close(() => {
               log('s11|close');
+              fs.stat(__filename + '.missing', (err) => {
+                log('f54|F54:' + (err ? err.code : 'ok'));
+                P[55] = (async () => {
+                  log('f54|A56');
+                  log('f54|L57');
+                  P[58] = Promise.resolve('v59');
+                  P[60] = Promise.reject(new Error('e61'));
+                  return 'v62';
+                })();
+              });
+              P[63] = (async () => {
+                log('s11|A65');
+                log('s11|W66:' + show(await Promise.resolve('v67')));
+              })().finally(() => {
+                log('s11|Y64');
+                throw new Error('e68');
+              });
             });
           });
         }
@@ -178,16 +182,12 @@ setTimeout(() => {
       res('v10');
     } }).finally(() => {
       log('Y9');
-      return Promise.resolve('v59');
-    })]).catch((e) => {
+    })]).then((v) => {
+      log('H8:' + show(v));
+      throw new Error('e69');
+    }, (e) => {
       log('H8!' + msg(e));
-      return { then(res, rej) {
-        log('N60');
-        throw new Error('e60');
-      } };
-    }).then((v) => {
-      log('H7:' + show(v));
-    });
+    }).then(undefined);
     queueMicrotask(() => rej(new Error('e5')));
   } });
 }, 0);

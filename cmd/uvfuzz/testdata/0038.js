@@ -50,46 +50,11 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('a2.1|end:' + got);
-        fs.stat(__filename + '.missing', (err) => {
-          log('f26|F26:' + (err ? err.code : 'ok'));
-          P[27] = new Promise((res, rej) => {
-            R[28] = { res, rej };
-            log('f26|X28');
-            queueMicrotask(() => {
-              log('f26|M29');
-              T[30] = setImmediate(() => {
-                log('f26|I30');
-                P[31] = Promise.resolve('v32');
-              });
-            });
-            queueMicrotask(() => {
-              log('f26|M33');
-              clearImmediate(T[30]);
-            });
-            rej(new Error('e34'));
-          });
-          T[35] = setImmediate(() => {
-            log('f26|I35');
-          });
-        });
-        process.nextTick(() => {
-          log('a2.1|K36');
-        });
       });
       sock.on('close', () => {
         log('a2.1|close');
-        T[37] = setTimeout(() => {
-          log('t37|T37');
-        }, 5);
       });
       log('a2.1|connection');
-      fs.stat(__filename + '.missing', (err) => {
-        log('f23|F23:' + (err ? err.code : 'ok'));
-        T[24] = setImmediate(() => {
-          log('f23|I24');
-        });
-        log('f23|L25');
-      });
     }
     function c2_1() {
       let got = 0, sent = 0, first = true, ended = false;
@@ -161,6 +126,9 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c2.1|data');
+          process.nextTick(() => {
+            log('c2.1|K26');
+          });
         }
         if (got === sent && !ended) {
           ended = true;
@@ -169,11 +137,67 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c2.1|end:' + got);
+        queueMicrotask(() => {
+          log('c2.1|M27');
+          T[28] = setTimeout(() => {
+            log('t28|T28');
+            P[29] = (async () => {
+              log('t28|A30');
+              try {
+                const v = await Promise.resolve({ then(res, rej) {
+                  log('t28|N34');
+                  P[35] = Promise.reject(new Error('e36'));
+                  process.nextTick(() => res('v34'));
+                } }).catch((e) => {
+                  log('t28|H33!' + msg(e));
+                  P[37] = Promise.resolve('v38');
+                  return 'v39';
+                }).then(undefined);
+                log('t28|W31:' + show(v));
+              } catch (e) {
+                log('t28|W31!' + msg(e));
+              }
+              process.nextTick(() => {
+                log('t28|K40');
+                P[41] = Promise.reject(new Error('e42'));
+              });
+              queueMicrotask(() => {
+                log('t28|M43');
+              });
+              log('t28|L44');
+              return 'v45';
+            })();
+            P[46] = Promise.allSettled([(async () => {
+              log('t28|A49');
+              process.nextTick(() => {
+                log('t28|K50');
+                P[51] = Promise.reject(new Error('e52'));
+              });
+              return Promise.race([]).finally(() => {
+                log('t28|Y53');
+              });
+            })().then(undefined, (e) => {
+              log('t28|H48!' + msg(e));
+              throw new Error('e54');
+            }), P[29]]).then((v) => {
+              log('t28|H47:' + show(v));
+              return Promise.reject(new Error('e55'));
+            });
+          }, 0);
+        });
       });
       sock.on('close', () => {
         log('c2.1|close');
         c2_2();
       });
+      queueMicrotask(() => {
+        log('c2.1|M23');
+        process.nextTick(() => {
+          log('c2.1|K24');
+        });
+      });
+      sent += 1148;
+      sock.write(Buffer.alloc(1148, 120));
     }
     function a2_2(sock) {
       let got = 0, first = true;
@@ -199,6 +223,10 @@ setTimeout(() => {
       let got = 0, sent = 0, first = true, ended = false;
       const sock = net.connect(srv.address().port, '127.0.0.1', () => {
         log('c2.2|connect');
+        sent += 2046;
+        sock.write(Buffer.alloc(2046, 120), (err) => {
+          log('c2.2|w56:' + (err ? err.code : 'ok'));
+        });
         if (sent === 0) {
           ended = true;
           sock.end();
@@ -209,34 +237,6 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c2.2|data');
-          queueMicrotask(() => {
-            log('c2.2|M38');
-            P[39] = Promise.race([Promise.reject(new Error('e41')).then(undefined, (e) => {
-              log('c2.2|H40!' + msg(e));
-            }), Promise.any([(async () => {
-              log('c2.2|A43');
-              process.nextTick(() => {
-                log('c2.2|K44');
-                T[45] = setTimeout(() => {
-                  log('t45|T45');
-                  P[46] = Promise.reject(new Error('e47'));
-                }, 0);
-                fs.readFile(__filename, (err) => {
-                  log('f48|F48:' + (err ? err.code : 'ok'));
-                });
-              });
-              return Promise.resolve('v49');
-            })().then((v) => {
-              log('c2.2|H42:' + show(v));
-              throw new Error('e50');
-            }, (e) => {
-              log('c2.2|H42!' + msg(e));
-              return 'v51';
-            }), Promise.resolve({ then(res, rej) {
-              log('c2.2|N52');
-              process.nextTick(() => res('v52'));
-            } })]), Promise.reject(new Error('e53'))]);
-          });
         }
         if (got === sent && !ended) {
           ended = true;

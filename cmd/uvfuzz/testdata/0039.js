@@ -62,59 +62,11 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('a3.1|end:' + got);
-        P[26] = Promise.resolve({ then(res, rej) {
-          log('a3.1|N27');
-          process.nextTick(() => {
-            log('a3.1|K28');
-            queueMicrotask(() => {
-              log('a3.1|M29');
-            });
-          });
-          process.nextTick(() => res('v27'));
-        } });
       });
       sock.on('close', () => {
         log('a3.1|close');
-        T[30] = setImmediate(() => {
-          log('a3.1|I30');
-          fs.readFile(__filename, (err) => {
-            log('f31|F31:' + (err ? err.code : 'ok'));
-            T[32] = setImmediate(() => {
-              log('f31|I32');
-            });
-            clearImmediate(T[32]);
-            T[33] = setImmediate(() => {
-              log('f31|I33');
-              P[34] = Promise.resolve({ then(res, rej) {
-                log('f31|N36');
-                res('v36');
-                rej(new Error('e36'));
-              } }).then((v) => {
-                log('f31|H35:' + show(v));
-                P[37] = Promise.resolve('v38');
-                clearImmediate(T[33]);
-                throw new Error('e39');
-              }, (e) => {
-                log('f31|H35!' + msg(e));
-                return Promise.resolve('v40');
-              });
-            });
-          });
-          clearImmediate(T[30]);
-          process.nextTick(() => {
-            log('a3.1|K41');
-            T[42] = setTimeout(() => {
-              log('t42|T42');
-            }, 0);
-            process.nextTick(() => {
-              log('a3.1|K43');
-              clearTimeout(T[42]);
-            });
-          });
-        });
       });
       log('a3.1|connection');
-      log('a3.1|L25');
     }
     function c3_1() {
       let got = 0, sent = 0, first = true, ended = false;
@@ -143,6 +95,21 @@ setTimeout(() => {
         if (first) {
           first = false;
           log('c3.1|data');
+          T[24] = setImmediate(() => {
+            log('c3.1|I24');
+            process.nextTick(() => {
+              log('c3.1|K25');
+              clearImmediate(T[24]);
+            });
+            log('c3.1|L26');
+            fs.stat(__filename, (err) => {
+              log('f27|F27:' + (err ? err.code : 'ok'));
+              queueMicrotask(() => {
+                log('f27|M28');
+              });
+            });
+          });
+          clearImmediate(T[24]);
         }
         if (got === sent && !ended) {
           ended = true;
@@ -151,32 +118,68 @@ setTimeout(() => {
       });
       sock.on('end', () => {
         log('c3.1|end:' + got);
-        T[13] = setTimeout(() => {
-          log('t13|T13');
-        }, 0);
       });
       sock.on('close', () => {
         log('c3.1|close');
-        log('c3.1|L14');
-        process.nextTick(() => {
-          log('c3.1|K15');
-          T[16] = setTimeout(() => {
-            log('t16|T16');
-            process.nextTick(() => {
-              log('t16|K17');
-              P[18] = Promise.any(['v21']).finally(() => {
-                log('t16|Y20');
-              }).finally(() => {
-                log('t16|Y19');
-                throw new Error('e22');
-              });
+        P[29] = Promise.resolve({ then(res, rej) {
+          log('c3.1|N31');
+          res('v31');
+          rej(new Error('e31'));
+        } }).then((v) => {
+          log('c3.1|H30:' + show(v));
+          queueMicrotask(() => {
+            log('c3.1|M32');
+            queueMicrotask(() => {
+              log('c3.1|M33');
+              log('c3.1|L34');
+              T[35] = setTimeout(() => {
+                log('t35|T35');
+                P[36] = Promise.reject(new Error('e37'));
+              }, 0);
             });
-          }, 0);
-          P[23] = Promise.resolve('v24');
+          });
+          process.nextTick(() => {
+            log('c3.1|K38');
+            T[39] = setTimeout(() => {
+              log('t39|T39');
+            }, 0);
+            process.nextTick(() => {
+              log('c3.1|K40');
+              T[41] = setTimeout(() => {
+                log('t41|T41');
+              }, 0);
+            });
+          });
+          return Promise.resolve('v42');
         });
         srv.close(() => {
           log('s3|close');
         });
+      });
+      sent += 3576;
+      sock.write(Buffer.alloc(3576, 120));
+      sent += 446;
+      sock.write(Buffer.alloc(446, 120), (err) => {
+        log('c3.1|w22:' + (err ? err.code : 'ok'));
+      });
+      sent += 151;
+      sock.write(Buffer.alloc(151, 120), (err) => {
+        log('c3.1|w14:' + (err ? err.code : 'ok'));
+        T[15] = setTimeout(() => {
+          log('t15|T15');
+          process.nextTick(() => {
+            log('t15|K16');
+            P[17] = Promise.any(['v20']).finally(() => {
+              log('t15|Y19');
+            }).finally(() => {
+              log('t15|Y18');
+              throw new Error('e21');
+            });
+          });
+        }, 0);
+      });
+      queueMicrotask(() => {
+        log('c3.1|M13');
       });
     }
   }

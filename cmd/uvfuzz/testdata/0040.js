@@ -71,27 +71,28 @@ setTimeout(() => {
             if (!first) return;
             first = false;
             log('a13.1|data');
+            queueMicrotask(() => {
+              log('a13.1|M31');
+              T[32] = setImmediate(() => {
+                log('a13.1|I32');
+                clearImmediate(T[32]);
+              });
+            });
+            T[33] = setTimeout(() => {
+              log('t33|T33');
+              T[34] = setImmediate(() => {
+                log('t33|I34');
+                P[35] = Promise.resolve('v36');
+                clearImmediate(T[34]);
+                P[37] = Promise.resolve('v38');
+              });
+            }, 0);
           });
           sock.on('end', () => {
             log('a13.1|end:' + got);
-            process.nextTick(() => {
-              log('a13.1|K17');
-              T[18] = setImmediate(() => {
-                log('a13.1|I18');
-                P[19] = Promise.reject(new Error('e20'));
-              });
-            });
           });
           sock.on('close', () => {
             log('a13.1|close');
-            P[21] = Promise.resolve({ then(res, rej) {
-              log('a13.1|N22');
-              process.nextTick(() => {
-                log('a13.1|K23');
-                P[24] = Promise.reject(new Error('e25'));
-              });
-              rej(new Error('e22'));
-            } });
           });
           log('a13.1|connection');
         }
@@ -112,6 +113,16 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c13.1|data');
+              queueMicrotask(() => {
+                log('c13.1|M18');
+                P[19] = Promise.resolve('v20');
+                P[21] = Promise.race([]).then((v) => {
+                  log('c13.1|H22:' + show(v));
+                  P[23] = Promise.reject(new Error('e24'));
+                  return Promise.resolve('v25');
+                });
+              });
+              log('c13.1|L26');
             }
             if (got === sent && !ended) {
               ended = true;
@@ -120,15 +131,30 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c13.1|end:' + got);
-            log('c13.1|L15');
+            T[27] = setTimeout(() => {
+              log('t27|T27');
+              T[28] = setImmediate(() => {
+                log('t27|I28');
+              });
+            }, 0);
           });
           sock.on('close', () => {
             log('c13.1|close');
-            queueMicrotask(() => {
-              log('c13.1|M16');
+            process.nextTick(() => {
+              log('c13.1|K29');
+              fs.readFile(__filename, (err) => {
+                log('f30|F30:' + (err ? err.code : 'ok'));
+              });
             });
             c13_2();
           });
+          sent += 1944;
+          sock.write(Buffer.alloc(1944, 120), (err) => {
+            log('c13.1|w16:' + (err ? err.code : 'ok'));
+          });
+          sent += 991;
+          sock.write(Buffer.alloc(991, 120));
+          log('c13.1|L15');
         }
         function a13_2(sock) {
           let got = 0, first = true;
@@ -151,18 +177,6 @@ setTimeout(() => {
           let got = 0, sent = 0, first = true, ended = false;
           const sock = net.connect(srv.address().port, '127.0.0.1', () => {
             log('c13.2|connect');
-            fs.stat(__filename, (err) => {
-              log('f26|F26:' + (err ? err.code : 'ok'));
-              log('f26|L27');
-              P[28] = Promise.reject(new Error('e29'));
-            });
-            sent += 606;
-            sock.write(Buffer.alloc(606, 120), (err) => {
-              log('c13.2|w30:' + (err ? err.code : 'ok'));
-              fs.readFile(__filename, (err) => {
-                log('f31|F31:' + (err ? err.code : 'ok'));
-              });
-            });
             if (sent === 0) {
               ended = true;
               sock.end();
@@ -173,29 +187,6 @@ setTimeout(() => {
             if (first) {
               first = false;
               log('c13.2|data');
-              P[32] = (async () => {
-                log('c13.2|A33');
-                queueMicrotask(() => {
-                  log('c13.2|M34');
-                  P[35] = Promise.reject(new Error('e36'));
-                  P[37] = Promise.resolve('v38');
-                });
-                P[39] = (async () => {
-                  log('c13.2|A40');
-                  return Promise.resolve('v41');
-                })();
-                process.nextTick(() => {
-                  log('c13.2|K42');
-                });
-                fs.stat(__filename, (err) => {
-                  log('f43|F43:' + (err ? err.code : 'ok'));
-                });
-                return new Promise((res, rej) => {
-                  R[44] = { res, rej };
-                  log('c13.2|X44');
-                  throw new Error('e45');
-                });
-              })();
             }
             if (got === sent && !ended) {
               ended = true;
@@ -204,12 +195,10 @@ setTimeout(() => {
           });
           sock.on('end', () => {
             log('c13.2|end:' + got);
+            P[39] = Promise.reject(new Error('e40'));
           });
           sock.on('close', () => {
             log('c13.2|close');
-            fs.stat(__filename + '.missing', (err) => {
-              log('f46|F46:' + (err ? err.code : 'ok'));
-            });
             srv.close(() => {
               log('s13|close');
             });
