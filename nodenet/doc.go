@@ -31,6 +31,10 @@
 // allowHalfOpen is false by default: after "end" a socket ends its own side (from a
 // nextTick), and a socket is destroyed once it emitted both "end" and "finish".
 // Server.Close's callback runs once the connections the server accepted are gone.
+// A Write's callback runs from a nextTick if the write completes at once, else in the poll
+// phase that completes it. Writes made while connecting wait for "connect" in a listener
+// that the first of them adds (listeners added before it run first); that first write's
+// callback then runs at once, and what is written until it is done waits behind it.
 //
 // # Buffers
 //
