@@ -265,7 +265,14 @@ func appendContentLength(out []byte, n int64) []byte {
 
 // Write gathers p as body bytes (sending the head first if it is not sent). With a
 // Content-Length, what goes past it is dropped and Write returns ErrBodyLength.
-func (w *Response) Write(p []byte) (int, error) {
+func (w *Response) Write(p []byte) (int, error) { return writeBody(w, p) }
+
+// WriteString is Write for a string.
+func (w *Response) WriteString(s string) (int, error) { return writeBody(w, s) }
+
+// writeBody is Write and WriteString: the chunk is gathered in the output buffer directly,
+// with no conversion between string and []byte.
+func writeBody[B []byte | string](w *Response, p B) (int, error) {
 	if w.ended {
 		return 0, ErrResponseEnded
 	}
@@ -300,69 +307,22 @@ func (w *Response) Write(p []byte) (int, error) {
 	return len(p), err
 }
 
-// WriteString is Write for a string.
-func (w *Response) WriteString(s string) (int, error) {
-	if w.ended {
-		return 0, ErrResponseEnded
-	}
-	// The chunk is gathered in the output buffer directly: no conversion to []byte.
-	c := w.c
-	if c.phase == phaseClosed {
-		return 0, errConnClosed
-	}
-	if !w.headSent {
-		w.writeHead()
-	}
-	var err error
-	if w.cl >= 0 && int64(len(s)) > w.cl-w.written {
-		s = s[:w.cl-w.written]
-		err = ErrBodyLength
-	}
-	if len(s) == 0 {
-		c.queueFlush()
-		return 0, err
-	}
-	w.written += int64(len(s))
-	if !w.noBody {
-		if w.chunked {
-			c.out = appendInt(c.out, int64(len(s)), 16)
-			c.out = append(c.out, "\r\n"...)
-			c.out = append(c.out, s...)
-			c.out = append(c.out, "\r\n"...)
-		} else {
-			c.out = append(c.out, s...)
-		}
-	}
-	c.queueFlush()
-	return len(s), err
-}
-
 // End gathers p (may be nil) as the last body bytes and ends the response. If nothing was
 // sent yet and no length was set, the Content-Length is len(p).
-func (w *Response) End(p []byte) error {
+func (w *Response) End(p []byte) error { return endBody(w, p) }
+
+// EndString is End for a string.
+func (w *Response) EndString(s string) error { return endBody(w, s) }
+
+// endBody is End and EndString.
+func endBody[B []byte | string](w *Response, p B) error {
 	if w.ended {
 		return ErrResponseEnded
 	}
 	if !w.headSent && w.cl < 0 {
 		w.cl = int64(len(p))
 	}
-	_, err := w.Write(p)
-	if err == errConnClosed {
-		return err
-	}
-	w.finishBody()
-	return err
-}
-
-// EndString is End for a string.
-func (w *Response) EndString(s string) error {
-	if w.ended {
-		return ErrResponseEnded
-	}
-	if !w.headSent && w.cl < 0 {
-		w.cl = int64(len(s))
-	}
-	_, err := w.WriteString(s)
+	_, err := writeBody(w, p)
 	if err == errConnClosed {
 		return err
 	}

@@ -198,24 +198,23 @@ func (f *FS) WriteString(fd int, s string, position int64, encoding string, cb f
 
 // Stat is fs.stat(path, cb).
 func (f *FS) Stat(p string, cb func(err error, st *Stats)) error {
-	if cb == nil {
-		return errNoCallback
-	}
-	if err := checkPath("path", p); err != nil {
-		return err
-	}
-	return start(f.loop.FSStat(nil, p, statDone(cb)))
+	return f.statPath((*uvloop.Loop).FSStat, p, cb)
 }
 
 // Lstat is fs.lstat(path, cb).
 func (f *FS) Lstat(p string, cb func(err error, st *Stats)) error {
+	return f.statPath((*uvloop.Loop).FSLstat, p, cb)
+}
+
+// statPath is Stat and Lstat: op is the loop's FSStat or FSLstat.
+func (f *FS) statPath(op func(*uvloop.Loop, *uvloop.FSReq, string, func(*uvloop.FSReq)) error, p string, cb func(error, *Stats)) error {
 	if cb == nil {
 		return errNoCallback
 	}
 	if err := checkPath("path", p); err != nil {
 		return err
 	}
-	return start(f.loop.FSLstat(nil, p, statDone(cb)))
+	return start(op(f.loop, nil, p, statDone(cb)))
 }
 
 // Fstat is fs.fstat(fd, cb).

@@ -239,19 +239,17 @@ func (f *FS) WriteFile(p string, data []byte, opts *WriteOptions, cb func(err er
 
 // WriteFileString is fs.writeFile(path, string, {encoding}, cb).
 func (f *FS) WriteFileString(p, data, encoding string, opts *WriteOptions, cb func(err error)) error {
-	if cb == nil {
-		return errNoCallback
-	}
-	enc, err := checkEncoding(encoding)
-	if err != nil {
-		return err
-	}
-	b := decodeNorm(data, enc)
-	return f.writeFile(p, b, opts, "w", cb)
+	return f.writeFileString(p, data, encoding, opts, "w", cb)
 }
 
 // AppendFileString is fs.appendFile(path, string, {encoding}, cb).
 func (f *FS) AppendFileString(p, data, encoding string, opts *WriteOptions, cb func(err error)) error {
+	return f.writeFileString(p, data, encoding, opts, "a", cb)
+}
+
+// writeFileString is WriteFileString and AppendFileString: data decoded, then writeFile
+// with flag as the default.
+func (f *FS) writeFileString(p, data, encoding string, opts *WriteOptions, flag string, cb func(error)) error {
 	if cb == nil {
 		return errNoCallback
 	}
@@ -259,8 +257,7 @@ func (f *FS) AppendFileString(p, data, encoding string, opts *WriteOptions, cb f
 	if err != nil {
 		return err
 	}
-	b := decodeNorm(data, enc)
-	return f.writeFile(p, b, opts, "a", cb)
+	return f.writeFile(p, decodeNorm(data, enc), opts, flag, cb)
 }
 
 // AppendFile is fs.appendFile(path, data, options, cb): WriteFile with flag "a".

@@ -55,38 +55,23 @@ func Fdatasync(fd int) error { return Fsync(fd) }
 
 // Readv reads into bufs in order at off, or at the current position if off < 0, one buffer
 // at a time, stopping at a short read.
-func Readv(fd int, bufs [][]byte, off int64) (int, error) {
-	total := 0
-	for _, b := range bufs {
-		o := off
-		if off >= 0 {
-			o = off + int64(total)
-		}
-		n, err := Read(fd, b, o)
-		total += n
-		if err != nil {
-			if total > n {
-				return total - n, nil
-			}
-			return 0, err
-		}
-		if n < len(b) {
-			break
-		}
-	}
-	return total, nil
-}
+func Readv(fd int, bufs [][]byte, off int64) (int, error) { return eachBuf(Read, fd, bufs, off) }
 
 // Writev writes bufs in order at off, or at the current position if off < 0, one buffer at
 // a time, stopping at a short write.
-func Writev(fd int, bufs [][]byte, off int64) (int, error) {
+func Writev(fd int, bufs [][]byte, off int64) (int, error) { return eachBuf(Write, fd, bufs, off) }
+
+// eachBuf is Readv and Writev: op (Read or Write) on each buffer in turn, at off plus what
+// is done so far when off >= 0. It stops at a short transfer; an error after earlier
+// buffers moved bytes returns their count and no error, as readv(2) and writev(2) would.
+func eachBuf(op func(fd int, p []byte, off int64) (int, error), fd int, bufs [][]byte, off int64) (int, error) {
 	total := 0
 	for _, b := range bufs {
 		o := off
 		if off >= 0 {
 			o = off + int64(total)
 		}
-		n, err := Write(fd, b, o)
+		n, err := op(fd, b, o)
 		total += n
 		if err != nil {
 			if total > n {
