@@ -89,7 +89,7 @@ var Scenarios = map[string]Scenario{
 	"204-fs-watch-rename":                             {Main: fsWatchRename},
 	"205-fs-promises-await-loop":                      {Main: fsPromisesAwaitLoop},
 	"206-fs-stream-events-ticks-immediates":           {Main: fsStreamEventsTicksImmediates},
-	"207-fs-readfile-round-trips-vs-100ms-timer":      {Main: fsReadFileRoundTripsVs100msTimer},
+	"207-fs-readfile-round-trips-vs-1s-timer":         {Main: fsReadFileRoundTripsVs100msTimer},
 	"208-fs-immediate-before-timeout-in-fs-callbacks": {Main: fsImmediateBeforeTimeoutInCallbacks},
 
 	"250-http-request-response-cycle":      {Main: httpRequestResponseCycle},
