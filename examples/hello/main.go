@@ -15,7 +15,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	loop.SetTimeout(func() { fmt.Println("timeout (timers phase)") }, 10*time.Millisecond)
+	loop.SetTimeout(func() { fmt.Println("timeout (timers phase)") }, 100*time.Millisecond)
 	loop.SetImmediate(func() {
 		fmt.Println("immediate (check phase)")
 		loop.NextTick(func() { fmt.Println("nextTick after the immediate") })
