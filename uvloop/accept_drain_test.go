@@ -1,14 +1,12 @@
 package uvloop_test
 
 import (
-	"bufio"
-	"fmt"
+	"errors"
 	"net"
-	"os"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/uvgo/uvgo/internal/ostest"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -55,25 +53,16 @@ func TestTCPAcceptDrainsQueue(t *testing.T) {
 	mustOK(t, l.Close())
 }
 
-// acceptQueue returns the length of the accept queue of the listener on 127.0.0.1:port.
+// acceptQueue returns the length of the accept queue of the listener on 127.0.0.1:port; the
+// test is skipped where the system does not tell.
 func acceptQueue(t testing.TB, port uint16) int {
 	t.Helper()
-	f, err := os.Open("/proc/net/tcp")
-	mustOK(t, err)
-	defer f.Close()
-	local := fmt.Sprintf("0100007F:%04X", port)
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		// sl local_address rem_address st tx_queue:rx_queue ...; st 0A is LISTEN
-		f := strings.Fields(sc.Text())
-		if len(f) > 4 && f[1] == local && f[3] == "0A" {
-			var tx, rx int
-			if _, err := fmt.Sscanf(f[4], "%x:%x", &tx, &rx); err == nil {
-				return rx
-			}
-		}
+	n, err := ostest.AcceptQueue(port)
+	if errors.Is(err, errors.ErrUnsupported) {
+		t.Skip(err)
 	}
-	return -1
+	mustOK(t, err)
+	return n
 }
 
 // The fd held for the EMFILE trick can be lost: the trick frees it to shed connections, and
