@@ -203,3 +203,32 @@ func TestRecv(t *testing.T) {
 	f.close(a)
 	wantNone(t, p)
 }
+
+// A receive stopped and started again before its cancellation completed has a restart
+// queued; RecvForget (the fd is about to be closed) drops it, so no receive is armed on the
+// closed fd (it would report EBADF, or read a reused fd's bytes under the old tag).
+func TestRecvForgetQueuedRestart(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanRecv() {
+		t.Skipf("the %v backend does not read for its caller", p.Backend())
+	}
+	a, _ := f.socketpair()
+	if err := p.RecvStart(a, 7); err != nil {
+		t.Fatal(err)
+	}
+	wantNone(t, p)
+	if err := p.RecvStop(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RecvStart(a, 7); err != nil { // the cancelled receive is restarted after it ends
+		t.Fatal(err)
+	}
+	wait(t, p, 50*time.Millisecond)
+	if err := p.RecvForget(a); err != nil {
+		t.Fatal(err)
+	}
+	f.close(a)
+	if evs, _ := wait(t, p, 50*time.Millisecond); len(evs) > 0 {
+		t.Fatalf("events after RecvForget and close: %+v", evs)
+	}
+}

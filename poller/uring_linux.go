@@ -150,6 +150,9 @@ func (p *Poller) ringOpen() error {
 	}
 	p.kind = BackendIOURing
 	if err := p.openWake(); err != nil {
+		if b := p.q.ring.bufs; b != nil {
+			b.Close()
+		}
 		r.Close()
 		p.q.ring = nil
 		return err
@@ -262,17 +265,23 @@ func (rs *ringState) recvStop(fd int) error {
 }
 
 func (rs *ringState) recvForget(fd int) error {
-	if fd >= len(rs.recvs) || !rs.recvs[fd].armed {
+	if fd >= len(rs.recvs) {
 		return nil
 	}
-	err := rs.cancelRecv(fd)
-	rs.recvs[fd] = recvState{} // what still completes is stale
-	if err == nil {
-		if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
-			err = os.NewSyscallError("io_uring_enter", e)
-		}
+	if !rs.recvs[fd].armed {
+		// Nothing in the kernel, but a restart may be queued (want): it must not arm a
+		// receive on the fd the caller is about to close.
+		rs.recvs[fd] = recvState{}
+		return nil
 	}
-	return err
+	if err := rs.cancelRecv(fd); err != nil {
+		return err // still armed: Close cancels it
+	}
+	rs.recvs[fd] = recvState{} // what still completes is stale
+	if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
+		return os.NewSyscallError("io_uring_enter", e)
+	}
+	return nil
 }
 
 func (p *Poller) ringRegister(fd int, ev Events) error {
@@ -419,11 +428,13 @@ func (p *Poller) ringReap() (int, bool, error) {
 		if ud>>32 == 0 {
 			if ud == udWake {
 				rs.wakeArmed = false
+				// Without a pending Wake, tryConsumeWake took this one already. The eventfd is
+				// not drained then: a count in it belongs to a Wake that set pending after
+				// the look (draining it would leave that Wake pending with nothing to
+				// report it, and every later Wake would coalesce into it: all lost).
 				if res > 0 && p.WakePending() {
 					p.consumeWake()
 					woke = true
-				} else if res > 0 {
-					p.drainWake() // tryConsumeWake took the Wake already
 				}
 			}
 			continue

@@ -453,16 +453,16 @@ type bufReg struct {
 }
 
 // RegisterBufRing maps n buffers (n a power of two, at most 32768) of size bytes and
-// registers them as buffer group group, all given to the kernel.
+// registers them as buffer group group, all given to the kernel; size is 1 byte to 1 MiB.
 func (r *Ring) RegisterBufRing(group uint16, n, size uint32) (*BufRing, error) {
-	if n == 0 || n&(n-1) != 0 || n > 1<<15 {
+	if n == 0 || n&(n-1) != 0 || n > 1<<15 || size == 0 || size > 1<<20 {
 		return nil, os.NewSyscallError("io_uring_register", unix.EINVAL)
 	}
 	mem, err := unix.Mmap(-1, 0, int(n)*16, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		return nil, os.NewSyscallError("mmap", err)
 	}
-	bufs, err := unix.Mmap(-1, 0, int(n*size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+	bufs, err := unix.Mmap(-1, 0, int(n)*int(size), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		unix.Munmap(mem)
 		return nil, os.NewSyscallError("mmap", err)
