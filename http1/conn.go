@@ -124,7 +124,7 @@ func (c *conn) read(data []byte, err error) {
 		c.reading = false
 		c.eof = true
 		switch {
-		case c.panicked:
+		case c.panicked && c.phase < phaseClosing:
 			c.destroy(nil) // no answer will come (Node: its parser, in error, ends it)
 		case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
 			c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
@@ -190,6 +190,17 @@ func (c *conn) handlerPanicked() {
 		if c.flushing && !c.flushQueued {
 			c.flushQueued = true
 			c.s.loop.NextTick(c.flushFn)
+		}
+	}
+	if c.phase == phaseRespond {
+		// A response the handler ended before it panicked is finished here (closing the
+		// connection), as feed would have finished it. One not ended waits for the request's
+		// timeout, which answers 408: it runs again if the request was read whole (its end
+		// stopped it).
+		if c.w.ended {
+			c.s.loop.NextTick(c.finish)
+		} else if c.bodyDone {
+			c.s.request.push(&c.tRequest)
 		}
 	}
 }

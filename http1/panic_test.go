@@ -53,6 +53,9 @@ var boom = HandlerFunc(func(w *Response, r *Request) {
 	switch string(r.Target) {
 	case "/boom":
 		panic("boom")
+	case "/ended":
+		w.EndString("ended")
+		panic("boom, after the end")
 	case "/later":
 		w.Server().Loop().SetTimeout(func() { w.EndString("later") }, 0)
 		panic("boom, later")
@@ -105,6 +108,21 @@ func TestServerHandlerPanics(t *testing.T) {
 		}
 		ts.waitConnections(0)
 	})
+	t.Run("ended, then panicked", func(t *testing.T) {
+		var panics atomic.Int32
+		ts := startPanicServer(t, boom, &panics, RequestTimeout(time.Hour))
+		c, br := ts.dial()
+		c.Write([]byte("GET /ended HTTP/1.1\r\nHost: x\r\n\r\n"))
+		expect(t, br, "GET", 200, "ended", false)
+		if b, err := io.ReadAll(br); err != nil || len(b) > 0 { // closed, without a timer
+			t.Fatalf("after the response: %q, %v; want EOF", b, err)
+		}
+		c.Close()
+		ts.waitConnections(0)
+		if st := ts.stats(); st.Requests != 1 {
+			t.Errorf("%d requests completed, want 1", st.Requests)
+		}
+	})
 	t.Run("ended later", func(t *testing.T) {
 		var panics atomic.Int32
 		ts := startPanicServer(t, boom, &panics)
@@ -119,9 +137,12 @@ func TestServerHandlerPanics(t *testing.T) {
 	})
 }
 
-// waitConnections waits until the server has n connections open.
+// waitConnections waits until the server has n connections open (at most 10 s).
 func (ts *testServer) waitConnections(n int) {
-	for ts.stats().Connections != n {
-		time.Sleep(time.Millisecond)
+	ts.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ts.stats().Connections != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			ts.t.Fatalf("%d connections open after 10 s, want %d", ts.stats().Connections, n)
+		}
 	}
 }
