@@ -449,15 +449,17 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 // their callbacks from a nextTick if they complete at once, before the first one's.
 func (s *Socket) flushPending() {
 	if len(s.pending) == 0 || s.destroyed {
-		s.pending, s.buffering = nil, false
+		s.dropPending()
 		return
 	}
 	first := s.pending[0]
 	s.pending = s.pending[1:]
 	s.writeNow(first.data, func(err error) {
-		rest := s.pending
-		s.pending, s.buffering = nil, false
-		if err == nil {
+		if err != nil {
+			s.dropPending()
+		} else {
+			rest := s.pending
+			s.pending, s.buffering = nil, false
 			for _, w := range rest {
 				s.writeNow(w.data, w.cb, false, true)
 			}
@@ -466,6 +468,20 @@ func (s *Socket) flushPending() {
 			first.cb(err)
 		}
 	}, false, false)
+}
+
+// dropPending ends the writes waiting in pending, which will not be made (the socket is
+// destroyed, or the write before them failed): their bytes leave writableLength and their
+// callbacks get ErrDestroyed from a nextTick, as Node's buffered writes get
+// ERR_STREAM_DESTROYED.
+func (s *Socket) dropPending() {
+	for _, w := range s.pending {
+		s.wlen -= len(w.data)
+		if cb := w.cb; cb != nil {
+			s.loop.NextTick(func() { cb(ErrDestroyed) })
+		}
+	}
+	s.pending, s.buffering = nil, false
 }
 
 // WriteString is Write of a string.
@@ -636,7 +652,7 @@ func (s *Socket) Destroy(err error) *Socket {
 	s.clearTimeout()
 	s.connecting = false
 	s.reading = false
-	s.pending, s.buffering = nil, false
+	s.dropPending()
 	if h := s.h; h != nil {
 		hadError := err != nil
 		s.h, s.tcp = nil, nil

@@ -435,3 +435,26 @@ func TestManyConnections(t *testing.T) {
 		t.Errorf("%d of %d clients done", done, n)
 	}
 }
+
+// Writes still waiting when a connecting socket is destroyed are not lost: each callback gets
+// ErrDestroyed (from a nextTick), and their bytes leave the buffered amount.
+func TestDestroyWhileConnectingEndsWrites(t *testing.T) {
+	var errs []error
+	buffered := -1
+	run(t, func(l *uvloop.Loop) {
+		listen(t, l, func(*Socket) {}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			c.WriteString("abc", func(err error) { errs = append(errs, err) })
+			c.WriteString("def", func(err error) { errs = append(errs, err) })
+			c.Destroy(nil)
+			buffered = c.BufferedAmount()
+			c.OnClose(func(bool) { s.Close(nil) })
+		})
+	})
+	if len(errs) != 2 || errs[0] != ErrDestroyed || errs[1] != ErrDestroyed {
+		t.Errorf("write callbacks got %v, want ErrDestroyed twice", errs)
+	}
+	if buffered != 0 {
+		t.Errorf("buffered amount %d after Destroy, want 0", buffered)
+	}
+}
