@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
 	"golang.org/x/sys/unix"
@@ -56,6 +57,7 @@ func (ps *pairServer) roundTrip(in []byte, want int) {
 		ps.t.Fatal(err)
 	}
 	got := 0
+	deadline := time.Now().Add(10 * time.Second)
 	ps.out = ps.out[:0]
 	for got < want {
 		if _, err := ps.loop.Run(uvloop.RunNoWait); err != nil {
@@ -63,10 +65,16 @@ func (ps *pairServer) roundTrip(in []byte, want int) {
 		}
 		n, err := unix.Read(ps.fd, ps.buf)
 		if err == unix.EAGAIN {
+			if time.Now().After(deadline) {
+				ps.t.Fatal("no answer in 10 s")
+			}
 			continue
 		}
 		if err != nil {
 			ps.t.Fatal(err)
+		}
+		if n == 0 {
+			ps.t.Fatal("the server closed the connection")
 		}
 		ps.out = append(ps.out, ps.buf[:n]...)
 		got = bytes.Count(ps.out, []byte("HTTP/1.1 200"))

@@ -748,16 +748,23 @@ func TestServerAllocs(t *testing.T) {
 			}
 		}
 		got := 0
+		deadline := time.Now().Add(10 * time.Second)
 		for got < want {
 			if _, err := loop.Run(uvloop.RunNoWait); err != nil {
 				t.Fatal(err)
 			}
 			n, err := unix.Read(fds[1], buf)
 			if err == unix.EAGAIN { // not answered yet: run the loop again
+				if time.Now().After(deadline) {
+					t.Fatal("no answer in 10 s")
+				}
 				continue
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if n == 0 {
+				t.Fatal("the server closed the connection")
 			}
 			got += bytes.Count(buf[:n], []byte("HTTP/1.1 200"))
 		}

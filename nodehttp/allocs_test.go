@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/uvgo/uvgo/uvloop"
@@ -52,16 +53,23 @@ func (h *helloPair) roundTrip(in []byte, want int) {
 		h.t.Fatal(err)
 	}
 	got := 0
+	deadline := time.Now().Add(10 * time.Second)
 	for got < want {
 		if _, err := h.loop.Run(uvloop.RunNoWait); err != nil {
 			h.t.Fatal(err)
 		}
 		n, err := unix.Read(h.fd, h.buf)
 		if err == unix.EAGAIN {
+			if time.Now().After(deadline) {
+				h.t.Fatal("no answer in 10 s")
+			}
 			continue
 		}
 		if err != nil {
 			h.t.Fatal(err)
+		}
+		if n == 0 {
+			h.t.Fatal("the server closed the connection")
 		}
 		got += bytes.Count(h.buf[:n], []byte("HTTP/1.1 200"))
 	}
