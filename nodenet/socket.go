@@ -411,7 +411,9 @@ func (s *Socket) Once(event string, fn func(args ...any)) *Listener {
 // Write writes data (Node's socket.write) and reports whether less than highWaterMark
 // bytes now wait (false: wait for "drain"). The socket does not keep data: what the
 // kernel does not take at once is copied. cb, if not nil, gets nil once data is written
-// (from a nextTick if it was written at once), or the error. Write after End fails with
+// (from a nextTick if it was written at once; the first write made while the socket
+// connects calls back at once, from the 'connect' listener it adds: see the package doc),
+// or the error. Write after End fails with
 // ErrWriteAfterEnd, after the peer ended a socket that is not half-open with
 // ErrEndedByPeer: cb gets the error on a nextTick and the socket is destroyed with it.
 func (s *Socket) Write(data []byte, cb func(err error)) bool {

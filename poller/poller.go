@@ -35,7 +35,7 @@
 //
 // # Choosing a backend
 //
-// New opens the system's default backend: epoll on Linux, kqueue on BSD and macOS. Open
+// New opens the system's default backend: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet). Open
 // takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
 // requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
@@ -167,7 +167,9 @@ func (p *Poller) RecvStop(fd int) error {
 // than at the last Rebind (a loop calls it when Run begins). The io_uring backend then arms
 // its poll requests again from this thread, so that a zero-timeout Wait reports what became
 // ready before it, as epoll does (the kernel posts a completion from the thread that
-// submitted the request). Other backends do nothing. Loop goroutine only.
+// submitted the request). Its multishot receives are not armed again: after a move, a
+// zero-timeout Wait may report bytes they read one Wait late. Other backends do nothing.
+// Loop goroutine only.
 func (p *Poller) Rebind() error {
 	if p.closed() {
 		return ErrClosed
@@ -237,11 +239,11 @@ const (
 type Backend uint8
 
 const (
-	// BackendAuto is the system's default: epoll on Linux, kqueue on BSD and macOS.
+	// BackendAuto is the system's default: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet).
 	BackendAuto Backend = iota
 	// BackendEpoll is Linux's epoll.
 	BackendEpoll
-	// BackendKqueue is the BSDs' and macOS's kqueue.
+	// BackendKqueue is kqueue, on macOS, FreeBSD, NetBSD and OpenBSD (not DragonFly yet).
 	BackendKqueue
 	// BackendIOURing is Linux's io_uring (5.11 or later), with one-shot poll requests.
 	BackendIOURing

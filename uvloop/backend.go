@@ -13,11 +13,11 @@ type Backend = poller.Backend
 // The backends.
 const (
 	// BackendAuto: UVGO_BACKEND if it is set, else the system's default (epoll on Linux,
-	// kqueue on BSD and macOS).
+	// kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet)).
 	BackendAuto = poller.BackendAuto
 	// BackendEpoll is Linux's epoll.
 	BackendEpoll = poller.BackendEpoll
-	// BackendKqueue is the BSDs' and macOS's kqueue.
+	// BackendKqueue is kqueue, on macOS, FreeBSD, NetBSD and OpenBSD (not DragonFly yet).
 	BackendKqueue = poller.BackendKqueue
 	// BackendIOURing is Linux's io_uring (5.11 or later, where io_uring_setup is allowed).
 	BackendIOURing = poller.BackendIOURing
@@ -31,7 +31,7 @@ const BackendEnv = "UVGO_BACKEND"
 // WithBackend chooses the kernel mechanism the loop waits with. The default, BackendAuto,
 // defers to the UVGO_BACKEND environment variable, so that an operator can choose for a
 // program that does not; any other value wins over the variable. BackendAuto (and an unset
-// variable) means epoll on Linux and kqueue on BSD and macOS: io_uring is chosen only when
+// variable) means epoll on Linux and kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet): io_uring is chosen only when
 // asked for. With io_uring, TCP streams read through the ring (a multishot receive into
 // buffers the loop's streams share) and the loop's wait is the io_uring_enter that submits;
 // accepts, writes, pipes, UDP and Poll handles still go by readiness, through poll requests

@@ -5,10 +5,10 @@
 //
 // # Layout
 //
-// Setup maps three regions shared with the kernel: the submission ring (head, tail, mask,
-// flags and the index array), the completion ring (head, tail, mask, overflow and the CQE
-// array; one mapping with the submission ring when the kernel has IORING_FEAT_SINGLE_MMAP)
-// and the SQE array. The index array is filled with the identity once, so SQE i is always
+// Setup maps two regions shared with the kernel: the submission and completion rings in
+// one mapping (head, tail, mask, flags and the index array; head, tail, mask, overflow and
+// the CQE array), which needs IORING_FEAT_SINGLE_MMAP (Setup refuses a kernel without it,
+// as without NODROP and EXT_ARG), and the SQE array. The index array is filled with the identity once, so SQE i is always
 // submitted from slot i: the ring hands out SQEs in tail order and the kernel consumes them
 // in the same order.
 //

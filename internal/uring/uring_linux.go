@@ -355,7 +355,7 @@ func (r *Ring) AdvanceCQ() {
 }
 
 // Ready returns the number of unread CQEs in the completion ring (not counting those the
-// kernel holds in its overflow list; Enter with minComplete > 0 or an overflow flushes them).
+// kernel holds in its overflow list; every Enter asks for events, which flushes them).
 func (r *Ring) Ready() uint32 { return atomic.LoadUint32(r.cqTail) - r.head }
 
 // Probe is the kernel's list of supported opcodes.
