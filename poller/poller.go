@@ -35,8 +35,8 @@
 //
 // # Choosing a backend
 //
-// New opens the system's default backend: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet). Open
-// takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
+// New opens the system's default backend: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD
+// and OpenBSD (none on DragonFly yet). Open takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
 // requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
 // that also submits the re-arms and the interest changes. It can also read stream sockets
@@ -239,7 +239,8 @@ const (
 type Backend uint8
 
 const (
-	// BackendAuto is the system's default: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet).
+	// BackendAuto is the system's default: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD
+	// and OpenBSD (none on DragonFly yet).
 	BackendAuto Backend = iota
 	// BackendEpoll is Linux's epoll.
 	BackendEpoll

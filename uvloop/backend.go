@@ -12,8 +12,8 @@ type Backend = poller.Backend
 
 // The backends.
 const (
-	// BackendAuto: UVGO_BACKEND if it is set, else the system's default (epoll on Linux,
-	// kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet)).
+	// BackendAuto: UVGO_BACKEND if it is set, else the system's default (epoll on Linux;
+	// kqueue on macOS, FreeBSD, NetBSD and OpenBSD; none on DragonFly yet).
 	BackendAuto = poller.BackendAuto
 	// BackendEpoll is Linux's epoll.
 	BackendEpoll = poller.BackendEpoll
@@ -31,8 +31,8 @@ const BackendEnv = "UVGO_BACKEND"
 // WithBackend chooses the kernel mechanism the loop waits with. The default, BackendAuto,
 // defers to the UVGO_BACKEND environment variable, so that an operator can choose for a
 // program that does not; any other value wins over the variable. BackendAuto (and an unset
-// variable) means epoll on Linux and kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on DragonFly yet): io_uring is chosen only when
-// asked for. With io_uring, TCP streams read through the ring (a multishot receive into
+// variable) means epoll on Linux and kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on
+// DragonFly yet): io_uring is chosen only when asked for. With io_uring, TCP streams read through the ring (a multishot receive into
 // buffers the loop's streams share) and the loop's wait is the io_uring_enter that submits;
 // accepts, writes, pipes, UDP and Poll handles still go by readiness, through poll requests
 // on the ring. It halves the system calls per HTTP request (bench/README.md), but the kernel
