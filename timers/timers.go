@@ -150,12 +150,18 @@ type Heap struct {
 	ready   []*Entry
 	pos     int
 	running bool // a RunExpired is in progress
+
+	// next is the earliest deadline in the tree (math.MaxInt64 when it is empty), kept
+	// so that RunExpired's common case, nothing due, is one comparison inlined in the
+	// caller rather than a walk to the tree's leftmost leaf.
+	next int64
 }
 
 // New returns an empty Heap.
 func New() *Heap {
 	return &Heap{
 		tree: btree.NewWithFreeListG(degree, less, btree.NewFreeListG[*Entry](freeListSize)),
+		next: math.MaxInt64,
 	}
 }
 
@@ -211,6 +217,15 @@ func (h *Heap) insert(e *Entry) {
 	if _, replaced := h.tree.ReplaceOrInsert(e); replaced {
 		panic("timers: duplicate (deadline, sequence) key")
 	}
+	h.next = min(h.next, e.deadline)
+}
+
+// findNext sets next from the tree after a removal.
+func (h *Heap) findNext() {
+	h.next = math.MaxInt64
+	if e, ok := h.tree.Min(); ok {
+		h.next = e.deadline
+	}
 }
 
 // Stop stops e: it removes e from the tree, or from the ready list of a run
@@ -234,6 +249,9 @@ func (h *Heap) stop(e *Entry) {
 	if e.state == stateTree {
 		if _, ok := h.tree.Delete(e); !ok {
 			panic("timers: active timer missing from the tree")
+		}
+		if e.deadline == h.next {
+			h.findNext()
 		}
 	}
 	// A due timer stays in the ready list; the run skips it as it is idle.
@@ -259,11 +277,10 @@ func (h *Heap) Again(e *Entry, now int64) error {
 // Next returns the earliest deadline of the active timers; ok is false when
 // there are none.
 func (h *Heap) Next() (deadline int64, ok bool) {
-	e, ok := h.tree.Min()
-	if !ok {
+	if h.tree.Len() == 0 {
 		return 0, false
 	}
-	return e.deadline, true
+	return h.next, true
 }
 
 // Len returns the number of active timers (in the tree).
@@ -284,12 +301,24 @@ func (h *Heap) Len() int { return h.tree.Len() }
 // next run) and the heap stays consistent. RunExpired called from an Fn of
 // the same heap does nothing and returns 0.
 func (h *Heap) RunExpired(now int64) int {
+	if now < h.next {
+		return 0 // nothing due: the common case, inlined
+	}
+	return h.runExpired(now)
+}
+
+// runExpired is RunExpired when a timer may be due.
+func (h *Heap) runExpired(now int64) int {
 	if h.running {
 		return 0
 	}
 	for {
 		e, ok := h.tree.Min()
 		if !ok || e.deadline > now {
+			h.next = math.MaxInt64
+			if ok {
+				h.next = e.deadline
+			}
 			break
 		}
 		h.tree.DeleteMin()
@@ -376,6 +405,13 @@ func (h *Heap) verify() error {
 	}
 	if n != h.tree.Len() {
 		return fmt.Errorf("tree holds %d timers, Len says %d", n, h.tree.Len())
+	}
+	want := int64(math.MaxInt64)
+	if e, ok := h.tree.Min(); ok {
+		want = e.deadline
+	}
+	if h.next != want {
+		return fmt.Errorf("cached next deadline %d, the tree's earliest is %d", h.next, want)
 	}
 	if !h.running {
 		if len(h.ready) != 0 || h.pos != 0 {

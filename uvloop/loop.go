@@ -238,7 +238,6 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.runClosing()
 
 		l.UpdateTime()
-		l.observeIteration()
 		l.runTimers()
 
 		r = l.Alive()
@@ -323,7 +322,7 @@ func (l *Loop) afterTask(fn any) {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if l.obs.checkDue() {
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
 		l.observeCallback(fn)
 	}
 }
@@ -338,7 +337,7 @@ func (l *Loop) drainTask(fn any) {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if l.obs.checkDue() {
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
 		l.observeCallback(fn)
 	}
 }
@@ -351,7 +350,7 @@ func (l *Loop) afterImmediate(im *immediate.Immediate) {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if l.obs.checkDue() {
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
 		l.observeCallback(im.Fn)
 	}
 }

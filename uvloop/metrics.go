@@ -3,6 +3,7 @@ package uvloop
 import (
 	"math"
 	"runtime/trace"
+	"sync/atomic"
 	"time"
 )
 
@@ -146,24 +147,18 @@ func (l *Loop) Metrics() Metrics {
 // A phase with nothing to run is not entered (except poll, always entered): the loop's
 // bookkeeping there counts with the phase before.
 func (l *Loop) enter(p Phase) {
-	if l.obs.checkDue() {
+	if atomic.LoadUint32(&l.obs.due) != 0 {
 		l.observePhase(p)
 	}
 	l.metrics.phase = p
 }
 
-// observeIteration follows the loop's own clock read at the end of an iteration: while
+// observeLate uses the loop's own clock read (its cached time) when the ticker is late: while
 // anything is observed (the observer has read the clock: mark is set), if a tick or more
 // passed since the observer's last read, that time goes to the phase that ran last, with no
-// clock read of its own. So the time of a phase still goes to it when the ticker goroutine
-// could not run (a loaded machine) until the phase had ended.
-func (l *Loop) observeIteration() {
-	if l.now >= l.obs.lateAt {
-		l.observeLate()
-	}
-}
-
-// observeLate is observeIteration's slow path.
+// clock read of its own. So the time of the phases still goes to them, about, when the
+// ticker goroutine could not run (a loaded machine). countIteration looks every 64
+// iterations.
 func (l *Loop) observeLate() {
 	o := &l.obs
 	m := &l.metrics
@@ -219,7 +214,7 @@ func (l *Loop) startMetrics() {
 	}
 	t := trace.IsEnabled()
 	if t != l.obs.tracing {
-		l.obs.due.Store(true) // the first check notices it
+		atomic.StoreUint32(&l.obs.due, 1) // the first check notices it
 	}
 	if l.obs.tick > 0 {
 		l.startTicker()

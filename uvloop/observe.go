@@ -15,7 +15,7 @@ import (
 // This file is the optional part of seeing the loop: time per phase (WithPhaseTiming), long
 // tasks (WithLongTasks), runtime/trace regions, and the loop's logger. While all of it is off
 // (and no execution trace runs), each phase boundary and each callback pays one predictable
-// branch (observer.checkDue); the work is in the functions below, out of the hot path.
+// branch (a check of observer.due); the work is in the functions below, out of the hot path.
 
 // DefaultLongTask is the threshold of WithLongTasks when it is given 0: the HTML standard's
 // long-task threshold.
@@ -104,7 +104,10 @@ func (t LongTask) String() string {
 // phases is the loop's active time), and a callback that held the loop for the threshold
 // spans several ticks, so its end is a slow check that measures it.
 type observer struct {
-	due atomic.Bool // set by the ticker every tick, and by the loop while tracing; cleared by a slow check
+	// due is set (1) by the ticker every tick, and by the loop while tracing; a slow check
+	// clears it. A check is atomic.LoadUint32(&l.obs.due) != 0 written out at each site: a
+	// method, however inlined, would cost each check an instruction for its inline mark.
+	due uint32
 
 	timing   bool
 	longTask int64 // ns; 0: off
@@ -115,7 +118,7 @@ type observer struct {
 	region   *trace.Region // the open phase region, while tracing
 	mark     int64         // ns since epoch: the last clock read of a slow check (0: none yet)
 	idleMark int64         // metrics.idle at mark
-	lateAt   int64         // mark + tick: observeIteration looks from then on; MaxInt64 while mark is 0 or without a ticker
+	lateAt   int64         // mark + tick: observeLate looks from then on; MaxInt64 while mark is 0 or without a ticker
 
 	tick   time.Duration // the ticker's period; 0: no ticker
 	ticker *obsTicker    // started by the first Run, stopped by Close
@@ -136,25 +139,32 @@ func (o *observer) init(opts *options) {
 	}
 }
 
-// checkDue reports whether a check must take its slow path: the ticker ticked since the last
-// one, or a trace runs. It is the whole cost of the options on the hot path.
-func (o *observer) checkDue() bool { return o.due.Load() }
-
 // enterPoll is enter(PhasePoll), written out so that it stays inlinable.
 func (l *Loop) enterPoll() {
-	if l.obs.checkDue() {
+	if atomic.LoadUint32(&l.obs.due) != 0 {
 		l.observePhase(PhasePoll)
 	}
 	l.metrics.phase = PhasePoll
 }
 
 // countIteration counts an iteration that reaches the poll phase. Every 64th, it also looks
-// whether an execution trace started or stopped (Run looks when it starts, and every slow
-// check looks): a loop with nothing on pays an AND and a branch an iteration for it.
+// around (lookAround): a loop with nothing on pays an AND and a branch an iteration for it.
 func (l *Loop) countIteration() {
 	l.metrics.loopCount++
-	if l.metrics.loopCount&63 == 0 && trace.IsEnabled() != l.obs.tracing {
-		l.obs.due.Store(true) // the next check takes its slow path, which notices the change
+	if l.metrics.loopCount&63 == 0 {
+		l.lookAround()
+	}
+}
+
+// lookAround is what the loop checks every 64 iterations: whether an execution trace started
+// or stopped (Run looks when it starts, and every slow check looks), and whether the ticker
+// is late (observeLate).
+func (l *Loop) lookAround() {
+	if trace.IsEnabled() != l.obs.tracing {
+		atomic.StoreUint32(&l.obs.due, 1) // the next check takes its slow path, which notices the change
+	}
+	if l.now >= l.obs.lateAt {
+		l.observeLate()
 	}
 }
 
@@ -181,7 +191,7 @@ func (l *Loop) observeTime() (active, now int64) {
 	if t := trace.IsEnabled(); t != o.tracing {
 		o.tracing = t
 	}
-	o.due.Store(o.tracing)
+	atomic.StoreUint32(&o.due, b2u(o.tracing))
 	now = int64(time.Since(l.epoch))
 	m := &l.metrics
 	if o.mark != 0 {
@@ -307,7 +317,7 @@ func (t *obsTicker) wake() {
 // idle reports whether the loop needs no ticks now.
 func (t *obsTicker) idle() bool { return !t.running.Load() || t.asleep.Load() }
 
-func (t *obsTicker) loop(due *atomic.Bool, period time.Duration) {
+func (t *obsTicker) loop(due *uint32, period time.Duration) {
 	defer close(t.done)
 	tk := time.NewTicker(period)
 	defer tk.Stop()
@@ -322,7 +332,7 @@ func (t *obsTicker) loop(due *atomic.Bool, period time.Duration) {
 			// The loop may have woken between idle and the Store, and seen parked false: look
 			// again, and take the parking back if so (the loop's CompareAndSwap then fails).
 			if !t.idle() && t.parked.CompareAndSwap(true, false) {
-				due.Store(true)
+				atomic.StoreUint32(due, 1)
 				continue
 			}
 			select {
@@ -332,6 +342,14 @@ func (t *obsTicker) loop(due *atomic.Bool, period time.Duration) {
 			}
 			tk.Reset(period)
 		}
-		due.Store(true)
+		atomic.StoreUint32(due, 1)
 	}
+}
+
+// b2u is 1 for true.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
