@@ -1,11 +1,13 @@
 package conformance
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/uvgo/uvgo/nodehttp"
 	"github.com/uvgo/uvgo/nodenet"
+	"github.com/uvgo/uvgo/nodeprocess"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -263,3 +265,89 @@ func httpChunkedResponse(l *uvloop.Loop, out func(string)) func() {
 }
 
 var _ = strconv.Itoa
+
+// 256: a request listener panics under an 'uncaughtException' listener: that connection's
+// next bytes are a clientError (HPE_CB_HEADERS_COMPLETE), answered by Node's bare 400
+// without a 'clientError' listener; a response ended before the panic, or by a later
+// callback, still goes out keep-alive, and the next bytes get the 400; other connections
+// are served.
+func httpListenerThrows(p *nodeprocess.Process, out func(string)) {
+	l := p.Loop()
+	var second func()
+	p.OnUncaughtException(func(err any, origin string) {
+		out(logLine("uncaughtException:", err))
+		if second != nil {
+			s := second
+			second = nil
+			s()
+		}
+	})
+	p.OnExit(func(code int) { out(logLine("exit", code)) })
+	server := nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+		out(logLine("request", req.URL))
+		if req.URL == "/ended" {
+			res.EndString("ended")
+			panic(errors.New("after the end"))
+		}
+		if req.URL == "/later" {
+			l.SetTimeout(func() { res.EndString("later") }, 0)
+			panic(errors.New("before the end"))
+		}
+		if strings.HasPrefix(req.URL, "/boom") {
+			panic(errors.New("boom"))
+		}
+		res.EndString("ok " + req.URL)
+	})
+	// client writes first, then next: from the 'uncaughtException' listener, or, with
+	// onData, when the response to first has come.
+	client := func(port int, first, next string, onData bool, done func()) {
+		var sock *nodenet.Socket
+		var send func()
+		sock = nodenet.Connect(l, port, "127.0.0.1", func() {
+			send = func() { sock.WriteString(next, nil) }
+			if !onData {
+				second = send
+			}
+			sock.WriteString(first, nil)
+		})
+		var all strings.Builder
+		sock.SetEncoding("latin1")
+		sock.On("data", func(a ...any) {
+			all.WriteString(a[0].(string))
+			if onData && send != nil {
+				send()
+				send = nil
+			}
+		})
+		sock.OnClose(func(bool) {
+			var lines []string
+			for _, line := range strings.Split(all.String(), "\r\n") {
+				if !strings.HasPrefix(line, "Date:") {
+					lines = append(lines, line)
+				}
+			}
+			out(logLine("client got", jsonString(strings.Join(lines, "|"))))
+			done()
+		})
+	}
+	server.Listen(0, "127.0.0.1", func() {
+		port := server.Address().Port
+		server.Once("clientError", func(a ...any) {
+			err, sock := a[0].(*nodenet.Error), a[1].(*nodehttp.Socket)
+			out(logLine("clientError", err.Code, err.Message))
+			sock.Destroy(nil)
+		})
+		next := "GET /next HTTP/1.1\r\nHost: x\r\n\r\n"
+		client(port, "GET /boom1 HTTP/1.1\r\nHost: x\r\n\r\n", next, false, func() {
+			client(port, "GET /boom2 HTTP/1.1\r\nHost: x\r\n\r\n", next, false, func() {
+				client(port, "GET /ended HTTP/1.1\r\nHost: x\r\n\r\n", next, true, func() {
+					client(port, "GET /later HTTP/1.1\r\nHost: x\r\n\r\n", next, true, func() {
+						client(port, "GET /fine HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "", false, func() {
+							server.Close(func(error) { out("server closed") })
+						})
+					})
+				})
+			})
+		})
+	})
+}

@@ -98,6 +98,7 @@ var Scenarios = map[string]Scenario{
 	"253-http-server-close-idle-keepalive": {Main: httpServerCloseIdleKeepAlive},
 	"254-http-finish-vs-close":             {Main: httpFinishVsClose},
 	"255-http-chunked-response":            {Main: httpChunkedResponse},
+	"256-http-listener-throws":             {Process: httpListenerThrows},
 
 	"331-abort-signal-fs-exec": {Main: abortSignalFSExec},
 

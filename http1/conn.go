@@ -171,20 +171,18 @@ func (c *conn) feed(data []byte) {
 	c.inFeed = false
 }
 
-// errAfterPanic refuses the bytes that follow a request whose handler panicked.
-var errAfterPanic = &Error{400, "request after a handler panicked"}
-
 // handlerPanicked runs while a panic from a callback of the handler unwinds feed (the panic
 // is not recovered: Run returns it, the loop's policy). The connection then does what Node's
-// does after its request listener throws: the responses gathered before go out; the request
-// gets no answer unless the handler, from a later callback, ends its response (then the
-// connection closes); the rest of the read is lost and the connection takes no other
-// request: more bytes get 400 and close, the end of the client's side closes it, and the
-// request's timeout, if still running, answers 408 and closes.
+// does after its request listener throws (node v20): the responses gathered before go out;
+// the request gets no answer unless the handler ended its response before the panic or ends
+// it from a later callback (it goes out as it would have, keep-alive and all); the rest of
+// the read is lost and the connection takes no other request: more bytes get 400 and close
+// (ErrAfterPanic), the end of the client's side closes it, the request's timeout, if still
+// running, answers 408 and closes, and once the response is out, the keep-alive timeout
+// closes it.
 func (c *conn) handlerPanicked() {
 	c.inFeed = false
 	c.panicked = true
-	c.w.closeAfter = true
 	if c.inRead { // read's tail, which flushes, does not run
 		c.inRead = false
 		if c.flushing && !c.flushQueued {
@@ -193,21 +191,31 @@ func (c *conn) handlerPanicked() {
 		}
 	}
 	if c.phase == phaseRespond {
-		// A response the handler ended before it panicked is finished here (closing the
-		// connection), as feed would have finished it. One not ended waits for the request's
+		// A response the handler ended before it panicked is finished here, as feed would
+		// have finished it. One not ended waits for the request's
 		// timeout, which answers 408: it runs again if the request was read whole (its end
 		// stopped it).
 		if c.w.ended {
-			c.s.loop.NextTick(c.finish)
+			c.s.loop.NextTick(c.finishEnded)
 		} else if c.bodyDone {
 			c.s.request.push(&c.tRequest)
 		}
 	}
 }
 
+// finishEnded finishes the exchange of a response ended before its handler panicked, unless
+// that is done already.
+func (c *conn) finishEnded() {
+	if c.phase == phaseRespond && c.w.ended {
+		c.finish()
+	}
+}
+
 func (c *conn) feedLoop(data []byte) {
 	if c.panicked && len(data) > 0 {
-		c.refuse(errAfterPanic, 400)
+		// The bytes may come before handlerPanicked's tick: the 400 is its own response.
+		c.finishEnded()
+		c.refuse(ErrAfterPanic, 400)
 		return
 	}
 	for {
@@ -329,6 +337,12 @@ func (c *conn) finish() {
 	if cap(c.detach) > keepBuf {
 		c.detach = nil
 	}
+	if c.panicked {
+		// The parser stopped at the panic, as Node's does: what it held is lost, and the
+		// connection waits for the keep-alive timeout; more bytes get ErrAfterPanic.
+		c.p.Reset()
+		c.stash = c.stash[:0]
+	}
 	c.p.Shrink()
 	c.phase = phaseRequest
 	c.startRequest()
@@ -369,8 +383,8 @@ func (c *conn) responseEnded() {
 		c.s.requests.Add(1)
 		c.endBody(errConnClosed)
 		c.closeNow()
-	case c.bodyDone && !c.inFeed:
-		c.finish()
+	case (c.bodyDone || c.panicked) && !c.inFeed:
+		c.finish() // after a panic, the parser has stopped: the request is all there will be
 	}
 }
 

@@ -34,6 +34,9 @@ var (
 	ErrVersion          = &Error{505, "unsupported HTTP version"}
 )
 
+// ErrAfterPanic refuses the bytes that follow a request whose handler panicked (see Handler).
+var ErrAfterPanic = &Error{400, "request after a handler panicked"}
+
 // StatusText returns the reason phrase the server sends with status, or "" for a status it
 // does not know.
 func StatusText(status int) string {

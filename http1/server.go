@@ -21,11 +21,12 @@ import (
 // A handler that panics, or a body callback it set (OnBody's), is not recovered: Run returns
 // the panic as a *uvloop.PanicError (the loop's policy; call Run again to go on), and the
 // connection is left as Node leaves one whose request listener threw: the responses to the
-// requests before go out; the request gets no answer, unless a later callback ends its
-// response (the connection then closes after it); the connection takes no other request —
-// the rest of the read is dropped, more bytes get 400 and close, the end of the client's
-// side closes it, and RequestTimeout, if still running, answers 408 and closes. The other
-// connections are not touched. (FromNetHTTP recovers its handler's panics: see there.)
+// requests before go out; the request gets no answer, unless the handler ended its response
+// before the panic or a later callback ends it (it goes out as usual); the connection takes
+// no other request — the rest of the read is dropped, more bytes get 400 and close
+// (ErrAfterPanic), the end of the client's side closes it, RequestTimeout, if still
+// running, answers 408 and closes, and after the response the keep-alive timeout closes it.
+// The other connections are not touched. (FromNetHTTP recovers its handler's panics: see there.)
 type Handler interface {
 	ServeHTTP1(w *Response, r *Request)
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,6 +29,13 @@ type testServer struct {
 
 func startServer(t *testing.T, h Handler, opts ...Option) *testServer {
 	t.Helper()
+	return startServerCounting(t, h, nil, opts...)
+}
+
+// startServerCounting is startServer; with panics not nil, the loop goroutine calls Run
+// again after each *uvloop.PanicError (the loop's documented policy) and counts them there.
+func startServerCounting(t *testing.T, h Handler, panics *atomic.Int32, opts ...Option) *testServer {
+	t.Helper()
 	loop, err := uvloop.New()
 	if err != nil {
 		t.Fatal(err)
@@ -40,8 +48,16 @@ func startServer(t *testing.T, h Handler, opts ...Option) *testServer {
 	}
 	ts.addr = ap.String()
 	go func() {
-		_, err := loop.Run(uvloop.RunDefault)
-		ts.done <- errors.Join(err, loop.Close())
+		for {
+			_, err := loop.Run(uvloop.RunDefault)
+			var pe *uvloop.PanicError
+			if panics != nil && errors.As(err, &pe) {
+				panics.Add(1)
+				continue
+			}
+			ts.done <- errors.Join(err, loop.Close())
+			return
+		}
 	}()
 	t.Cleanup(func() {
 		ts.loop.Post(func() { ts.srv.Close(nil) })
