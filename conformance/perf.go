@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/uvgo/uvgo/nodeperf"
 	"github.com/uvgo/uvgo/uvloop"
@@ -137,4 +139,118 @@ func perfMonitorUnrefAndReenable(l *uvloop.Loop, out func(string)) func() {
 		out(logLine("exit: the enabled monitor did not keep the loop alive:", !idle.Enable()))
 		idle.Disable()
 	}
+}
+
+// 403: User Timing on a nodeperf.Performance: marks, measures, their errors, and the buffer.
+func perfUserTiming(l *uvloop.Loop, out func(string)) func() {
+	perf := nodeperf.New(l)
+	show := func(label string, f func() (any, error)) {
+		r, err := f()
+		var pe *nodeperf.Error
+		switch {
+		case errors.As(err, &pe):
+			out(logLine(label, "throws", pe.Name, pe.Code, pe.Message))
+		case err != nil:
+			out(logLine(label, "throws", err))
+		default:
+			if r == nil {
+				out(logLine(label, "undefined")) // JSON.stringify(undefined)
+			} else if e, ok := r.(*nodeperf.Entry); ok {
+				d, _ := json.Marshal(e.Detail)
+				out(logLine(label, e.Name, e.EntryType, e.StartTime, e.Duration, string(d)))
+			} else {
+				j, _ := json.Marshal(r)
+				out(logLine(label, string(j)))
+			}
+		}
+	}
+	entry := func(e *nodeperf.Entry, err error) (any, error) { return e, err }
+	names := func(list []*nodeperf.Entry) string {
+		var s []string
+		for _, e := range list {
+			s = append(s, e.Name+":"+e.EntryType)
+		}
+		return strings.Join(s, " ")
+	}
+	opts := func(start, detail any) *nodeperf.MarkOptions {
+		return &nodeperf.MarkOptions{StartTime: start, Detail: detail}
+	}
+	show("mark a", func() (any, error) { return entry(perf.Mark("a", opts(5, map[string]any{"x": 1}))) })
+	show("mark b", func() (any, error) { return entry(perf.Mark("b", opts(9, nil))) })
+	show("mark c", func() (any, error) { return entry(perf.Mark("c", opts(9.5, "d"))) })
+	show("mark negative", func() (any, error) { return entry(perf.Mark("n", opts(-1, nil))) })
+	show("mark string time", func() (any, error) { return entry(perf.Mark("n", opts("x", nil))) })
+	show("mark milestone", func() (any, error) { return entry(perf.Mark("loopStart", nil)) })
+	show("measure a..b", func() (any, error) { return entry(perf.Measure("m1", "a", "b")) })
+	show("measure b..a", func() (any, error) { return entry(perf.Measure("m2", "b", "a")) })
+	show("measure unknown", func() (any, error) { return entry(perf.Measure("m3", "zz")) })
+	show("measure unknown end", func() (any, error) { return entry(perf.Measure("m3", "a", "zz")) })
+	show("measure options", func() (any, error) {
+		return entry(perf.Measure("m4", &nodeperf.MeasureOptions{Start: "a", End: "c", Detail: []int{1, 2}}))
+	})
+	show("measure start+duration", func() (any, error) {
+		return entry(perf.Measure("m5", &nodeperf.MeasureOptions{Start: 2, Duration: 3}))
+	})
+	show("measure end+duration", func() (any, error) {
+		return entry(perf.Measure("m6", &nodeperf.MeasureOptions{End: "b", Duration: 1}))
+	})
+	show("measure all three", func() (any, error) {
+		return entry(perf.Measure("m7", &nodeperf.MeasureOptions{Start: 2, End: 4, Duration: 3}))
+	})
+	show("measure options+endMark", func() (any, error) {
+		return entry(perf.Measure("m7", &nodeperf.MeasureOptions{Start: "a"}, "b"))
+	})
+	show("measure a..12", func() (any, error) { return entry(perf.Measure("m8", "a", 12)) })
+	show("measure negative end", func() (any, error) { return entry(perf.Measure("m8", "a", -3)) })
+	show("measure negative start option", func() (any, error) {
+		return entry(perf.Measure("m8", &nodeperf.MeasureOptions{Start: -2, End: 4}))
+	})
+	show("measure number start ignored", func() (any, error) { return entry(perf.Measure("m9", 3, "b")) })
+	show("measure nodeStart..a", func() (any, error) {
+		e, err := perf.Measure("m10", "nodeStart", "a")
+		if err != nil {
+			return nil, err
+		}
+		return e.Name, nil
+	})
+	open, _ := perf.Measure("m11", &nodeperf.MeasureOptions{Detail: "no start or end"})
+	d, _ := json.Marshal(open.Detail)
+	out(logLine("measure without start or end:", open.StartTime, open.Duration > 0, string(d)))
+	tillNow, _ := perf.Measure("m12", "a")
+	out(logLine("measure a..now:", tillNow.StartTime, tillNow.Duration > 0))
+	show("mark a again", func() (any, error) { return entry(perf.Mark("a", opts(1, nil))) })
+	show("measure a(new)..b", func() (any, error) { return entry(perf.Measure("m13", "a", "b")) })
+	show("byName a", func() (any, error) {
+		var ts []float64
+		for _, e := range perf.GetEntriesByName("a") {
+			ts = append(ts, e.StartTime)
+		}
+		return ts, nil
+	})
+	show("byName m1 as mark", func() (any, error) { return len(perf.GetEntriesByName("m1", "mark")), nil })
+	show("byType mark", func() (any, error) { return names(perf.GetEntriesByType("mark")), nil })
+	show("byType other", func() (any, error) { return len(perf.GetEntriesByType("resource")), nil })
+	show("entries", func() (any, error) {
+		var list []*nodeperf.Entry
+		for _, e := range perf.GetEntries() {
+			if e.Name != "m10" {
+				list = append(list, e)
+			}
+		}
+		return names(list), nil
+	})
+	undefined := func(err error) (any, error) { return nil, err }
+	show("clear milestone", func() (any, error) { return undefined(perf.ClearMarks("loopStart")) })
+	show("clearMarks a", func() (any, error) { return undefined(perf.ClearMarks("a")) })
+	show("after clearing a", func() (any, error) { return names(perf.GetEntriesByType("mark")), nil })
+	show("measure from a", func() (any, error) { return entry(perf.Measure("m14", "a")) })
+	show("clearMeasures m1", func() (any, error) { perf.ClearMeasures("m1"); return nil, nil })
+	show("measures", func() (any, error) { return len(perf.GetEntriesByType("measure")), nil })
+	show("clearMeasures", func() (any, error) { perf.ClearMeasures(); return nil, nil })
+	show("clearMarks", func() (any, error) { return undefined(perf.ClearMarks()) })
+	show("entries", func() (any, error) { return len(perf.GetEntries()), nil })
+	t0 := perf.Now()
+	out(logLine("now is a number that grows:", "number", perf.Now() >= t0))
+	out(logLine("timeOrigin after 2020:", perf.TimeOrigin() > float64(time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli())))
+	return nil
 }

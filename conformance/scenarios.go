@@ -133,6 +133,7 @@ var Scenarios = map[string]Scenario{
 	"400-perf-event-loop-utilization":     {Main: perfEventLoopUtilization},
 	"401-perf-monitor-event-loop-delay":   {Main: perfMonitorEventLoopDelay},
 	"402-perf-monitor-unref-and-reenable": {Main: perfMonitorUnrefAndReenable},
+	"403-perf-user-timing":                {Main: perfUserTiming},
 }
 
 // Run runs the port on a fresh loop, as node runs a script: Main, then the loop until

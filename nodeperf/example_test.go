@@ -35,3 +35,25 @@ func Example() {
 	// max delay ≥ 25 ms: true
 	// percentile(100) = max: true
 }
+
+// User Timing: marks and a measure between them, as performance.mark and measure.
+func ExamplePerformance() {
+	l, _ := uvloop.New()
+	defer l.Close()
+	perf := nodeperf.New(l)
+	perf.Mark("start", &nodeperf.MarkOptions{StartTime: 10})
+	perf.Mark("end", &nodeperf.MarkOptions{StartTime: 25.5, Detail: "done"})
+	m, _ := perf.Measure("work", "start", "end")
+	fmt.Println(m.Name, m.StartTime, m.Duration)
+	_, err := perf.Measure("bad", "nope")
+	fmt.Println(err)
+	for _, e := range perf.GetEntries() {
+		fmt.Println(e.EntryType, e.Name, e.StartTime)
+	}
+	// Output:
+	// work 10 15.5
+	// The "nope" performance mark has not been set
+	// mark start 10
+	// measure work 10
+	// mark end 25.5
+}

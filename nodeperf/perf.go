@@ -2,7 +2,9 @@
 // uvloop.Loop: performance.eventLoopUtilization and monitorEventLoopDelay, with Node's
 // shapes and units (milliseconds in ELU, nanoseconds in the histogram) so that ported code
 // reads as it did. The figures come from uvloop: Loop.EventLoopUtilization and
-// DelayMonitor, which Go code may use directly.
+// DelayMonitor, which Go code may use directly. Performance is the clock and User Timing:
+// performance.now, timeOrigin, mark, measure, getEntries* and clearMarks/clearMeasures
+// (not PerformanceObserver or timerify).
 //
 // Everything here is for the loop goroutine only, as the loop's own methods are.
 package nodeperf
@@ -53,8 +55,10 @@ func newELU(idle, active float64) ELU {
 	return ELU{Idle: idle, Active: active, Utilization: u}
 }
 
-// Error is a Node error with its code: ERR_OUT_OF_RANGE for a bad resolution or percentile.
+// Error is a Node error with its name and code: ERR_OUT_OF_RANGE for a bad resolution or percentile,
+// the User Timing errors of Mark and Measure (a DOMException SyntaxError has Code "12", its legacy code).
 type Error struct {
+	Name    string // the JavaScript error's name: "RangeError", "TypeError", "SyntaxError"
 	Code    string
 	Message string
 }
@@ -62,7 +66,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 func outOfRange(name, want string, got any) error {
-	return &Error{Code: "ERR_OUT_OF_RANGE",
+	return &Error{Name: "RangeError", Code: "ERR_OUT_OF_RANGE",
 		Message: fmt.Sprintf("The value of %q is out of range. It must be %s. Received %v", name, want, got)}
 }
 
