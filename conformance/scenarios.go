@@ -81,6 +81,7 @@ var Scenarios = map[string]Scenario{
 	"110-net-connect-refused":                   {Main: netConnectRefused},
 	"111-net-server-close-with-connection-open": {Main: netServerCloseWithConnectionOpen},
 	"112-net-write-after-end":                   {Main: netWriteAfterEnd},
+	"113-net-cork-uncork":                       {Main: netCorkUncork},
 
 	"200-fs-error-objects":                            {Main: fsErrorObjects},
 	"201-fs-callback-chain-queues":                    {Main: fsCallbackChainQueues},

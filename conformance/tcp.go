@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
@@ -165,6 +166,88 @@ func netWriteAfterEnd(l *uvloop.Loop, out func(string)) func() {
 		})
 		client.OnFinish(func() { out("client: finish") })
 		client.OnClose(func(hadError bool) { out(logLine("client: close", hadError)) })
+	})
+	return nil
+}
+
+// 113: cork/uncork: corked writes wait, counted, until the last uncork writes them together
+// with their callbacks in order from one tick; end() uncorks; destroy fails the waiting
+// writes with ERR_STREAM_DESTROYED; a cork before 'connect' holds the writes past it.
+func netCorkUncork(l *uvloop.Loop, out func(string)) func() {
+	server := nodenet.CreateServer(l, func(c *nodenet.Socket) {
+		var all strings.Builder
+		c.SetEncoding("latin1")
+		c.On("data", func(a ...any) { all.WriteString(a[0].(string)) })
+		c.OnEnd(func() { out(logLine("server got", jsonString(all.String()))); c.End(nil) })
+		c.OnError(func(error) {})
+	})
+	cb := func(name string) func(error) {
+		return func(err error) {
+			if err == nil {
+				out(logLine("cb", name, "null"))
+			} else {
+				out(logLine("cb", name, err.(*nodenet.Error).Code))
+			}
+		}
+	}
+	first := func(port int, done func()) {
+		var s *nodenet.Socket
+		s = nodenet.Connect(l, port, "127.0.0.1", func() {
+			s.Cork()
+			out(logLine("corked", s.WritableCorked()))
+			out(logLine("write a", s.WriteString("a", cb("a"))))
+			out(logLine("write b", s.WriteString("bb", cb("b"))))
+			out(logLine("length while corked", s.WritableLength()))
+			s.Cork()
+			s.Uncork()
+			out(logLine("after one of two uncorks", s.WritableCorked(), s.WritableLength()))
+			l.NextTick(func() { out("tick queued before the last uncork") })
+			s.Uncork()
+			out(logLine("after the last uncork", s.WritableCorked(), s.WritableLength()))
+			s.Uncork()
+			out(logLine("uncork again", s.WritableCorked()))
+			l.SetImmediate(func() { out("immediate") })
+			s.Cork()
+			s.WriteString("c", cb("c"))
+			s.EndString("d")
+			s.PrependOnceListener("finish", func(...any) { out("end callback") }) // end(data, cb)
+			out(logLine("after end", s.WritableCorked(), s.WritableLength()))
+		})
+		s.OnDrain(func() { out("drain") })
+		s.OnFinish(func() { out("finish") })
+		s.OnClose(func(bool) { out("close"); done() })
+	}
+	destroyed := func(port int, done func()) {
+		var s *nodenet.Socket
+		s = nodenet.Connect(l, port, "127.0.0.1", func() {
+			s.Cork()
+			s.WriteString("x", cb("x"))
+			s.WriteString("y", cb("y"))
+			s.Destroy(nil)
+			out(logLine("destroyed, length", s.WritableLength()))
+		})
+		s.OnError(func(err error) { out(logLine("error", err.(*nodenet.Error).Code)) })
+		s.OnClose(func(bool) { out("close 2"); done() })
+	}
+	beforeConnect := func(port int, done func()) {
+		var s *nodenet.Socket
+		s = nodenet.Connect(l, port, "127.0.0.1", nil)
+		s.Cork()
+		s.WriteString("early", cb("early"))
+		s.OnConnect(func() {
+			out(logLine("connect, still corked", s.WritableCorked(), s.WritableLength()))
+			s.WriteString(" late", cb("late"))
+			s.End(nil)
+		})
+		s.OnClose(func(bool) { out("close 3"); done() })
+	}
+	server.Listen(0, "127.0.0.1", func() {
+		port := server.Address().Port
+		first(port, func() {
+			destroyed(port, func() {
+				beforeConnect(port, func() { server.Close(func(error) { out("server closed") }) })
+			})
+		})
 	})
 	return nil
 }

@@ -66,7 +66,7 @@
 //
 // # Not (yet) here
 //
-// cork/uncork, the 'readable' event and read(), Transform streams, dgram's send of a list of
+// The 'readable' event and read(), Transform streams, dgram's send of a list of
 // buffers and its buffer-size options, Node 20's autoSelectFamily (a name's first address is
 // the one connected to), Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for the first write
 // pending when a connecting socket is destroyed (every pending write's callback gets

@@ -69,6 +69,8 @@ type Socket struct {
 	// writing
 	pending     []pendingWrite // written while connecting, or since, behind the first of them
 	buffering   bool           // writes go to pending: from the first one made while connecting until it is done
+	corked      int            // Cork's depth
+	corkBuf     []pendingWrite // written while corked
 	wlen        int            // bytes written and not yet acknowledged
 	needDrain   bool
 	ending      bool
@@ -431,6 +433,17 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 	if !ok {
 		s.needDrain = true
 	}
+	if s.corked > 0 {
+		s.corkBuf = append(s.corkBuf, pendingWrite{append([]byte(nil), data...), cb})
+		return ok
+	}
+	s.send(data, cb, true)
+	return ok
+}
+
+// send hands a write to the handle, or to pending while connecting; keep says data is the
+// caller's (a copy is kept if it must wait).
+func (s *Socket) send(data []byte, cb func(error), keep bool) {
 	if s.connecting || s.buffering {
 		if !s.buffering {
 			// Node's _writeGeneric: the first write waits for "connect" in a listener of
@@ -438,11 +451,67 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 			s.buffering = true
 			s.Once("connect", func(...any) { s.flushPending() })
 		}
-		s.pending = append(s.pending, pendingWrite{append([]byte(nil), data...), cb})
-		return ok
+		if keep {
+			data = append([]byte(nil), data...)
+		}
+		s.pending = append(s.pending, pendingWrite{data, cb})
+		return
 	}
-	s.writeNow(data, cb, true, true)
-	return ok
+	s.writeNow(data, cb, keep, true)
+}
+
+// Cork is writable.cork(): the writes that follow wait (WritableLength counts them) until
+// as many Uncork calls, or End. Corks nest.
+func (s *Socket) Cork() { s.corked++ }
+
+// Uncork is writable.uncork(): the last of the nested Uncork calls writes what waited as one
+// write, whose completion calls the writes' callbacks in order, as Node's writev does.
+// Uncork of a socket that is not corked does nothing.
+func (s *Socket) Uncork() {
+	if s.corked == 0 {
+		return
+	}
+	s.corked--
+	if s.corked > 0 || len(s.corkBuf) == 0 {
+		return
+	}
+	corked := s.corkBuf
+	s.corkBuf = nil
+	if s.destroyed || s.errored != nil {
+		s.dropCorked(corked)
+		return
+	}
+	var data []byte
+	for _, w := range corked {
+		data = append(data, w.data...)
+	}
+	s.send(data, func(err error) {
+		for _, w := range corked {
+			if w.cb != nil {
+				w.cb(err)
+			}
+		}
+	}, false)
+}
+
+// WritableCorked is writable.writableCorked: the number of Uncork calls that the writes
+// wait for.
+func (s *Socket) WritableCorked() int { return s.corked }
+
+// dropCorked ends corked writes that will not be made: from a nextTick, their bytes leave
+// WritableLength and their callbacks get ErrDestroyed, as Node's buffered writes.
+func (s *Socket) dropCorked(corked []pendingWrite) {
+	if len(corked) == 0 {
+		return
+	}
+	s.loop.NextTick(func() {
+		for _, w := range corked {
+			s.wlen -= len(w.data)
+			if w.cb != nil {
+				w.cb(ErrDestroyed)
+			}
+		}
+	})
 }
 
 // flushPending makes the first write made while connecting, as Node does once connected:
@@ -593,6 +662,10 @@ func (s *Socket) End(data []byte) *Socket {
 	if data != nil {
 		s.Write(data, nil) // a write after End fails there
 	}
+	if s.corked > 0 {
+		s.corked = 1
+		s.Uncork()
+	}
 	if !s.ending && s.errored == nil {
 		s.ending = true
 		s.finishMaybe()
@@ -655,6 +728,8 @@ func (s *Socket) Destroy(err error) *Socket {
 	s.connecting = false
 	s.reading = false
 	s.dropPending()
+	s.dropCorked(s.corkBuf)
+	s.corkBuf = nil
 	if h := s.h; h != nil {
 		hadError := err != nil
 		s.h, s.tcp = nil, nil
