@@ -184,3 +184,34 @@ func exitCodeOf(c *nodechild.ChildProcess) any {
 	}
 	return *c.ExitCode
 }
+
+// 357: a Resolver's servers and cancel(): the pending queries get ECANCELLED in order, from
+// the check phase before the immediates.
+func dnsResolverCancel(l *uvloop.Loop, out func(string)) func() {
+	r := nodedns.NewResolver(l, nil)
+	r.SetServers([]string{"127.0.0.1:1", "[::1]:5353", "10.0.0.1:53", "::2"})
+	out(logLine("servers", jsonStrings(r.GetServers())))
+	if err := r.SetServers([]string{"127.0.0.1", "not an ip"}); err != nil {
+		e := err.(*nodedns.Error)
+		out(logLine("setServers", e.Code, e.Message))
+	}
+	out(logLine("servers unchanged", jsonStrings(r.GetServers())))
+	r.SetServers([]string{"127.0.0.1:1"})
+	show := func(label string) func(error, []string) {
+		return func(err error, _ []string) {
+			e := err.(*nodedns.Error)
+			out(logLine(label, e.Code, e.Message, e.Syscall, e.Hostname, "undefined"))
+		}
+	}
+	r.Resolve4("example.com", show("resolve4"))
+	r.ResolveMx("example.org", func(err error, _ []nodedns.MxRecord) { show("resolveMx")(err, nil) })
+	r.Resolve6("example.net", show("resolve6"))
+	l.SetImmediate(func() { out("immediate queued before cancel") })
+	l.NextTick(func() { out("tick") })
+	r.Cancel()
+	r.Cancel()
+	l.SetImmediate(func() { out("immediate queued after cancel") })
+	out("main end")
+	nodedns.NewResolver(l, nil).Cancel()
+	return nil
+}

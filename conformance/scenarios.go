@@ -110,6 +110,7 @@ var Scenarios = map[string]Scenario{
 	"354-signal-to-self":          {Main: signalToSelf},
 	"355-dns-lookup-localhost":    {Main: dnsLookupLocalhost},
 	"356-dns-lookup-invalid":      {Main: dnsLookupInvalid},
+	"357-dns-resolver-cancel":     {Main: dnsResolverCancel},
 
 	"300-process-beforeexit-exit-sequence":   {Process: processBeforeExitExitSequence},
 	"301-process-uncaught-exception-resumes": {Process: processUncaughtExceptionResumes},

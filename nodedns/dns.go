@@ -1,7 +1,9 @@
 // Package nodedns is Node.js's dns module for code ported to uvgo: Lookup (dns.lookup, with
 // family, all and the result order), LookupService, the resolve family that Go's resolver
 // serves (Resolve4, Resolve6, ResolveMx, ResolveTxt, ResolveSrv, ResolveNs, ResolveCname,
-// Reverse) and Promises (dns.promises). Lookups run on the loop's work pool through uvloop's
+// Reverse), Resolver (dns.Resolver: its own servers and timeout, and cancel) and Promises
+// (dns.promises; not its Resolver, nor the module's setServers). Lookups run on the loop's
+// work pool through uvloop's
 // GetAddrInfo, GetNameInfo and QueueLookup; callbacks run on the loop goroutine as Node's do:
 // from a nextTick for an address literal or an empty name, from the poll phase otherwise.
 //
@@ -23,6 +25,8 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -275,12 +279,16 @@ type SrvRecord struct {
 }
 
 // queryError is the error of a resolve: Node's c-ares codes, which carry no errno.
-func queryError(ctx context.Context, err error, syscall, hostname string) *Error {
+func queryError(err error, call, hostname string) *Error {
 	code := "ESERVFAIL"
 	var de *net.DNSError
 	switch {
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled), errors.Is(err, errCancelled):
 		code = "ECANCELLED"
+	case errors.Is(err, context.DeadlineExceeded):
+		code = "ETIMEOUT"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		code = "ECONNREFUSED"
 	case errors.As(err, &de) && de.IsNotFound:
 		code = "ENOTFOUND"
 	case errors.As(err, &de) && de.IsTimeout:
@@ -288,31 +296,53 @@ func queryError(ctx context.Context, err error, syscall, hostname string) *Error
 	case errors.Is(err, errNotFound):
 		code = "ENOTFOUND"
 	}
-	return &Error{Code: code, Syscall: syscall, Hostname: hostname, Message: syscall + " " + code + " " + hostname, Err: err}
+	return &Error{Code: code, Syscall: call, Hostname: hostname, Message: call + " " + code + " " + hostname, Err: err}
 }
 
 var errNotFound = errors.New("no such host")
 
-// resolve runs fn as a lookup and reports its outcome with Node's query error.
-func resolve[T any](l *uvloop.Loop, syscall, name string, fn func(ctx context.Context, r *net.Resolver) (T, error), cb func(error, T)) {
+// resolve runs fn as a lookup with r's settings (nil: Go's default resolver) and reports its
+// outcome with Node's query error; r tracks it for Cancel.
+func resolve[T any](l *uvloop.Loop, r *Resolver, call, name string, fn func(ctx context.Context, r *net.Resolver) (T, error), cb func(error, T)) {
 	var v T
 	var zero T
 	invalid := isInvalidName(name)
-	_, err := l.QueueLookup(func(ctx context.Context) (err error) {
+	nr, timeout := net.DefaultResolver, time.Duration(0)
+	var q *query
+	if r != nil {
+		nr, timeout = r.net, r.timeout
+		q = r.track(func(err error) { cb(queryError(err, call, name), zero) })
+	}
+	req, err := l.QueueLookup(func(ctx context.Context) (err error) {
 		if invalid {
 			return errNotFound
 		}
-		v, err = fn(ctx, net.DefaultResolver)
+		if timeout > 0 {
+			var stop context.CancelFunc
+			ctx, stop = context.WithTimeout(ctx, timeout)
+			defer stop()
+		}
+		v, err = fn(ctx, nr)
 		return err
 	}, func(err error) {
+		if q != nil && !r.done(q) {
+			return // cancelled: Cancel called back already
+		}
 		if err != nil {
-			cb(queryError(context.Background(), err, syscall, name), zero)
+			cb(queryError(err, call, name), zero)
 			return
 		}
 		cb(nil, v)
 	})
 	if err != nil {
-		l.NextTick(func() { cb(queryError(context.Background(), err, syscall, name), zero) })
+		if q != nil {
+			r.done(q)
+		}
+		l.NextTick(func() { cb(queryError(err, call, name), zero) })
+		return
+	}
+	if q != nil {
+		q.req = req
 	}
 }
 
@@ -335,21 +365,48 @@ func ips(ctx context.Context, r *net.Resolver, network, host string) ([]string, 
 
 // Resolve4 is dns.resolve4: the IPv4 addresses of hostname.
 func Resolve4(l *uvloop.Loop, hostname string, cb func(err error, addrs []string)) {
-	resolve(l, "queryA", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
+	resolve4(l, nil, hostname, cb)
+}
+
+// Resolve4 is Resolve4 on r.
+func (r *Resolver) Resolve4(hostname string, cb func(err error, addrs []string)) {
+	resolve4(r.l, r, hostname, cb)
+}
+
+func resolve4(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, addrs []string)) {
+	resolve(l, r, "queryA", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		return ips(ctx, r, "ip4", hostname)
 	}, cb)
 }
 
 // Resolve6 is dns.resolve6: the IPv6 addresses of hostname.
 func Resolve6(l *uvloop.Loop, hostname string, cb func(err error, addrs []string)) {
-	resolve(l, "queryAaaa", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
+	resolve6(l, nil, hostname, cb)
+}
+
+// Resolve6 is Resolve6 on r.
+func (r *Resolver) Resolve6(hostname string, cb func(err error, addrs []string)) {
+	resolve6(r.l, r, hostname, cb)
+}
+
+func resolve6(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, addrs []string)) {
+	resolve(l, r, "queryAaaa", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		return ips(ctx, r, "ip6", hostname)
 	}, cb)
 }
 
 // ResolveMx is dns.resolveMx: the mail exchangers of hostname.
 func ResolveMx(l *uvloop.Loop, hostname string, cb func(err error, records []MxRecord)) {
-	resolve(l, "queryMx", hostname, func(ctx context.Context, r *net.Resolver) ([]MxRecord, error) {
+	resolveMx(l, nil, hostname, cb)
+}
+
+// ResolveMx is ResolveMx on r.
+func (r *Resolver) ResolveMx(hostname string, cb func(err error, records []MxRecord)) {
+	resolveMx(r.l, r, hostname, cb)
+}
+
+func resolveMx(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, records []MxRecord)) {
+	resolve(l, r, "queryMx", hostname, func(ctx context.Context, r *net.Resolver) ([]MxRecord, error) {
 		mx, err := r.LookupMX(ctx, hostname)
 		out := make([]MxRecord, len(mx))
 		for i, m := range mx {
@@ -362,7 +419,16 @@ func ResolveMx(l *uvloop.Loop, hostname string, cb func(err error, records []MxR
 // ResolveTxt is dns.resolveTxt: the text records of hostname, each as its chunks (Go's
 // resolver joins a record's strings, so each record is one chunk).
 func ResolveTxt(l *uvloop.Loop, hostname string, cb func(err error, records [][]string)) {
-	resolve(l, "queryTxt", hostname, func(ctx context.Context, r *net.Resolver) ([][]string, error) {
+	resolveTxt(l, nil, hostname, cb)
+}
+
+// ResolveTxt is ResolveTxt on r.
+func (r *Resolver) ResolveTxt(hostname string, cb func(err error, records [][]string)) {
+	resolveTxt(r.l, r, hostname, cb)
+}
+
+func resolveTxt(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, records [][]string)) {
+	resolve(l, r, "queryTxt", hostname, func(ctx context.Context, r *net.Resolver) ([][]string, error) {
 		txt, err := r.LookupTXT(ctx, hostname)
 		out := make([][]string, len(txt))
 		for i, t := range txt {
@@ -375,7 +441,16 @@ func ResolveTxt(l *uvloop.Loop, hostname string, cb func(err error, records [][]
 // ResolveSrv is dns.resolveSrv: the service records of hostname (a full name such as
 // "_http._tcp.example.com").
 func ResolveSrv(l *uvloop.Loop, hostname string, cb func(err error, records []SrvRecord)) {
-	resolve(l, "querySrv", hostname, func(ctx context.Context, r *net.Resolver) ([]SrvRecord, error) {
+	resolveSrv(l, nil, hostname, cb)
+}
+
+// ResolveSrv is ResolveSrv on r.
+func (r *Resolver) ResolveSrv(hostname string, cb func(err error, records []SrvRecord)) {
+	resolveSrv(r.l, r, hostname, cb)
+}
+
+func resolveSrv(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, records []SrvRecord)) {
+	resolve(l, r, "querySrv", hostname, func(ctx context.Context, r *net.Resolver) ([]SrvRecord, error) {
 		_, srv, err := r.LookupSRV(ctx, "", "", hostname)
 		out := make([]SrvRecord, len(srv))
 		for i, s := range srv {
@@ -387,7 +462,16 @@ func ResolveSrv(l *uvloop.Loop, hostname string, cb func(err error, records []Sr
 
 // ResolveNs is dns.resolveNs: the name servers of hostname.
 func ResolveNs(l *uvloop.Loop, hostname string, cb func(err error, names []string)) {
-	resolve(l, "queryNs", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
+	resolveNs(l, nil, hostname, cb)
+}
+
+// ResolveNs is ResolveNs on r.
+func (r *Resolver) ResolveNs(hostname string, cb func(err error, names []string)) {
+	resolveNs(r.l, r, hostname, cb)
+}
+
+func resolveNs(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, names []string)) {
+	resolve(l, r, "queryNs", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		ns, err := r.LookupNS(ctx, hostname)
 		out := make([]string, len(ns))
 		for i, n := range ns {
@@ -399,7 +483,16 @@ func ResolveNs(l *uvloop.Loop, hostname string, cb func(err error, names []strin
 
 // ResolveCname is dns.resolveCname: the canonical name of hostname.
 func ResolveCname(l *uvloop.Loop, hostname string, cb func(err error, names []string)) {
-	resolve(l, "queryCname", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
+	resolveCname(l, nil, hostname, cb)
+}
+
+// ResolveCname is ResolveCname on r.
+func (r *Resolver) ResolveCname(hostname string, cb func(err error, names []string)) {
+	resolveCname(r.l, r, hostname, cb)
+}
+
+func resolveCname(l *uvloop.Loop, r *Resolver, hostname string, cb func(err error, names []string)) {
+	resolve(l, r, "queryCname", hostname, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		c, err := r.LookupCNAME(ctx, hostname)
 		if err != nil {
 			return nil, err
@@ -411,10 +504,19 @@ func ResolveCname(l *uvloop.Loop, hostname string, cb func(err error, names []st
 // Reverse is dns.reverse: the host names of ip. An ip that is not an address literal returns
 // an EINVAL error at once.
 func Reverse(l *uvloop.Loop, ip string, cb func(err error, hostnames []string)) error {
+	return reverse(l, nil, ip, cb)
+}
+
+// Reverse is Reverse on r.
+func (r *Resolver) Reverse(ip string, cb func(err error, hostnames []string)) error {
+	return reverse(r.l, r, ip, cb)
+}
+
+func reverse(l *uvloop.Loop, r *Resolver, ip string, cb func(err error, hostnames []string)) error {
 	if _, err := netip.ParseAddr(ip); err != nil {
 		return &Error{Code: "EINVAL", Syscall: "getHostByAddr", Hostname: ip, Message: "getHostByAddr EINVAL " + ip}
 	}
-	resolve(l, "getHostByAddr", ip, func(ctx context.Context, r *net.Resolver) ([]string, error) {
+	resolve(l, r, "getHostByAddr", ip, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		names, err := r.LookupAddr(ctx, ip)
 		for i, n := range names {
 			names[i] = strings.TrimSuffix(n, ".")
