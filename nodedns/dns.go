@@ -3,9 +3,9 @@
 // serves (Resolve4, Resolve6, ResolveMx, ResolveTxt, ResolveSrv, ResolveNs, ResolveCname,
 // Reverse), Resolver (dns.Resolver: its own servers and timeout, and cancel) and Promises
 // (dns.promises; not its Resolver, nor the module's setServers). Lookups run on the loop's
-// work pool through uvloop's
-// GetAddrInfo, GetNameInfo and QueueLookup; callbacks run on the loop goroutine as Node's do:
-// from a nextTick for an address literal or an empty name, from the poll phase otherwise.
+// work pool through uvloop's GetAddrInfo, GetNameInfo and QueueLookup; callbacks run on the
+// loop goroutine as Node's do: from a nextTick for an address literal or an empty name, from
+// the poll phase otherwise.
 //
 //	nodedns.Lookup(loop, "localhost", nil, func(err error, address string, family int) {
 //		fmt.Println(address, family) // 127.0.0.1 4
