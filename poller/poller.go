@@ -416,8 +416,8 @@ func (p *Poller) Remove(fd int) error {
 	return err
 }
 
-// Wait waits until a registered fd is ready, Wake is called, the timeout elapses or a signal
-// arrives. timeout < 0 blocks; 0 polls without blocking; > 0 waits at least timeout, its
+// Wait waits until a registered fd is ready, Wake is called, a file request completes
+// (FileDone), the timeout elapses or a signal arrives. timeout < 0 blocks; 0 polls without blocking; > 0 waits at least timeout, its
 // sub-millisecond part rounded up to a whole millisecond, measured on the monotonic clock: if
 // the kernel comes back early with nothing to report, Wait waits again for the rest.
 //
@@ -444,7 +444,7 @@ func (p *Poller) Wait(timeout time.Duration) (events []Event, woke bool, err err
 				return nil, false, err
 			}
 			// A blocking wait that comes back empty (a spurious wake-up) waits again.
-			if n > 0 || woke || timeout == 0 {
+			if n > 0 || woke || timeout == 0 || p.filesDone() {
 				return p.out[:n], woke, nil
 			}
 		}
@@ -456,7 +456,7 @@ func (p *Poller) Wait(timeout time.Duration) (events []Event, woke bool, err err
 		if err != nil {
 			return nil, false, err
 		}
-		if n > 0 || woke {
+		if n > 0 || woke || p.filesDone() {
 			return p.out[:n], woke, nil
 		}
 		if timeout = time.Until(deadline); timeout <= 0 {

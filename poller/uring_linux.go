@@ -84,6 +84,7 @@ type ringState struct {
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
 	tid       int            // the thread that armed the polls (Rebind)
+	files     fileState      // the file system calls in flight (uring_file_linux.go)
 	stat      unix.Stat_t    // register's fstat buffer
 	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
@@ -144,6 +145,7 @@ func (p *Poller) ringOpen() error {
 		return errBackend(BackendIOURing, err)
 	}
 	p.q.ring = &ringState{r: r, wakeFd: -1}
+	p.q.ring.probeFiles(probe)
 	if probe.Supports(recvOps[0]) && probe.Supports(recvOps[1]) {
 		// Without provided buffer rings (before Linux 5.19) streams read on readiness.
 		p.q.ring.bufs, _ = r.RegisterBufRing(recvGroup, recvBufs, recvBufSize)
@@ -425,6 +427,10 @@ func (p *Poller) ringReap() (int, bool, error) {
 			}
 			continue
 		}
+		if ud&udFile != 0 {
+			rs.fileCompleted(ud, res)
+			continue
+		}
 		if ud>>32 == 0 {
 			if ud == udWake {
 				rs.wakeArmed = false
@@ -543,6 +549,7 @@ func (p *Poller) ringRebind() error {
 
 func (p *Poller) ringRelease() error {
 	rs := p.q.ring
+	rs.fileRelease()
 	if rs.bufs != nil {
 		// Cancel the receives and wait for their last completions: the kernel writes into
 		// the buffers until then.

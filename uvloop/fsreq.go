@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/uvgo/uvgo/internal/fsys"
+	"github.com/uvgo/uvgo/poller"
 )
 
 // This file is libuv's uv_fs_* requests: one blocking file system call on the work pool,
@@ -45,7 +46,10 @@ import (
 //
 // A request in flight keeps the loop alive, and Close fails with ErrBusy until its callback
 // has run. Cancel takes a request off the queue before a worker starts it; its callback then
-// gets an error wrapping syscall.ECANCELED.
+// gets an error wrapping syscall.ECANCELED. On the io_uring backend the common calls (read,
+// write, open, close, stat, fsync, ...) run as submissions to the ring instead of on the pool
+// (ring_fs.go): same results, errors and callback phase; such a request cannot be cancelled
+// once started (Cancel returns ErrBusy), as libuv's io_uring requests cannot.
 //
 // # Errors
 //
@@ -61,9 +65,10 @@ type FSReq struct {
 	work *Work
 	op   fsOp
 	cb   func(*FSReq)
-	run  func()      // r.execute, bound once per request
-	done func(error) // r.complete, bound once per request
-	busy bool        // in flight: queued or running, callback not yet started
+	run  func()         // r.execute, bound once per request
+	done func(error)    // r.complete, bound once per request
+	busy bool           // in flight: queued or running, callback not yet started
+	ring poller.FileReq // the request as the ring runs it (ring_fs.go)
 
 	// The arguments.
 	path, path2  string
@@ -266,7 +271,8 @@ func (r *FSReq) Path() string { return r.path }
 
 // Cancel takes the request off the work queue if no worker has started it (uv_cancel): its
 // callback then runs in the next poll phase with an error wrapping syscall.ECANCELED. A
-// request that is not in flight, or already running, gives an error wrapping ErrBusy.
+// request that is not in flight, already running, or submitted to the io_uring backend's
+// ring (it runs to its end there), gives an error wrapping ErrBusy.
 func (r *FSReq) Cancel() error {
 	if !r.busy || r.work == nil {
 		return errorf(ErrBusy, "fs request not queued")
@@ -304,6 +310,9 @@ func (r *FSReq) submit() error {
 	if r.cb == nil {
 		r.execute()
 		return r.err
+	}
+	if r.ringSubmit() {
+		return nil
 	}
 	w, err := r.loop.QueueWork(r.run, r.done)
 	if err != nil {

@@ -174,10 +174,13 @@ func (l *Loop) poll(timeout time.Duration) {
 	if len(l.io.failed) > 0 || len(l.streams.held) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
-	if l.io.nfds > 0 || l.io.recvs > 0 || len(l.streams.held) > 0 || forceKernelWait {
+	if l.io.nfds > 0 || l.io.recvs > 0 || len(l.streams.held) > 0 || l.ringFS.inflight > 0 || forceKernelWait {
 		l.kernelWait(timeout)
 	} else if timeout != 0 {
 		l.chanWait(timeout)
+	}
+	if l.ringFS.inflight > 0 && l.poller.FilesDone() {
+		l.runRingFS() // as the pool's completions, after the I/O callbacks
 	}
 	if l.wakeupsQueued() {
 		l.runWakeups()
@@ -200,7 +203,7 @@ func (l *Loop) poll(timeout time.Duration) {
 func (l *Loop) kernelWait(timeout time.Duration) {
 	begin := int64(-1) // when the blocking wait began, for IdleTime; -1: it did not block
 	events, _, err := l.poller.Wait(0)
-	if err == nil && len(events) == 0 && timeout != 0 {
+	if err == nil && len(events) == 0 && timeout != 0 && !l.poller.FilesDone() {
 		if !l.lockThread {
 			runtime.Gosched()
 		}

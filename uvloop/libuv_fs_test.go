@@ -441,6 +441,7 @@ func TestFsCancel(t *testing.T) {
 	l, err := uvloop.New(uvloop.WithWorkers(1))
 	mustOK(t, err)
 	defer closeLoop(t, l)
+	uvloop.FSOnRing(l, false) // queued on the pool, on io_uring too (TestFsRingCancel: the ring's)
 	done := 0
 	release := blockWorkers(t, l, 1, &done)
 	p := filepath.Join(t.TempDir(), "x")

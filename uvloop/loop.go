@@ -65,6 +65,7 @@ type Loop struct {
 	asyncPos int                   // the scan position while runAsyncs runs, else -1
 	posted   queue.Handoff[func()] // Post's functions: Put from any goroutine, Run on the loop
 	work     workPool              // QueueWork's worker goroutines and completions; each field says who may touch it (work.go)
+	ringFS   ringFS                // the file requests on the io_uring backend's ring (ring_fs.go)
 
 	// How other goroutines wake the loop (wake.go).
 	sleep      atomic.Uint32 // sleepAwake, sleepChan, sleepKernel or sleepWoken; atomic: wakers flip it

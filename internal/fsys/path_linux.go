@@ -42,7 +42,7 @@ func Open(path string, flags int, mode uint32) (int, error) {
 	}
 	for {
 		fd, _, e := unix.Syscall6(unix.SYS_OPENAT, atFdcwd, uintptr(unsafe.Pointer(p)),
-			uintptr(flags|unix.O_CLOEXEC|unix.O_LARGEFILE), uintptr(mode), 0, 0)
+			uintptr(flags|OpenFlags), uintptr(mode), 0, 0)
 		if e == syscall.EINTR {
 			continue
 		}
@@ -56,13 +56,17 @@ func Open(path string, flags int, mode uint32) (int, error) {
 // atFdcwd is AT_FDCWD as a system-call argument.
 var atFdcwd = func() uintptr { fd := unix.AT_FDCWD; return uintptr(fd) }()
 
-const statxMask = unix.STATX_BASIC_STATS | unix.STATX_BTIME
+// StatxMask is the mask of the statx calls: the basic fields and the birth time.
+const StatxMask = unix.STATX_BASIC_STATS | unix.STATX_BTIME
+
+// OpenFlags are the flags Open adds to the caller's: close-on-exec, large files.
+const OpenFlags = unix.O_CLOEXEC | unix.O_LARGEFILE
 
 func statx(dirfd int, p *byte, flags int, st *Statbuf) error {
 	var sx unix.Statx_t
 	for {
 		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(flags),
-			statxMask, uintptr(unsafe.Pointer(&sx)), 0)
+			StatxMask, uintptr(unsafe.Pointer(&sx)), 0)
 		if e == syscall.EINTR {
 			continue
 		}
@@ -71,6 +75,13 @@ func statx(dirfd int, p *byte, flags int, st *Statbuf) error {
 		}
 		break
 	}
+	FromStatx(st, &sx)
+	return nil
+}
+
+// FromStatx converts what statx(2) wrote (with StatxMask) to st: the conversion Stat, Lstat
+// and Fstat make, for a caller that ran statx itself (the loop's io_uring requests).
+func FromStatx(st *Statbuf, sx *unix.Statx_t) {
 	*st = Statbuf{
 		Dev:       unix.Mkdev(sx.Dev_major, sx.Dev_minor),
 		Mode:      uint64(sx.Mode),
@@ -87,7 +98,6 @@ func statx(dirfd int, p *byte, flags int, st *Statbuf) error {
 		Ctime:     Timespec{sx.Ctime.Sec, int64(sx.Ctime.Nsec)},
 		Birthtime: Timespec{sx.Btime.Sec, int64(sx.Btime.Nsec)},
 	}
-	return nil
 }
 
 // Stat fills st for path, following symbolic links.
