@@ -41,7 +41,9 @@
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
 // that also submits the re-arms and the interest changes. It can also read stream sockets
 // for its caller (CanRecv, RecvStart: a multishot receive into buffers shared by all
-// descriptors). BackendAuto is the default backend, not io_uring: readiness through poll
+// descriptors), and make file system calls for it (CanFile, SubmitFile, FileDone: reads,
+// writes, opens, stats and the rest as io_uring submissions). BackendAuto is the default
+// backend, not io_uring: readiness through poll
 // requests costs as much as epoll, the ring pays only where the caller reads through it, and
 // the kernel posts each completion from the thread that submitted the request (see Rebind).
 // Available tells whether a backend opens here, and why not.

@@ -4,19 +4,12 @@ package uvloop
 // true) or all of them to the work pool (on false), whatever ringFSOps says: the
 // benchmarks compare the two.
 func FSOnRing(l *Loop, on bool) {
-	if on {
-		l.setRingFS(fileOpsAll())
-	} else {
-		l.setRingFS(nil)
-	}
-}
-
-func fileOpsAll() []fsOp {
-	var ops []fsOp
-	for op := range fileOps {
-		ops = append(ops, fsOp(op))
-	}
-	return ops
+	l.setRingFS(func(fsOp) ringWhen {
+		if on {
+			return ringAlways
+		}
+		return ringNever
+	})
 }
 
 // FSRingInFlight is the number of file requests on the ring whose callbacks have not run.
