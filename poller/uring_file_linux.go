@@ -19,8 +19,9 @@ import (
 // so a request allocates nothing once the poller has as many slots as requests in flight.
 // A request's user data is udFile | its slot. Completions are kept, in order, until
 // FileDone hands them out; their statx results are converted as internal/fsys converts its
-// own. Close waits (a bounded time) for the requests in flight; those the kernel still has
-// stay reachable for good rather than let it write into freed memory.
+// own. Close cancels the requests in flight and waits (a bounded time) for their completions;
+// those the kernel still has stay reachable for good rather than let it write into freed
+// memory.
 
 const (
 	udFile = 1 << 61
@@ -200,11 +201,22 @@ func (p *Poller) filesDone() bool {
 	return rs != nil && rs.files.head < len(rs.files.done)
 }
 
-// fileRelease waits a bounded time for the file requests in flight (Close), reaping every
-// completion on the way (a receive's final one counted as the receives' drain counts it),
-// and keeps the slots of those still in the kernel reachable for good.
+// fileRelease cancels the file requests in flight (Close) and waits a bounded time for their
+// completions, reaping every completion on the way (a receive's final one counted as the
+// receives' drain counts it), and keeps the slots of those still in the kernel reachable for
+// good.
 func (rs *ringState) fileRelease() {
 	fs := &rs.files
+	for i, s := range fs.slots {
+		if s.req == nil {
+			continue
+		}
+		// Cancelled, a request the kernel has not started (a read waiting for a pipe's
+		// bytes) ends at once; one that a kernel worker runs ends when the call returns.
+		if sqe, err := rs.sqe(); err == nil {
+			sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, udFile|uint64(i), udIgnore
+		}
+	}
 	for tries := 0; fs.inflight > 0 && tries < fileReleaseTries; tries++ {
 		rs.ts = uring.Timespec{Nsec: 10e6}
 		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {

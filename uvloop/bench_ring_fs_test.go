@@ -17,9 +17,10 @@ import (
 // pool's workers and the kernel's io_uring workers too): the machine is shared, so the
 // round trip's wall time is noisy. (A stat on the pool: queue, worker wake-up, statx, loop wake-up; on the ring:
 // one SQE, reaped by the loop's io_uring_enter.) ringFSOps (ring_fs.go) keeps on the ring the
-// ops that are faster there. Recorded in bench/README.md's io_uring section:
+// ops that are faster there. Recorded in bench/README.md's io_uring section, from runs of
+// one workload and side at a time, interleaved:
 //
-//	go test -run '^$' -bench 'FSRing' -count 6 ./uvloop
+//	go test -c ./uvloop && ./uvloop.test -test.run '^$' -test.bench 'FSRing/^stat$/^ring$' -test.benchtime 20000x
 func BenchmarkFSRing(b *testing.B) {
 	dir := b.TempDir()
 	file := filepath.Join(dir, "f")
