@@ -43,9 +43,9 @@
 // for its caller (CanRecv, RecvStart: a multishot receive into buffers shared by all
 // descriptors), and make file system calls for it (CanFile, SubmitFile, FileDone: reads,
 // writes, opens, stats and the rest as io_uring submissions). BackendAuto is the default
-// backend, not io_uring: readiness through poll
-// requests costs as much as epoll, the ring pays only where the caller reads through it, and
-// the kernel posts each completion from the thread that submitted the request (see Rebind).
+// backend, not io_uring: readiness through poll requests costs as much as epoll, the ring
+// pays only where the caller reads or makes file system calls through it, and the kernel
+// posts each completion from the thread that submitted the request (see Rebind).
 // Available tells whether a backend opens here, and why not.
 package poller
 
@@ -419,9 +419,10 @@ func (p *Poller) Remove(fd int) error {
 }
 
 // Wait waits until a registered fd is ready, Wake is called, a file request completes
-// (FileDone), the timeout elapses or a signal arrives. timeout < 0 blocks; 0 polls without blocking; > 0 waits at least timeout, its
-// sub-millisecond part rounded up to a whole millisecond, measured on the monotonic clock: if
-// the kernel comes back early with nothing to report, Wait waits again for the rest.
+// (FileDone), the timeout elapses or a signal arrives. timeout < 0 blocks; 0 polls without
+// blocking; > 0 waits at least timeout, its sub-millisecond part rounded up to a whole
+// millisecond, measured on the monotonic clock: if the kernel comes back early with nothing
+// to report, Wait waits again for the rest. It returns at once while FileDone has a request.
 //
 // woke reports that Wake was called since the last Wait that reported woke; the wake-up has
 // then been drained and re-armed, so a Wake after Wait returned produces a new wake-up. The
