@@ -2,7 +2,8 @@
 # observecost.sh [ROUNDS]: what issue 15's observability costs the loop, in instructions
 # (callgrind: repeatable where wall clock on a shared machine is not). It builds uvloop's test
 # binary twice: as it is, and a copy with the always-on part taken out (the iteration and
-# callback counters, the phase stores and the observation checks: the edits below, which
+# callback counters, the phase stores and the observation checks, the iteration's late-ticker
+# and trace look: the edits below, which
 # fail loudly if the code they expect has moved). Then it counts the instructions inside
 # (*Loop).Run of BenchmarkImmediateChain on both, and of BenchmarkImmediateChainObserved
 # (WithPhaseTiming, WithLongTasks, a DelayMonitor) on the first, ROUNDS times (default 3),
@@ -36,7 +37,8 @@ strip() { # file perl-substitution: apply, or fail if it changed nothing
 strip uvloop/metrics.go 's/(func \(l \*Loop\) enter\(p Phase\) \{\n).*?\n\}/$1}/s'
 strip uvloop/metrics.go 's/(func \(l \*Loop\) countCallback\(\) )\{.*?\}/$1\{\}/'
 strip uvloop/observe.go 's/(func \(l \*Loop\) enterPoll\(\) \{\n).*?\n\}/$1}/s'
-strip uvloop/observe.go 's/(func \(l \*Loop\) countIteration\(\) \{\n).*?\n\}/$1}/s'
+strip uvloop/observe.go 's/(func \(l \*Loop\) countIteration\(\) )\{.*?\}/$1\{\}/'
+strip uvloop/metrics.go 's/(func \(l \*Loop\) observeIteration\(\) \{\n).*?\n\}/$1}/s'
 strip uvloop/loop.go 's/\tl\.metrics\.callbacks\[PhaseCheck\] \+= uint64\(n\)/\t_ = n/'
 strip uvloop/loop.go 's/\tif atomic\.LoadUint32\(&l\.obs\.due\) != 0 \{[^\n]*\n\t\tl\.observeCallback\([^\n]*\n\t\}\n//g'
 (cd "$tmp/src" && go test -c -o "$tmp/without.test" ./uvloop/)

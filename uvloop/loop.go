@@ -239,6 +239,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.runClosing()
 
 		l.UpdateTime()
+		l.observeIteration()
 		l.runTimers()
 
 		r = l.Alive()

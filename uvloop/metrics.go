@@ -153,15 +153,31 @@ func (l *Loop) enter(p Phase) {
 	l.metrics.phase = p
 }
 
-// observeLate uses the loop's own clock read (its cached time) when the ticker is late: while
-// anything is observed (the observer has read the clock: mark is set), if a tick or more
-// passed since the observer's last read, that time goes to the phase that ran last, with no
-// clock read of its own. So the time of the phases still goes to them, about, when the
-// ticker goroutine could not run (a loaded machine). countIteration looks every 64
-// iterations.
+// observeIteration follows the loop's own clock read at the end of an iteration:
+// one comparison, whose slow path, observeLate, runs about once a tick while something is
+// observed and once per traceLook otherwise.
+func (l *Loop) observeIteration() {
+	if l.now >= l.obs.lateAt {
+		l.observeLate()
+	}
+}
+
+// observeLate looks whether an execution trace started or stopped (the next check then takes
+// its slow path, which notices), and uses the loop's cached time when the ticker is late:
+// while anything is observed (the observer has read the clock: mark is set), if a tick or
+// more passed since the observer's last read, that time goes to the phase that ran last,
+// with no clock read of its own. So the time of the phases still goes to them when the
+// ticker goroutine could not run (a loaded machine) until a phase had ended.
 func (l *Loop) observeLate() {
 	o := &l.obs
 	m := &l.metrics
+	if trace.IsEnabled() != o.tracing {
+		atomic.StoreUint32(&o.due, 1)
+	}
+	if o.mark == 0 {
+		o.lateAt = l.now + traceLook
+		return
+	}
 	if o.timing {
 		m.phases[m.phase%NumPhases].Time += time.Duration(max(l.now-o.mark-(m.idle-o.idleMark), 0))
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"math"
 	"reflect"
 	"runtime"
 	"runtime/trace"
@@ -118,7 +117,7 @@ type observer struct {
 	region   *trace.Region // the open phase region, while tracing
 	mark     int64         // ns since epoch: the last clock read of a slow check (0: none yet)
 	idleMark int64         // metrics.idle at mark
-	lateAt   int64         // mark + tick: observeLate looks from then on; MaxInt64 while mark is 0 or without a ticker
+	lateAt   int64         // when observeLate looks next: mark + tick while a ticker runs, else the last look + traceLook
 
 	tick   time.Duration // the ticker's period; 0: no ticker
 	ticker *obsTicker    // started by the first Run, stopped by Close
@@ -129,7 +128,6 @@ func (o *observer) init(opts *options) {
 	o.longTask = int64(opts.longTask)
 	o.report = opts.longTaskReport
 	o.logger = opts.logger
-	o.lateAt = math.MaxInt64
 	switch {
 	case o.longTask > 0:
 		// A long task spans at least 16 ticks: it is noticed even if a few are late.
@@ -147,26 +145,12 @@ func (l *Loop) enterPoll() {
 	l.metrics.phase = PhasePoll
 }
 
-// countIteration counts an iteration that reaches the poll phase. Every 64th, it also looks
-// around (lookAround): a loop with nothing on pays an AND and a branch an iteration for it.
-func (l *Loop) countIteration() {
-	l.metrics.loopCount++
-	if l.metrics.loopCount&63 == 0 {
-		l.lookAround()
-	}
-}
+// countIteration counts an iteration that reaches the poll phase.
+func (l *Loop) countIteration() { l.metrics.loopCount++ }
 
-// lookAround is what the loop checks every 64 iterations: whether an execution trace started
-// or stopped (Run looks when it starts, and every slow check looks), and whether the ticker
-// is late (observeLate).
-func (l *Loop) lookAround() {
-	if trace.IsEnabled() != l.obs.tracing {
-		atomic.StoreUint32(&l.obs.due, 1) // the next check takes its slow path, which notices the change
-	}
-	if l.now >= l.obs.lateAt {
-		l.observeLate()
-	}
-}
+// traceLook is how often, in loop time, a loop with nothing observed looks whether an
+// execution trace started (observeLate); Run looks when it starts, and every slow check looks.
+const traceLook = int64(100 * time.Millisecond)
 
 // observePhase is enter's slow path: it reads the clock, gives the time since the last read
 // to the phase that ran, ends that phase's trace region and starts p's. p == NumPhases ends
@@ -223,7 +207,7 @@ func (l *Loop) leavePhases() {
 
 // setMark records a clock read at now, with the idle time then.
 func (o *observer) setMark(now, idle int64) {
-	o.mark, o.idleMark, o.lateAt = now, idle, math.MaxInt64
+	o.mark, o.idleMark, o.lateAt = now, idle, now+traceLook
 	if o.tick > 0 && now != 0 {
 		o.lateAt = now + int64(o.tick)
 	}
