@@ -15,16 +15,15 @@ package uvloop
 type ringRead struct {
 	on      bool   // the stream reads through the ring (a TCP stream, and CanRecv)
 	started bool   // RecvStart is in effect (counted in ioTable.recvs)
-	held    []byte // bytes read while the stream did not read
 	heldEnd bool   // the end of the stream, or heldErr, was read while the stream did not read
-	heldErr error  // the read's error, nil for the end of the stream
 	queued  bool   // in streamShared.held
+	held    []byte // bytes read while the stream did not read
+	heldErr error  // the read's error, nil for the end of the stream
 }
 
 func (s *stream) ringInit(kind HandleKind) {
 	if kind == KindTCP && s.loop.poller.CanRecv() {
 		s.ring.on = true
-		s.io.recvd = s.onRecv
 	}
 }
 

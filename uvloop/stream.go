@@ -207,16 +207,13 @@ type stream struct {
 	queue      reqList
 	done       reqList // written or failed, callbacks not yet run
 	queueSize  int
-	feedFn     func()              // s.onFeed, bound once
-	readyFn    func(Events, error) // s.ioReady, bound once
-	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
-	ring       ringRead            // reads through the io_uring backend (ring.go)
+	feedFn     func()   // s.onFeed, bound at the first feed (an idle stream never needs it)
+	ring       ringRead // reads through the io_uring backend (ring.go)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.fd, s.acceptedFd = -1, -1
-	s.feedFn = s.onFeed
-	s.readyFn = s.ioReady
+	s.io.st = s // the poller's reports go to s.ioReady and s.onRecv
 	s.handle.init(l, self, kind)
 	s.ringInit(kind)
 }
@@ -243,13 +240,13 @@ func (s *stream) open(fd int, flags streamFlags) error {
 	if s.fd != -1 && s.fd != fd {
 		return errBusy
 	}
-	if s.setupFd != nil {
-		if err := s.setupFd(fd); err != nil {
+	if t, ok := s.self.(*TCP); ok { // the kind's own options for a new fd
+		if err := t.applyOptions(fd); err != nil {
 			return err
 		}
 	}
 	if s.fd != fd {
-		if err := s.loop.io.attach(&s.io, fd, s.readyFn); err != nil {
+		if err := s.loop.io.attach(&s.io, fd, nil); err != nil {
 			return err
 		}
 		s.fd = fd
@@ -262,6 +259,9 @@ func (s *stream) open(fd int, flags streamFlags) error {
 func (s *stream) feed() {
 	if s.sflags&sFed == 0 {
 		s.sflags |= sFed
+		if s.feedFn == nil {
+			s.feedFn = s.onFeed
+		}
 		s.loop.deferPending(s.feedFn)
 	}
 }

@@ -38,7 +38,6 @@ func (l *Loop) NewTCP() (*TCP, error) {
 	}
 	t := &TCP{}
 	t.stream.init(l, t, KindTCP)
-	t.setupFd = t.applyOptions
 	return t, nil
 }
 
