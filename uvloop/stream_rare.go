@@ -1,14 +1,16 @@
 package uvloop
 
-// streamRare is the part of a stream that only listeners, connects, shutdowns and failed
-// binds use. It is allocated by rare the first time one of them needs it, so that an accepted
-// connection that only reads and writes does not carry it: 40 bytes less per connection,
-// which takes TCP from the 320-byte size class to the 288-byte one.
+// streamRare is the part of a stream that only listeners, connects, shutdowns, failed binds
+// and reads through the ring that stopped with bytes in flight use. It is allocated by rare
+// the first time one of them needs it, so that an accepted connection that only reads and
+// writes does not carry it: TCP is 240 bytes (a size class) instead of 312 (in the 320 one).
 type streamRare struct {
 	connCb     func(error) // Listen's callback
 	connectCb  func(error)
 	shutdownCb func(error)
-	delayedErr error // a connect or bind error reported in the pending phase
+	delayedErr error  // a connect or bind error reported in the pending phase
+	held       []byte // ring.go: bytes read while the stream did not read (ring.hasHeld)
+	heldErr    error  // ring.go: the read's error that ring.heldEnd stands for, nil for the end
 }
 
 // rare returns s's rare part, allocating it at the first call.
@@ -25,6 +27,16 @@ func (s *stream) delayed() error {
 		return nil
 	}
 	return s.x.delayedErr
+}
+
+// delayedRecvErr takes the read error held with ring.heldEnd (nil for the end of the stream).
+func (s *stream) delayedRecvErr() error {
+	if s.x == nil {
+		return nil
+	}
+	err := s.x.heldErr
+	s.x.heldErr = nil
+	return err
 }
 
 // clearDelayed forgets the error delayed returns.
