@@ -294,7 +294,11 @@ func (l *Loop) dispatch(events []poller.Event) {
 		if got == 0 {
 			continue
 		}
-		w.notify(got, nil)
+		if w.st != nil { // notify, written out: this is the hot path and notify does not inline
+			w.st.ioReady(got, nil)
+		} else {
+			w.ready(got, nil)
+		}
 		l.afterCallback()
 	}
 }
