@@ -33,18 +33,29 @@ func heapDelta(f func()) (bytes, objects uint64) {
 func TestAllocTCPHandleSize(t *testing.T) {
 	l := newLoop(t)
 	const n = 1000
-	handles := make([]*uvloop.TCP, n) // kept alive, so each is a real heap object
-	bytes, objects := heapDelta(func() {
-		for i := range handles {
-			h, err := l.NewTCP()
-			if err != nil {
-				t.Fatal(err)
+	var handles []*uvloop.TCP // kept alive, so each is a real heap object
+	// The least of three rounds: another goroutine (the runtime's, a test's left over) may
+	// allocate meanwhile.
+	bytes, objects := uint64(1<<63), uint64(0)
+	for range 3 {
+		hs := make([]*uvloop.TCP, n)
+		b, o := heapDelta(func() {
+			for i := range hs {
+				h, err := l.NewTCP()
+				if err != nil {
+					t.Fatal(err)
+				}
+				hs[i] = h
 			}
-			handles[i] = h
+		})
+		handles = append(handles, hs...)
+		if b < bytes {
+			bytes, objects = b, o
 		}
-	})
-	if perHandle := float64(bytes) / n; perHandle > maxTCPBytes {
-		t.Errorf("NewTCP allocates %.0f bytes (%d objects) per handle, want at most %d", perHandle, objects, maxTCPBytes)
+	}
+	// Less than the next size class (+16), so that growing into it fails.
+	if perHandle := float64(bytes) / n; perHandle > maxTCPBytes+8 {
+		t.Errorf("NewTCP allocates %.1f bytes (%d objects) per handle, want at most %d", perHandle, objects, maxTCPBytes)
 	}
 	if objects > n+n/100 {
 		t.Errorf("NewTCP allocates %d objects for %d handles, want one each", objects, n)
@@ -102,7 +113,7 @@ func TestAllocAcceptedConnection(t *testing.T) {
 	}
 	perConn, objsPerConn := float64(bytes)/n, float64(objects)/n
 	t.Logf("backend %v: %.0f bytes, %.2f objects per connection", l.Backend(), perConn, objsPerConn)
-	if perConn > maxTCPBytes+16 || objsPerConn > 1.1 {
+	if perConn > maxTCPBytes+8 || objsPerConn > 1.05 { // less than the next size class (+16)
 		t.Errorf("accepting a connection and reading from it allocates %.0f bytes in %.2f objects, want at most %d in 1",
 			perConn, objsPerConn, maxTCPBytes)
 	}
