@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # uring.sh — uvgo's io_uring backend beside its epoll backend (UVGO_BACKEND), with Go's
-# net/http at GOMAXPROCS=1 and Node as references, on loopback, interleaved rounds:
+# net/http at GOMAXPROCS=1, Node and libuv in C (libuv/echo_server.c) as references, on
+# loopback, interleaved rounds:
 #   HTTP hello   examples/http under wrk (-t1 -c$CONNS): requests/s and the server's CPU
 #                µs per request (utime+stime from /proc/PID/stat over the wrk run)
 #   syscalls     system calls per HTTP request, counted by strace -c -f attached to the
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
-#   TCP echo     examples/echo driven by cmd/echoclient: round trips/s
-#   idle conns   RSS growth per idle connection to examples/echo (cmd/idleconns)
-#   ROUNDS=3 DURATION=5s CONNS=50 IDLE=5000 ./uring.sh
+#   TCP echo     examples/echo, Node's net and libuv's echo_server driven by cmd/echoclient:
+#                round trips/s
+#   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns)
+# With 2 CPUs or more (and taskset), every server (all its threads) runs on CPU 0 and the
+# client (wrk, echoclient, idleconns) on CPU 1, so that a server's rate is what one core does
+# (PIN=0: no pinning). Prints each round, then the medians side by side and the issue's aims;
+# on a busy machine the CPU µs per request is steadier than the rates, so its ratios follow.
+#   ROUNDS=3 DURATION=5s CONNS=50 IDLE=5000 PIN=1 ./uring.sh
 set -euo pipefail
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-5s}
 CONNS=${CONNS:-50}
 IDLE=${IDLE:-5000}
+PIN=${PIN:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 tmp=$(mktemp -d)
@@ -23,72 +30,154 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true # the idle connections; servers inherit it
 (cd "$root" && go build -o "$tmp/uvhttp" ./examples/http && go build -o "$tmp/uvecho" ./examples/echo)
 (cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/echoclient" ./cmd/echoclient &&
 	go build -o "$tmp/idleconns" ./cmd/idleconns)
+
+# Which columns run: a missing tool skips its column, said once here.
+http_servers=(epoll io_uring nethttp-1)
+echo_servers=(echo-epoll echo-io_uring)
+have_wrk=1
+command -v wrk >/dev/null || { have_wrk=""; echo "uring.sh: wrk is not installed: no HTTP rows (apt-get install -y wrk)"; }
+if command -v node >/dev/null; then
+	http_servers+=(node)
+	echo_servers+=(echo-node)
+else
+	echo "uring.sh: node is not installed: no Node column"
+fi
+if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cecho" "$here/libuv/echo_server.c" -luv 2>"$tmp/cc.log"; then
+	echo_servers+=(echo-libuv)
+else
+	echo "uring.sh: libuv/echo_server.c does not build with ${CC:-gcc} -luv: no libuv column (apt-get install -y libuv1-dev): $(head -1 "$tmp/cc.log")"
+fi
+have_strace=1
+command -v strace >/dev/null || { have_strace=""; echo "uring.sh: strace is not installed: no system call row"; }
+srv=() cli=()
+if [ "$PIN" = 0 ]; then
+	echo "not pinned (PIN=0): servers and clients share the CPUs"
+elif [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	srv=(taskset -c 0) cli=(taskset -c 1)
+	echo "pinned: every server (all its threads; Go's GOMAXPROCS follows, so 1) to CPU 0 with taskset -c 0; wrk, echoclient and idleconns to CPU 1"
+else
+	echo "not pinned ($(nproc) CPU(s)$(command -v taskset >/dev/null || echo ', no taskset')): servers and clients share the CPUs"
+fi
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
 tck=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' "/proc/$1/stat"; }
 start() { # name port: starts the server, sets pid
 	case $1 in
-	epoll | io_uring) UVGO_BACKEND=$1 "$tmp/uvhttp" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
-	nethttp-1) GOMAXPROCS=1 "$tmp/nethttp" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
-	node) node "$here/node/http-hello.js" "$2" >/dev/null 2>&1 & ;;
-	echo-epoll | echo-io_uring) UVGO_BACKEND=${1#echo-} "$tmp/uvecho" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
+	epoll | io_uring) UVGO_BACKEND=$1 "${srv[@]}" "$tmp/uvhttp" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
+	nethttp-1) GOMAXPROCS=1 "${srv[@]}" "$tmp/nethttp" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
+	node) "${srv[@]}" node "$here/node/http-hello.js" "$2" >/dev/null 2>&1 & ;;
+	echo-epoll | echo-io_uring) UVGO_BACKEND=${1#echo-} "${srv[@]}" "$tmp/uvecho" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
+	echo-node) "${srv[@]}" node "$here/node/tcp-echo-server.js" "$2" >/dev/null 2>&1 & ;;
+	echo-libuv) "${srv[@]}" "$tmp/cecho" "127.0.0.1:$2" >/dev/null 2>&1 & ;;
 	esac
 	pid=$!
 	for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return; sleep 0.1; done
 }
 stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""; }
+record() { echo "$3" >>"$tmp/$1.$2"; } # row server value
+median() { [ -s "$tmp/$1.$2" ] && sort -g "$tmp/$1.$2" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 port=18600
-echo "| round | server | req/s | CPU µs/req |"
-echo "|---|---|---|---|"
-for r in $(seq "$ROUNDS"); do
-	for s in epoll io_uring nethttp-1 node; do
+if [ -n "$have_wrk" ]; then
+	echo "| round | server | req/s | CPU µs/req |"
+	echo "|---|---|---|---|"
+	for r in $(seq "$ROUNDS"); do
+		for s in "${http_servers[@]}"; do
+			port=$((port + 1))
+			start "$s" "$port"
+			"${cli[@]}" wrk -t1 -c"$CONNS" -d1s "http://127.0.0.1:$port/" >/dev/null # warm up
+			c0=$(cpu "$pid")
+			out=$("${cli[@]}" wrk -t1 -c"$CONNS" -d"$DURATION" "http://127.0.0.1:$port/")
+			c1=$(cpu "$pid")
+			n=$(echo "$out" | awk '/requests in/{print $1}')
+			rps=$(echo "$out" | awk '/Requests\/sec/{printf "%d", $2}')
+			us=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+			record rps "$s" "$rps"
+			record cpu "$s" "$us"
+			echo "| $r | $s | $rps | $us |"
+			stop
+		done
+	done
+	echo
+fi
+if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
+	echo "| server | requests | syscalls/request (strace -c -f, all calls) | of which read/write/epoll_pwait/io_uring_enter |"
+	echo "|---|---|---|---|"
+	for s in epoll io_uring; do
 		port=$((port + 1))
 		start "$s" "$port"
-		wrk -t1 -c"$CONNS" -d1s "http://127.0.0.1:$port/" >/dev/null # warm up
-		c0=$(cpu "$pid")
-		out=$(wrk -t1 -c"$CONNS" -d"$DURATION" "http://127.0.0.1:$port/")
-		c1=$(cpu "$pid")
-		n=$(echo "$out" | awk '/requests in/{print $1}')
-		rps=$(echo "$out" | awk '/Requests\/sec/{printf "%d", $2}')
-		echo "| $r | $s | $rps | $(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}") |"
+		timeout -s INT 4 strace -f -c -o "$tmp/strace" -p "$pid" 2>/dev/null &
+		sleep 0.5
+		n=$("${cli[@]}" wrk -t1 -c"$CONNS" -d3s "http://127.0.0.1:$port/" | awk '/requests in/{print $1}')
+		wait %% 2>/dev/null || sleep 1
+		total=$(awk '$NF=="total"{print $4}' "$tmp/strace")
+		io=$(awk '$NF=="read"||$NF=="write"||$NF=="epoll_pwait"||$NF=="io_uring_enter"{c+=$4} END{print c+0}' "$tmp/strace")
+		record sys "$s" "$(awk "BEGIN{printf \"%.2f\", $total/$n}")"
+		record sysio "$s" "$(awk "BEGIN{printf \"%.2f\", $io/$n}")"
+		echo "| $s | $n | $(median sys "$s") | $(median sysio "$s") |"
 		stop
+	done
+	echo
+fi
+echo "| round | echo server | round trips/s ($CONNS conns, 64 B) | RSS per idle connection ($IDLE conns) |"
+echo "|---|---|---|---|"
+for r in $(seq "$ROUNDS"); do
+	for s in "${echo_servers[@]}"; do
+		port=$((port + 1))
+		start "$s" "$port"
+		"${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$port" -c "$CONNS" -size 64 -d 1s >/dev/null # warm up
+		v=$("${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$port" -c "$CONNS" -size 64 -d "$DURATION" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
+		stop
+		port=$((port + 1))
+		start "$s" "$port" # a fresh server for the idle connections
+		b=$("${cli[@]}" "$tmp/idleconns" -addr "127.0.0.1:$port" -pid "$pid" -n "$IDLE" | sed 's/.*bytes_per_conn=\([0-9-]*\).*/\1/')
+		stop
+		record rtt "${s#echo-}" "$v"
+		record idle "${s#echo-}" "$b"
+		echo "| $r | $s | $v | $b B |"
 	done
 done
 echo
-echo "| server | requests | syscalls/request (strace -c -f, all calls) | of which read/write/epoll_pwait/io_uring_enter |"
-echo "|---|---|---|---|"
+
+# The medians side by side, and the issue's aims.
+cols=(epoll io_uring libuv nethttp-1 node)
+declare -A label=([epoll]="uvgo epoll" [io_uring]="uvgo io_uring" [libuv]="libuv C" [nethttp-1]="net/http GOMAXPROCS=1" [node]="Node")
+cell() { local v; v=$(median "$1" "$2") && echo "$v$3" || echo; }
+row() { # title metric [suffix]
+	local line="| $1 |"
+	for c in "${cols[@]}"; do line+=" $(cell "$2" "$c" "${3:-}") |"; done
+	echo "$line"
+}
+hdr="| medians of $ROUNDS rounds |" sep="|---|"
+for c in "${cols[@]}"; do hdr+=" ${label[$c]} |" sep+="--:|"; done
+echo "$hdr"
+echo "$sep"
+if [ -n "$have_wrk" ]; then
+	row "HTTP hello, req/s (wrk -t1 -c$CONNS)" rps
+	row "HTTP hello, server CPU µs/request" cpu
+fi
+if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
+	row "system calls/request (strace -c -f, all; 1 run)" sys
+	row "of which read, write, epoll_pwait, io_uring_enter" sysio
+fi
+row "TCP echo, round trips/s ($CONNS conns, 64 B)" rtt
+row "RSS per idle echo connection ($IDLE)" idle " B"
+echo
+ratio() { # label metric a b: a/b of the medians
+	local a b
+	a=$(median "$2" "$3") && b=$(median "$2" "$4") && awk -v l="$1" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%s: %.2f×\n", l, a / b }' || true
+}
 for s in epoll io_uring; do
-	port=$((port + 1))
-	start "$s" "$port"
-	timeout -s INT 4 strace -f -c -o "$tmp/strace" -p "$pid" 2>/dev/null &
-	sleep 0.5
-	n=$(wrk -t1 -c"$CONNS" -d3s "http://127.0.0.1:$port/" | awk '/requests in/{print $1}')
-	wait %% 2>/dev/null || sleep 1
-	total=$(awk '$NF=="total"{print $4}' "$tmp/strace")
-	io=$(awk '$NF=="read"||$NF=="write"||$NF=="epoll_pwait"||$NF=="io_uring_enter"{c+=$4} END{print c+0}' "$tmp/strace")
-	echo "| $s | $n | $(awk "BEGIN{printf \"%.2f\", $total/$n}") | $(awk "BEGIN{printf \"%.2f\", $io/$n}") |"
-	stop
+	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ net/http GOMAXPROCS=1 (aim ≥ 3)" rps "$s" nethttp-1
+	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ Node (aim ≥ 2.5)" rps "$s" node
+	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s" cpu nethttp-1 "$s"
+	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, Node ÷ $s" cpu node "$s"
+	ratio "echo round trips/s, $s ÷ libuv C (aim ≥ 1.25, i.e. round trip ≤ 0.8×)" rtt "$s" libuv
+	ratio "idle bytes/connection, $s ÷ libuv C (aim ≤ 1)" idle "$s" libuv
 done
-echo
-echo "| round | echo server | round trips/s ($CONNS conns, 64 B) |"
-echo "|---|---|---|"
-for r in $(seq "$ROUNDS"); do
-	for s in echo-epoll echo-io_uring; do
-		port=$((port + 1))
-		start "$s" "$port"
-		v=$("$tmp/echoclient" -addr "127.0.0.1:$port" -c "$CONNS" -size 64 -d "$DURATION" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
-		echo "| $r | $s | $v |"
-		stop
-	done
-done
-echo
-echo "| echo server | RSS per idle connection ($IDLE conns) |"
-echo "|---|---|"
-for s in echo-epoll echo-io_uring; do
-	port=$((port + 1))
-	start "$s" "$port"
-	echo "| $s | $("$tmp/idleconns" -addr "127.0.0.1:$port" -pid "$pid" -n "$IDLE") |"
-	stop
-done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -30,12 +30,21 @@ type ioWatcher struct {
 	dirty      bool  // queued in ioTable.dirty
 	err        error // why the poller refused the fd; delivered in the poll phase
 	// ready is the owner's dispatch: the events that are ready, or err when the poller
-	// refused the fd (then events is Error).
+	// refused the fd (then events is Error). nil for a stream's watcher: see st.
 	ready func(events Events, err error)
-	// recvd is the owner's dispatch of what the poller read for it (RecvStart; set by the
-	// streams that read through the ring): the bytes (valid until the next wait), nil at the
-	// end of the stream, or the read's error.
-	recvd func(data []byte, err error)
+	// st is the stream that embeds the watcher, if one does (set by stream.init): its ioReady
+	// is called directly, and what the poller read for it (RecvStart) goes to its onRecv, so
+	// that a connection carries no method values (each one a 16-byte allocation).
+	st *stream
+}
+
+// notify calls the owner's dispatch of events, or of err when the poller refused the fd.
+func (w *ioWatcher) notify(events Events, err error) {
+	if w.st != nil {
+		w.st.ioReady(events, err)
+	} else {
+		w.ready(events, err)
+	}
 }
 
 // ioTable maps fds to watchers in a slice indexed by fd, and defers interest changes until
@@ -61,7 +70,7 @@ func (t *ioTable) attach(w *ioWatcher, fd int, ready func(Events, error)) error 
 		return errorf(ErrFdInUse, "fd %d", fd)
 	}
 	t.gen++
-	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, recvd: w.recvd}
+	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, st: w.st}
 	t.byFd[fd] = w
 	return nil
 }
@@ -157,7 +166,7 @@ func (l *Loop) reportFailed() {
 		l.io.failed = deleteWatcher(l.io.failed, w)
 		err := w.err
 		w.err = nil
-		w.ready(Error, err)
+		w.notify(Error, err)
 		l.afterCallback()
 	}
 }
@@ -271,9 +280,9 @@ func (l *Loop) dispatch(events []poller.Event) {
 			continue
 		}
 		if ev.Received() {
-			if w.recvd != nil {
+			if w.st != nil && w.st.ring.on {
 				data, err := l.poller.RecvData(ev)
-				w.recvd(data, err)
+				w.st.onRecv(data, err)
 			}
 			continue
 		}
@@ -285,7 +294,11 @@ func (l *Loop) dispatch(events []poller.Event) {
 		if got == 0 {
 			continue
 		}
-		w.ready(got, nil)
+		if w.st != nil { // notify, written out: this is the hot path and notify does not inline
+			w.st.ioReady(got, nil)
+		} else {
+			w.ready(got, nil)
+		}
 		l.afterCallback()
 	}
 }

@@ -126,7 +126,7 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 		}
 	}
 	if err := sock.ConnectUnix(p.fd, path); err != nil && err != syscall.EINPROGRESS {
-		p.delayedErr = sysErr("connect", err)
+		p.rare().delayedErr = sysErr("connect", err)
 	}
 	p.sflags |= sReadable | sWritable
 	p.startConnect(cb)

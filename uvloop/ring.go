@@ -13,18 +13,16 @@ package uvloop
 
 // ringRead is a stream's state for reads through the ring; loop goroutine only.
 type ringRead struct {
-	on      bool   // the stream reads through the ring (a TCP stream, and CanRecv)
-	started bool   // RecvStart is in effect (counted in ioTable.recvs)
-	held    []byte // bytes read while the stream did not read
-	heldEnd bool   // the end of the stream, or heldErr, was read while the stream did not read
-	heldErr error  // the read's error, nil for the end of the stream
-	queued  bool   // in streamShared.held
+	on      bool // the stream reads through the ring (a TCP stream, and CanRecv)
+	started bool // RecvStart is in effect (counted in ioTable.recvs)
+	heldEnd bool // the end of the stream, or heldErr, was read while the stream did not read
+	hasHeld bool // bytes read while the stream did not read are in s.x.held
+	queued  bool // in streamShared.held
 }
 
 func (s *stream) ringInit(kind HandleKind) {
 	if kind == KindTCP && s.loop.poller.CanRecv() {
 		s.ring.on = true
-		s.io.recvd = s.onRecv
 	}
 }
 
@@ -38,7 +36,7 @@ func (s *stream) ringStart() error {
 		r.started = true
 		s.loop.io.recvs++
 	}
-	if (len(r.held) > 0 || r.heldEnd) && !r.queued {
+	if (r.hasHeld || r.heldEnd) && !r.queued {
 		r.queued = true
 		s.loop.streams.held = append(s.loop.streams.held, s)
 	}
@@ -64,7 +62,10 @@ func (s *stream) ringForget() {
 		s.loop.io.recvs--
 	}
 	s.loop.poller.RecvForget(s.fd)
-	s.ring.held, s.ring.heldEnd, s.ring.heldErr = nil, false, nil
+	s.ring.hasHeld, s.ring.heldEnd = false, false
+	if s.x != nil {
+		s.x.held, s.x.heldErr = nil, nil
+	}
 }
 
 // onRecv is the dispatch of what the kernel read: data, nil at the end of the stream, or err.
@@ -73,14 +74,19 @@ func (s *stream) onRecv(data []byte, err error) {
 	if s.fd < 0 {
 		return
 	}
-	if s.sflags&sReading == 0 || len(r.held) > 0 || r.heldEnd {
+	if s.sflags&sReading == 0 || r.hasHeld || r.heldEnd {
 		if r.heldEnd {
 			return // nothing follows the end
 		}
 		if err != nil || data == nil {
-			r.heldEnd, r.heldErr = true, err
-		} else {
-			r.held = append(r.held, data...)
+			r.heldEnd = true
+			if err != nil {
+				s.rare().heldErr = err
+			}
+		} else if len(data) > 0 {
+			x := s.rare()
+			x.held = append(x.held, data...)
+			r.hasHeld = true
 		}
 		return
 	}
@@ -113,14 +119,15 @@ func (l *Loop) runHeld() {
 		if s.fd < 0 || s.sflags&sReading == 0 {
 			continue // stopped again: the next ReadStart queues it
 		}
-		if data := r.held; len(data) > 0 {
-			r.held = nil
+		if r.hasHeld {
+			data := s.x.held
+			s.x.held, r.hasHeld = nil, false
 			s.deliver(data, nil)
 		}
 		if r.heldEnd && s.fd >= 0 && s.sflags&sReading != 0 {
 			r.heldEnd = false
-			s.deliver(nil, r.heldErr)
-			r.heldErr = nil
+			err := s.delayedRecvErr()
+			s.deliver(nil, err)
 		}
 	}
 }

@@ -198,25 +198,19 @@ type stream struct {
 	fd         int // -1 when there is none
 	sflags     streamFlags
 	readCb     func([]byte, error)
-	connCb     func(error) // Listen's callback
-	connectCb  func(error)
-	shutdownCb func(error)
 	drainCb    func()
-	delayedErr error // a connect or bind error reported in the pending phase
-	acceptedFd int   // a connection accepted and not yet taken by Accept; -1 if none
+	x          *streamRare // what listeners, connects and shutdowns use (stream_rare.go)
+	acceptedFd int         // a connection accepted and not yet taken by Accept; -1 if none
 	queue      reqList
 	done       reqList // written or failed, callbacks not yet run
 	queueSize  int
-	feedFn     func()              // s.onFeed, bound once
-	readyFn    func(Events, error) // s.ioReady, bound once
-	setupFd    func(fd int) error  // the kind's own options for a new fd (TCP: nodelay, keep-alive)
-	ring       ringRead            // reads through the io_uring backend (ring.go)
+	feedFn     func()   // s.onFeed, bound at the first feed (an idle stream never needs it)
+	ring       ringRead // reads through the io_uring backend (ring.go)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.fd, s.acceptedFd = -1, -1
-	s.feedFn = s.onFeed
-	s.readyFn = s.ioReady
+	s.io.st = s // the poller's reports go to s.ioReady and s.onRecv
 	s.handle.init(l, self, kind)
 	s.ringInit(kind)
 }
@@ -243,13 +237,13 @@ func (s *stream) open(fd int, flags streamFlags) error {
 	if s.fd != -1 && s.fd != fd {
 		return errBusy
 	}
-	if s.setupFd != nil {
-		if err := s.setupFd(fd); err != nil {
+	if t, ok := s.self.(*TCP); ok { // the kind's own options for a new fd
+		if err := t.applyOptions(fd); err != nil {
 			return err
 		}
 	}
 	if s.fd != fd {
-		if err := s.loop.io.attach(&s.io, fd, s.readyFn); err != nil {
+		if err := s.loop.io.attach(&s.io, fd, nil); err != nil {
 			return err
 		}
 		s.fd = fd
@@ -262,6 +256,9 @@ func (s *stream) open(fd int, flags streamFlags) error {
 func (s *stream) feed() {
 	if s.sflags&sFed == 0 {
 		s.sflags |= sFed
+		if s.feedFn == nil {
+			s.feedFn = s.onFeed
+		}
 		s.loop.deferPending(s.feedFn)
 	}
 }
@@ -271,7 +268,7 @@ func (s *stream) onFeed() {
 	if s.fd < 0 || s.flags&(flagClosing|flagClosed) != 0 {
 		return
 	}
-	if s.sflags&sConnecting != 0 && s.delayedErr == nil {
+	if s.sflags&sConnecting != 0 && s.delayed() == nil {
 		return // the poller tells when the connect completes
 	}
 	s.ioReady(Writable, nil)
@@ -316,10 +313,10 @@ func (s *stream) ioReady(events Events, err error) {
 func (s *stream) fail(err error) {
 	switch {
 	case s.sflags&sListening != 0:
-		s.connCb(err)
+		s.x.connCb(err)
 		s.loop.afterCallback()
 	case s.sflags&sConnecting != 0:
-		s.delayedErr = err
+		s.rare().delayedErr = err
 		s.finishConnect()
 	default:
 		s.failWritesAfter(func() {
@@ -672,8 +669,8 @@ func (s *stream) drain() {
 			s.sflags |= sShut
 		}
 	}
-	cb := s.shutdownCb
-	s.shutdownCb = nil
+	cb := s.rare().shutdownCb
+	s.x.shutdownCb = nil
 	if cb != nil {
 		cb(err)
 		s.loop.afterCallback()
@@ -704,7 +701,7 @@ func (s *stream) Shutdown(cb func(err error)) error {
 	if s.sflags&sWritable == 0 || s.sflags&(sShut|sShutting) != 0 || s.flags&(flagClosing|flagClosed) != 0 || s.fd < 0 {
 		return errNotConn
 	}
-	s.shutdownCb = cb
+	s.rare().shutdownCb = cb
 	s.sflags |= sShutting
 	s.sflags &^= sWritable
 	s.loop.reqStart(ReqShutdown)
@@ -717,22 +714,22 @@ func (s *stream) Shutdown(cb func(err error)) error {
 // startConnect registers a connect request whose outcome ioReady reports (the tail of
 // uv__tcp_connect and uv_pipe_connect).
 func (s *stream) startConnect(cb func(error)) {
-	s.connectCb = cb
+	s.rare().connectCb = cb
 	s.sflags |= sConnecting
 	s.loop.reqStart(ReqConnect)
 	if s.fd >= 0 {
 		s.loop.io.start(&s.io, Writable)
 	}
-	if s.delayedErr != nil {
+	if s.delayed() != nil {
 		s.feed()
 	}
 }
 
 // finishConnect reports the outcome of a connect (uv__stream_connect).
 func (s *stream) finishConnect() {
-	err := s.delayedErr
+	err := s.delayed()
 	if err != nil {
-		s.delayedErr = nil
+		s.x.delayedErr = nil
 	} else {
 		v, e := sock.SocketError(s.fd)
 		switch {
@@ -752,8 +749,8 @@ func (s *stream) finishConnect() {
 	if s.fd >= 0 && (err != nil || s.queue.head == nil) {
 		s.loop.io.stop(&s.io, Writable)
 	}
-	cb := s.connectCb
-	s.connectCb = nil
+	cb := s.rare().connectCb
+	s.x.connectCb = nil
 	if err == nil {
 		if cb != nil {
 			cb(nil)
@@ -793,7 +790,7 @@ func (s *stream) failWritesAfter(report func(), err error) {
 
 // listen starts accepting on a socket already in the listening state (uv_listen's tail).
 func (s *stream) listen(cb func(error)) {
-	s.connCb = cb
+	s.rare().connCb = cb
 	s.sflags |= sListening
 	s.loop.reserveFd()
 	s.loop.io.start(&s.io, Readable)
@@ -825,8 +822,8 @@ func (s *stream) serverIO() {
 		case syscall.EAGAIN:
 			return
 		default:
-			if s.connCb != nil {
-				s.connCb(sysErr("accept", err))
+			if s.x.connCb != nil {
+				s.x.connCb(sysErr("accept", err))
 				l.afterCallback()
 			}
 			return
@@ -835,7 +832,7 @@ func (s *stream) serverIO() {
 		// Parked until Accept takes it, which re-arms the listener: so a callback that does
 		// not accept, or panics, leaves the listener quiet rather than spinning.
 		l.io.stop(&s.io, Readable)
-		s.connCb(nil)
+		s.x.connCb(nil)
 		l.afterCallback()
 		if s.fd < 0 || s.acceptedFd != -1 {
 			return // closed by the callback, or the connection waits for Accept
@@ -925,8 +922,8 @@ func (s *stream) destroy() {
 	if s.sflags&sConnecting != 0 {
 		s.sflags &^= sConnecting
 		s.loop.reqDone(ReqConnect)
-		cb := s.connectCb
-		s.connectCb = nil
+		cb := s.rare().connectCb
+		s.x.connectCb = nil
 		if cb != nil {
 			cb(errCanceledCon)
 			s.loop.afterCallback()

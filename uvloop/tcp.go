@@ -38,7 +38,6 @@ func (l *Loop) NewTCP() (*TCP, error) {
 	}
 	t := &TCP{}
 	t.stream.init(l, t, KindTCP)
-	t.setupFd = t.applyOptions
 	return t, nil
 }
 
@@ -108,13 +107,13 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	err = sock.Bind(t.fd, addr, scope)
 	switch {
 	case err == syscall.EADDRINUSE:
-		t.delayedErr = sysErr("bind", err)
+		t.rare().delayedErr = sysErr("bind", err)
 	case err == syscall.EAFNOSUPPORT:
 		return os.NewSyscallError("bind", syscall.EINVAL)
 	case err != nil:
 		return sysErr("bind", err)
 	default:
-		t.delayedErr = nil
+		t.clearDelayed()
 	}
 	t.sflags |= sBound
 	return nil
@@ -142,8 +141,8 @@ func (t *TCP) Listen(backlog int, cb func(err error)) error {
 	if cb == nil {
 		return ErrNilCallback
 	}
-	if t.delayedErr != nil {
-		return t.delayedErr
+	if err := t.delayed(); err != nil {
+		return err
 	}
 	if t.sflags&sConnecting != 0 {
 		return errInval
@@ -188,7 +187,7 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if t.sflags&(sListening|sConnected) != 0 {
 		return os.NewSyscallError("connect", syscall.EISCONN)
 	}
-	if t.delayedErr == nil {
+	if t.delayed() == nil {
 		family, scope, err := tcpTarget(addr)
 		if err != nil {
 			return err
@@ -200,7 +199,7 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 		switch err {
 		case nil, syscall.EINPROGRESS:
 		case syscall.ECONNREFUSED:
-			t.delayedErr = sysErr("connect", err)
+			t.rare().delayedErr = sysErr("connect", err)
 		default:
 			return sysErr("connect", err)
 		}
@@ -289,8 +288,8 @@ func tcpTarget(addr netip.AddrPort) (family int, scope uint32, err error) {
 
 // LocalAddr returns the address the socket is bound to (getsockname).
 func (t *TCP) LocalAddr() (netip.AddrPort, error) {
-	if t.delayedErr != nil {
-		return netip.AddrPort{}, t.delayedErr
+	if err := t.delayed(); err != nil {
+		return netip.AddrPort{}, err
 	}
 	if t.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getsockname", syscall.EBADF)
@@ -304,8 +303,8 @@ func (t *TCP) LocalAddr() (netip.AddrPort, error) {
 
 // RemoteAddr returns the peer's address (getpeername); ENOTCONN if there is none.
 func (t *TCP) RemoteAddr() (netip.AddrPort, error) {
-	if t.delayedErr != nil {
-		return netip.AddrPort{}, t.delayedErr
+	if err := t.delayed(); err != nil {
+		return netip.AddrPort{}, err
 	}
 	if t.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.EBADF)

@@ -78,14 +78,14 @@ func (t *TCP) connectName(addr string, cb func(error)) error {
 		}
 		t.sflags |= sConnecting
 		t.loop.reqStart(ReqConnect)
-		t.connectCb = cb
-		t.delayedErr = err
+		t.rare().connectCb = cb
+		t.rare().delayedErr = err
 		t.finishConnect()
 	})
 	if err != nil {
 		return err
 	}
-	t.connectCb = cb
+	t.rare().connectCb = cb
 	t.sflags |= sConnecting
 	t.loop.reqStart(ReqConnect)
 	return nil

@@ -165,7 +165,8 @@ func listen(loop *uvloop.Loop, addr string) (*uvloop.TCP, error) {
 }
 
 // conn echoes one connection. Its callbacks are bound once, so reading and writing
-// allocate nothing.
+// allocate nothing; onWrite only when a write first has to wait, which an idle connection
+// never does (each bound method is an allocation).
 type conn struct {
 	tcp     *uvloop.TCP
 	rest    []byte // the unwritten rest of a read, queued with Write; reused
@@ -175,7 +176,7 @@ type conn struct {
 
 func newConn(t *uvloop.TCP) {
 	c := &conn{tcp: t}
-	c.onRead, c.onWrite = c.read, c.written
+	c.onRead = c.read
 	if t.ReadStart(c.onRead) != nil {
 		t.Close(nil)
 	}
@@ -196,6 +197,9 @@ func (c *conn) read(data []byte, err error) {
 	}
 	c.rest = append(c.rest[:0], data[n:]...) // data is the loop's: copy what must wait
 	c.tcp.ReadStop()
+	if c.onWrite == nil {
+		c.onWrite = c.written
+	}
 	if c.tcp.Write(c.rest, c.onWrite) != nil {
 		c.tcp.Close(nil)
 	}

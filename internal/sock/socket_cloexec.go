@@ -22,7 +22,7 @@ func Socket(family, typ int) (int, error) {
 // socket (accept4). Without one waiting it fails with EAGAIN.
 func Accept(fd int) (int, error) {
 	for {
-		nfd, _, err := unix.Accept4(fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+		nfd, err := accept4(fd, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
 		if err != syscall.EINTR {
 			return nfd, err
 		}
