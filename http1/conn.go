@@ -66,6 +66,7 @@ type conn struct {
 	out, spare  []byte // output being gathered; the spare buffer for when out is queued
 	inflight    []byte // output queued on the stream (must not change until written)
 	writing     bool
+	ringWrites  bool // the stream writes through the io_uring ring: Write costs no system call
 	flushing    bool // output is waiting for a flush
 	flushQueued bool // the flush is queued with NextTick
 
@@ -94,6 +95,9 @@ func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
 	c.tHeaders.c, c.tRequest.c, c.tIdle.c, c.tLinger.c = c, c, c, c
 	c.onRead, c.onWrite, c.flushFn = c.read, c.written, c.flush
 	c.pub.c = c
+	if rw, ok := st.(interface{ RingWrites() bool }); ok {
+		c.ringWrites = rw.RingWrites()
+	}
 	if err := st.ReadStart(c.onRead); err != nil {
 		st.Close(nil)
 		return err
@@ -605,7 +609,9 @@ func (c *conn) flush() {
 }
 
 // flushNow writes c.out: at once if the socket takes it, else queued (and then c.out is
-// not touched until written; new output gathers in the spare buffer).
+// not touched until written; new output gathers in the spare buffer). A stream that writes
+// through the io_uring ring is not tried first: its Write is submitted with the other
+// connections' at the end of the phase, one system call for all of them.
 func (c *conn) flushNow() {
 	if c.phase == phaseClosed || c.phase == phaseUpgraded || c.writing {
 		return
@@ -614,10 +620,14 @@ func (c *conn) flushNow() {
 		c.drained()
 		return
 	}
-	n, err := c.st.TryWrite(c.out)
-	if err != nil && !errors.Is(err, syscall.EAGAIN) {
-		c.destroy(err)
-		return
+	var n int
+	if !c.ringWrites {
+		var err error
+		n, err = c.st.TryWrite(c.out)
+		if err != nil && !errors.Is(err, syscall.EAGAIN) {
+			c.destroy(err)
+			return
+		}
 	}
 	if n == len(c.out) {
 		c.out = c.out[:0]

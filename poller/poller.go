@@ -115,6 +115,7 @@ type Event struct {
 	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno
 	bid    uint16 // received with bytes: the provided buffer that holds them
 	recv   bool   // a received event
+	sent   bool   // a send's completion (send.go)
 }
 
 // Received reports whether e carries bytes read by RecvStart rather than readiness.

@@ -88,6 +88,7 @@ type ringState struct {
 	stat      unix.Stat_t    // register's fstat buffer
 	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
+	snd       sendRing // the sends (uring_send_linux.go)
 }
 
 // pollState is the poll request the kernel holds for one fd.
@@ -375,7 +376,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 	}
 	var err error
 	switch {
-	case msec == 0 || rs.r.Ready() > 0:
+	case msec == 0 || rs.r.Ready() > 0 || rs.stashed():
 		_, err = rs.r.Enter(0, nil)
 	case msec < 0:
 		_, err = rs.r.Enter(1, nil)
@@ -415,12 +416,10 @@ func (p *Poller) ringReap() (int, bool, error) {
 	rs := p.q.ring
 	k, woke := 0, false
 	for k < maxEvents {
-		cqe := rs.r.PeekCQE()
-		if cqe == nil {
+		ud, res, flags, ok := rs.nextCQE()
+		if !ok {
 			break
 		}
-		ud, res, flags := cqe.UserData, cqe.Res, cqe.Flags
-		rs.r.AdvanceCQ()
 		if ud&udRecv != 0 {
 			if p.ringRecvd(ud, res, flags, k) {
 				k++
@@ -429,6 +428,13 @@ func (p *Poller) ringReap() (int, bool, error) {
 		}
 		if ud&udFile != 0 {
 			rs.fileCompleted(ud, res)
+			continue
+		}
+		if ud&udSend != 0 {
+			if ev, ok := rs.snd.reaped(ud, res); ok {
+				p.out[k] = ev
+				k++
+			}
 			continue
 		}
 		if ud>>32 == 0 {
@@ -549,6 +555,7 @@ func (p *Poller) ringRebind() error {
 
 func (p *Poller) ringRelease() error {
 	rs := p.q.ring
+	rs.releaseStash() // before the files' release, which waits for completions in the ring
 	rs.fileRelease()
 	if rs.bufs != nil {
 		// Cancel the receives and wait for their last completions: the kernel writes into

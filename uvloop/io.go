@@ -56,6 +56,7 @@ type ioTable struct {
 	gen    uint32
 	nfds   int // fds registered with the poller
 	recvs  int // streams the poller reads for (RecvStart): they need the kernel wait too
+	sends  int // sends in flight (ring_write.go): they need the kernel wait too
 }
 
 // attach binds w to fd. It fails if another watcher holds the fd.
@@ -183,7 +184,7 @@ func (l *Loop) poll(timeout time.Duration) {
 	if len(l.io.failed) > 0 || len(l.streams.held) > 0 {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
-	if l.io.nfds > 0 || l.io.recvs > 0 || len(l.streams.held) > 0 || l.ringFS.inflight > 0 || forceKernelWait {
+	if l.io.nfds > 0 || l.io.recvs > 0 || l.io.sends > 0 || len(l.streams.held) > 0 || l.ringFS.inflight > 0 || forceKernelWait {
 		l.kernelWait(timeout)
 	} else if timeout != 0 {
 		l.chanWait(timeout)
@@ -283,6 +284,13 @@ func (l *Loop) dispatch(events []poller.Event) {
 			if w.st != nil && w.st.ring.on {
 				data, err := l.poller.RecvData(ev)
 				w.st.onRecv(data, err)
+			}
+			continue
+		}
+		if ev.Sent() {
+			if w.st != nil && w.st.rw.on {
+				n, err := l.poller.SendResult(ev)
+				w.st.onSent(n, err, false)
 			}
 			continue
 		}

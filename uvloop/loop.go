@@ -205,7 +205,9 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	l.startMetrics()
 
+	// endPhase after each phase submits the writes it queued (ring_write.go).
 	l.nodePrologue()
+	l.endPhase()
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
@@ -213,34 +215,44 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	if mode == RunDefault && r && !l.stopFlag {
 		l.UpdateTime()
 		l.runTimers()
+		l.endPhase()
 	}
 	for r && !l.stopFlag && l.fatal == nil {
 		canSleep := l.pending.Len() == 0 && l.idle.empty()
 
 		l.runPending()
+		l.endPhase()
 		l.idle.run()
+		l.endPhase()
 		l.prepare.run()
+		l.endPhase()
 
 		var timeout time.Duration
 		if mode == RunOnce && canSleep || mode == RunDefault {
 			timeout = l.backendTimeout()
 			if timeout != 0 && l.idleCbs.len() > 0 {
 				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
+				l.endPhase()
 			}
 		}
 		l.countIteration()
 		l.poll(timeout)
+		l.endPhase()
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
+			l.endPhase()
 		}
 
 		l.check.run()
 		l.runImmediates()
+		l.endPhase()
 		l.runClosing()
+		l.endPhase()
 
 		l.UpdateTime()
 		l.observeIteration()
 		l.runTimers()
+		l.endPhase()
 
 		r = l.Alive()
 		if mode != RunDefault {

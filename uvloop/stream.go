@@ -204,8 +204,9 @@ type stream struct {
 	queue      reqList
 	done       reqList // written or failed, callbacks not yet run
 	queueSize  int
-	feedFn     func()   // s.onFeed, bound at the first feed (an idle stream never needs it)
-	ring       ringRead // reads through the io_uring backend (ring.go)
+	feedFn     func()    // s.onFeed, bound at the first feed (an idle stream never needs it)
+	ring       ringRead  // reads through the io_uring backend (ring.go)
+	rw         ringWrite // writes through the io_uring backend (ring_write.go); packs beside ring
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
@@ -213,6 +214,7 @@ func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 	s.io.st = s // the poller's reports go to s.ioReady and s.onRecv
 	s.handle.init(l, self, kind)
 	s.ringInit(kind)
+	s.ringWriteInit(kind)
 }
 
 // Fd returns the socket, or -1.
@@ -503,7 +505,7 @@ func (s *stream) enqueue(r *writeReq, cb func(error)) {
 	switch {
 	case s.sflags&sConnecting != 0:
 		// written once connected
-	case empty:
+	case empty || s.rw.on:
 		s.write()
 	default:
 		s.loop.io.start(&s.io, Writable)
@@ -514,8 +516,12 @@ func (s *stream) enqueue(r *writeReq, cb func(error)) {
 }
 
 // write writes the queue, several requests per writev, until it is empty, the socket is
-// full or ioBurst system calls are made (uv__write).
+// full or ioBurst system calls are made (uv__write). A stream that writes through the ring
+// sends instead (ring_write.go).
 func (s *stream) write() {
+	if s.rw.on && s.ringSend() {
+		return
+	}
 	l := s.loop
 	sh := &l.streams
 	for count := ioBurst; count > 0 && s.queue.head != nil; count-- {
@@ -528,17 +534,8 @@ func (s *stream) write() {
 			total = len(r.bufs[0])
 			n, err = sock.Write(s.fd, r.bufs[0])
 		} else {
-			bufs := sh.bufs[:0]
-			for r := s.queue.head; r != nil && len(bufs) < maxIovecs; r = r.next {
-				for _, b := range r.bufs {
-					if len(bufs) == maxIovecs {
-						break
-					}
-					bufs = append(bufs, b)
-					total += len(b)
-				}
-			}
-			sh.bufs = bufs
+			var bufs [][]byte
+			bufs, total = s.gather()
 			n, err = sock.Writev(s.fd, bufs, &sh.iov)
 			clear(bufs)
 		}
@@ -562,6 +559,24 @@ func (s *stream) write() {
 	if s.queue.head != nil {
 		l.io.start(&s.io, Writable)
 	}
+}
+
+// gather collects the buffers of the queued requests, up to maxIovecs, in the loop's
+// scratch slice (clear it after use), and their total size.
+func (s *stream) gather() ([][]byte, int) {
+	sh := &s.loop.streams
+	bufs, total := sh.bufs[:0], 0
+	for r := s.queue.head; r != nil && len(bufs) < maxIovecs; r = r.next {
+		for _, b := range r.bufs {
+			if len(bufs) == maxIovecs {
+				break
+			}
+			bufs = append(bufs, b)
+			total += len(b)
+		}
+	}
+	sh.bufs = bufs
+	return bufs, total
 }
 
 // advance accounts n written bytes to the queue's requests, finishing those it completes.
@@ -907,6 +922,7 @@ func (s *stream) closeFd() {
 		if s.ring.on {
 			s.ringForget()
 		}
+		s.ringSendForget()
 		s.loop.io.detach(s.loop.poller, &s.io)
 		sock.Close(s.fd)
 		s.fd = -1

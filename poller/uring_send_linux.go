@@ -1,0 +1,283 @@
+package poller
+
+import (
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/internal/uring"
+)
+
+// Sends on the io_uring backend: Send fills an IORING_OP_SEND SQE (one buffer) or an
+// IORING_OP_SENDMSG one (several, through a msghdr and iovecs that the fd's sendState keeps
+// until the completion), with MSG_NOSIGNAL. A send's user data is udSend | (fd+1)<<32 |
+// generation (fd+1 stays below bit 29, clear of udFile). The kernel tries a send when it is submitted and, when the socket is full,
+// waits for room itself (it polls the socket): the completion says how much went out.
+//
+// Submit is the io_uring_enter that hands the queued SQEs over without waiting. It takes
+// every completion out of the ring, reports the sends', and stashes the others (polls,
+// receives, cancellations) in their order; the next Wait handles the stash before the ring,
+// as if the completions were still there, so nothing is lost or reordered.
+
+const (
+	udSend        = 1 << 62
+	maxSendIovecs = 1024 // IOV_MAX
+)
+
+var (
+	errSendBusy  = os.NewSyscallError("io_uring send", unix.EBUSY)
+	errSendBufs  = os.NewSyscallError("io_uring send", unix.EINVAL)
+	errSendStuck = os.NewSyscallError("io_uring send cancel", unix.ETIMEDOUT)
+)
+
+// sendRing is the io_uring backend's state for sends; loop goroutine only.
+type sendRing struct {
+	probed bool
+	ok     bool         // the kernel has the opcodes (probed on the first CanSend)
+	sends  []*sendState // indexed by fd; made on fd's first send and kept for reuse
+	queued bool         // a send was queued since the last Submit
+	stash  []uring.CQE  // completions Submit took out that are not sends: the next Wait's first
+	head   int          // the first of stash that Wait has not handled
+	out    []Event      // Submit's report
+}
+
+// sendState is the send of one fd. It is allocated once per fd, so that the msghdr the
+// kernel reads stays where it is while the table grows.
+type sendState struct {
+	armed bool   // a send is queued or in the kernel, its completion not reaped
+	done  bool   // its completion was reaped and reported; SendForget may still ask for it
+	seq   uint32 // its generation
+	tag   uint32
+	res   int32 // the reaped completion's result, while done
+	iov   []unix.Iovec
+	msg   unix.Msghdr
+}
+
+func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
+
+func (p *Poller) canSend() bool {
+	rs := p.q.ring
+	if rs == nil {
+		return false
+	}
+	sr := &rs.snd
+	if !sr.probed {
+		sr.probed = true
+		if probe, err := rs.r.Probe(); err == nil {
+			sr.ok = probe.Supports(uring.OpSend) && probe.Supports(uring.OpSendmsg) && probe.Supports(uring.OpAsyncCancel)
+		}
+	}
+	return sr.ok
+}
+
+func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
+	if !p.canSend() {
+		return errBackend(BackendIOURing, nil)
+	}
+	if len(bufs) == 0 || len(bufs) > maxSendIovecs {
+		return errSendBufs
+	}
+	rs := p.q.ring
+	sr := &rs.snd
+	for fd >= len(sr.sends) {
+		sr.sends = append(sr.sends, make([]*sendState, max(len(sr.sends), fd+1-len(sr.sends), 64))...)
+	}
+	st := sr.sends[fd]
+	if st == nil {
+		st = &sendState{}
+		sr.sends[fd] = st
+	}
+	if st.armed {
+		return errSendBusy
+	}
+	sqe, err := rs.sqe()
+	if err != nil {
+		return err
+	}
+	rs.seq++
+	st.iov = st.iov[:0]
+	for _, b := range bufs {
+		v := unix.Iovec{Len: uint64(len(b))}
+		if len(b) > 0 {
+			v.Base = &b[0]
+		}
+		st.iov = append(st.iov, v)
+	}
+	if len(bufs) == 1 {
+		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSend, uint64(uintptr(unsafe.Pointer(st.iov[0].Base))), uint32(st.iov[0].Len)
+	} else {
+		st.msg = unix.Msghdr{Iov: &st.iov[0], Iovlen: uint64(len(st.iov))}
+		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&st.msg))), 1
+	}
+	sqe.Fd, sqe.OpFlags, sqe.UserData = int32(fd), unix.MSG_NOSIGNAL, sendUD(fd, rs.seq)
+	st.armed, st.done, st.seq, st.tag = true, false, rs.seq, tag
+	sr.queued = true
+	return nil
+}
+
+// reaped records a send's completion; it returns the event to report, or false when the
+// completion is stale (its fd's send was forgotten).
+func (sr *sendRing) reaped(ud uint64, res int32) (Event, bool) {
+	fd, seq := int(ud>>32&0x1fffffff)-1, uint32(ud)
+	if fd < 0 || fd >= len(sr.sends) || sr.sends[fd] == nil {
+		return Event{}, false
+	}
+	st := sr.sends[fd]
+	if !st.armed || st.seq != seq {
+		return Event{}, false
+	}
+	st.armed, st.done, st.res = false, true, res
+	clear(st.iov) // the caller's bytes are its own again
+	st.msg = unix.Msghdr{}
+	return Event{Fd: int32(fd), Tag: st.tag, res: res, sent: true}, true
+}
+
+func (p *Poller) sendQueued() bool {
+	rs := p.q.ring
+	if rs == nil || !rs.snd.queued {
+		return false
+	}
+	if rs.r.Pending() == 0 {
+		rs.snd.queued = false // a Wait, or a full ring, submitted it
+		return false
+	}
+	return true
+}
+
+func (p *Poller) submit() ([]Event, error) {
+	rs := p.q.ring
+	if rs == nil {
+		return nil, nil
+	}
+	sr := &rs.snd
+	sr.queued = false
+	if _, err := rs.r.Enter(0, nil); err != nil && err != uring.ErrSQFull && err != unix.EINTR {
+		return nil, os.NewSyscallError("io_uring_enter", err)
+	}
+	sr.out = sr.out[:0]
+	rs.takeCQEs(-1)
+	return sr.out, nil
+}
+
+// takeCQEs empties the completion ring: sends' completions go to sr.out, the others to the
+// stash. It reports whether the completion of fd's send (fd >= 0) was among them.
+func (rs *ringState) takeCQEs(fd int) bool {
+	sr := &rs.snd
+	found := false
+	for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
+		c := *cqe
+		rs.r.AdvanceCQ()
+		if c.UserData&udRecv == 0 && c.UserData&udSend != 0 && (fd < 0 || int(c.UserData>>32&0x1fffffff)-1 == fd) {
+			if ev, ok := sr.reaped(c.UserData, c.Res); ok {
+				if fd < 0 {
+					sr.out = append(sr.out, ev)
+				}
+				found = found || fd >= 0
+			}
+			continue
+		}
+		sr.stash = append(sr.stash, c)
+	}
+	return found
+}
+
+// nextCQE returns the oldest completion not handled yet: the stash's first, then the ring's.
+func (rs *ringState) nextCQE() (ud uint64, res int32, flags uint32, ok bool) {
+	if sr := &rs.snd; sr.head < len(sr.stash) {
+		c := sr.stash[sr.head]
+		if sr.head++; sr.head == len(sr.stash) {
+			sr.stash, sr.head = sr.stash[:0], 0
+		}
+		return c.UserData, c.Res, c.Flags, true
+	}
+	cqe := rs.r.PeekCQE()
+	if cqe == nil {
+		return 0, 0, 0, false
+	}
+	ud, res, flags = cqe.UserData, cqe.Res, cqe.Flags
+	rs.r.AdvanceCQ()
+	return ud, res, flags, true
+}
+
+// stashed reports whether the stash holds completions: a Wait must not block then.
+func (rs *ringState) stashed() bool { return rs.snd.head < len(rs.snd.stash) }
+
+// releaseStash empties the stash at Close: it counts the receives that ended in it and
+// hands the file requests' completions over, as ringReap would.
+func (rs *ringState) releaseStash() {
+	sr := &rs.snd
+	for _, c := range sr.stash[sr.head:] {
+		switch {
+		case c.UserData&udRecv != 0:
+			if c.Flags&uring.CQEFMore == 0 {
+				rs.inflight--
+			}
+		case c.UserData&udFile != 0:
+			rs.fileCompleted(c.UserData, c.Res)
+		}
+	}
+	sr.stash, sr.head = nil, 0
+}
+
+func (p *Poller) sendForget(fd int) (int, bool, error) {
+	rs := p.q.ring
+	if rs == nil || fd >= len(rs.snd.sends) || rs.snd.sends[fd] == nil {
+		return 0, false, nil
+	}
+	st := rs.snd.sends[fd]
+	if !st.armed && !st.done {
+		return 0, false, nil
+	}
+	var err error
+	if st.armed {
+		err = rs.awaitSend(fd, st)
+	}
+	ok := !st.armed
+	ev := Event{res: st.res, sent: true}
+	if st.armed {
+		// Not completed within the bound: what it reports later is stale. The kernel holds
+		// the socket until then, not the fd number, so closing fd is safe.
+		st.armed = false
+	}
+	st.done = false
+	if !ok {
+		return 0, false, err
+	}
+	n, e := p.SendResult(&ev)
+	return n, true, e
+}
+
+// awaitSend submits fd's send (it completes there if the socket takes the bytes), cancels
+// it if it did not complete, and waits for its completion, stashing every other completion.
+func (rs *ringState) awaitSend(fd int, st *sendState) error {
+	ud := sendUD(fd, st.seq)
+	canceled := false
+	for tries := 0; st.armed; tries++ {
+		var err error
+		switch {
+		case tries == 0:
+			_, err = rs.r.Enter(0, nil)
+		case tries > 1000:
+			return errSendStuck
+		default:
+			rs.ts = uring.Timespec{Nsec: 10e6}
+			_, err = rs.r.Enter(1, &rs.ts)
+		}
+		if err != nil && err != unix.EINTR && err != uring.ErrSQFull {
+			return os.NewSyscallError("io_uring_enter", err)
+		}
+		if rs.takeCQEs(fd) || !st.armed {
+			break
+		}
+		if !canceled {
+			sqe, err := rs.sqe()
+			if err != nil {
+				return err
+			}
+			sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
+			canceled = true
+		}
+	}
+	return nil
+}
