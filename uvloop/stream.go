@@ -27,6 +27,14 @@ import (
 // stream forgets them as soon as they are written, so after a Write that left
 // WriteQueueSize at 0 they are free again). A write in flight keeps the loop alive.
 //
+// On the io_uring backend a TCP stream writes through the ring (RingWrites): Write makes no
+// system call; the queue's head goes to the kernel as one send request, submitted with the
+// other streams' at the end of the phase, and the bytes stay queued, counted in
+// WriteQueueSize, until the kernel reports them written (at the end of that phase when the
+// socket takes them at once). So right after a Write, WriteQueueSize is 0 on epoll when the
+// socket took the bytes, and len(data) through the ring; the callbacks run in the same
+// phases on both. Callers that want write(2) at once call TryWrite first, as Node does.
+//
 // # Closing
 //
 // Close closes the socket at once (a Pipe that Bind created removes its path first) and
@@ -43,6 +51,8 @@ type Stream interface {
 	// ReadStop stops reading. Idempotent.
 	ReadStop() error
 	// Write queues data; cb (may be nil) gets nil once all of it is written, or the error.
+	// On epoll it writes at once what the socket takes; through the io_uring ring the bytes
+	// are sent at the end of the phase (see Writing).
 	Write(data []byte, cb func(err error)) error
 	// Writev queues bufs as one request (one callback); the slice of slices is copied, the
 	// bytes are not.
@@ -53,7 +63,8 @@ type Stream interface {
 	// Shutdown half-closes the stream (SHUT_WR) once the queued writes are written; cb (may
 	// be nil) runs after.
 	Shutdown(cb func(err error)) error
-	// WriteQueueSize is the number of bytes queued and not yet written.
+	// WriteQueueSize is the number of bytes queued and not yet written; through the io_uring
+	// ring, that includes the bytes of a Write until the kernel reports them written.
 	WriteQueueSize() int
 	// OnDrain sets (or with nil clears) the callback that runs when the write queue drains
 	// after a Write left bytes queued.
@@ -227,7 +238,9 @@ func (s *stream) IsReadable() bool { return s.sflags&sReadable != 0 }
 func (s *stream) IsWritable() bool { return s.sflags&sWritable != 0 }
 
 // WriteQueueSize is the number of bytes queued and not yet written (failed writes count
-// until their callback has run, as in libuv).
+// until their callback has run, as in libuv). A stream that writes through the io_uring
+// ring counts a Write's bytes until the kernel reports them written: right after Write it
+// is not 0, where epoll's write(2) inside Write may have written them all (see Stream).
 func (s *stream) WriteQueueSize() int { return s.queueSize }
 
 // OnDrain sets the callback that runs when the write queue has drained after a Write that
