@@ -82,6 +82,7 @@ var Scenarios = map[string]Scenario{
 	"111-net-server-close-with-connection-open": {Main: netServerCloseWithConnectionOpen},
 	"112-net-write-after-end":                   {Main: netWriteAfterEnd},
 	"113-net-cork-uncork":                       {Main: netCorkUncork},
+	"510-net-write-callback-timing":             {Main: netWriteCallbackTiming},
 
 	"200-fs-error-objects":                            {Main: fsErrorObjects},
 	"201-fs-callback-chain-queues":                    {Main: fsCallbackChainQueues},
