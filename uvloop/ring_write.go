@@ -133,6 +133,9 @@ func (l *Loop) submitWrites() {
 		}
 		for i := range events {
 			ev := &events[i]
+			if int(ev.Fd) >= len(l.io.byFd) {
+				continue
+			}
 			w := l.io.byFd[ev.Fd]
 			if w == nil || w.tag != ev.Tag || w.st == nil || !w.st.rw.on {
 				continue
