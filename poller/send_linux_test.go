@@ -1,6 +1,7 @@
 package poller_test
 
 import (
+	"os"
 	"syscall"
 	"testing"
 
@@ -141,4 +142,44 @@ func TestSendForget(t *testing.T) {
 		t.Fatalf("SendForget of a queued send: %d, ok=%v, %v; want 4", n, ok, err)
 	}
 	wantNone(t, p)
+}
+
+// A file request's completion that Submit finds is stashed, not lost: the next Wait hands
+// it to FileDone; and one still stashed at Close is released without waiting for it.
+func TestSendStashesFileCompletions(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanSend() || !p.CanFile(poller.FileRead) {
+		t.Skipf("the %v backend does not send or read files for its caller", p.Backend())
+	}
+	file, err := os.CreateTemp(t.TempDir(), "stash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if _, err := file.WriteString("0123456789"); err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.socketpair()
+	for round := range 2 {
+		req := &poller.FileReq{Op: poller.FileRead, Fd: int(file.Fd()), Buf: make([]byte, 4), Off: 3}
+		if err := p.SubmitFile(req); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Send(a, [][]byte{[]byte("x")}, 1); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := submitOne(t, p, a, 1); n != 1 || err != nil {
+			t.Fatalf("send: %d, %v", n, err)
+		}
+		readAll(t, b)
+		if round == 1 {
+			break // Close (the cleanup) releases what is stashed
+		}
+		for p.FileDone() == nil {
+			wait(t, p, soon)
+		}
+		if req.Res != 4 || string(req.Buf) != "3456" {
+			t.Fatalf("file read after the stash: %d %q", req.Res, req.Buf)
+		}
+	}
 }

@@ -12,8 +12,9 @@ import (
 // Sends on the io_uring backend: Send fills an IORING_OP_SEND SQE (one buffer) or an
 // IORING_OP_SENDMSG one (several, through a msghdr and iovecs that the fd's sendState keeps
 // until the completion), with MSG_NOSIGNAL. A send's user data is udSend | (fd+1)<<32 |
-// generation (fd+1 stays below bit 29, clear of udFile). The kernel tries a send when it is submitted and, when the socket is full,
-// waits for room itself (it polls the socket): the completion says how much went out.
+// generation (fd+1 stays below 1<<29, clear of udFile's bit). The kernel tries a send when
+// it is submitted and, when the socket is full, waits for room itself (it polls the
+// socket): the completion says how much went out.
 //
 // Submit is the io_uring_enter that hands the queued SQEs over without waiting. It takes
 // every completion out of the ring, reports the sends', and stashes the others (polls,
