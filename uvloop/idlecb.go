@@ -153,6 +153,7 @@ func (l *Loop) runIdleCallbacks() time.Duration {
 			break // something else is ready: the idle period ends
 		}
 	}
+	l.endPhase()
 	l.UpdateTime()
 	return l.backendTimeout()
 }

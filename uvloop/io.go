@@ -198,6 +198,7 @@ func (l *Loop) poll(timeout time.Duration) {
 	if len(l.io.failed) > 0 {
 		l.reportFailed()
 	}
+	l.endPhase()
 }
 
 // kernelWait waits for I/O in the poller and runs the I/O callbacks. It looks without

@@ -205,9 +205,8 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	l.startMetrics()
 
-	// endPhase after each phase submits the writes it queued (ring_write.go).
 	l.nodePrologue()
-	l.endPhase()
+	l.endPhase() // the writes of the main script (each phase submits its own: ring_write.go)
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
@@ -215,44 +214,34 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	if mode == RunDefault && r && !l.stopFlag {
 		l.UpdateTime()
 		l.runTimers()
-		l.endPhase()
 	}
 	for r && !l.stopFlag && l.fatal == nil {
 		canSleep := l.pending.Len() == 0 && l.idle.empty()
 
 		l.runPending()
-		l.endPhase()
 		l.idle.run()
-		l.endPhase()
 		l.prepare.run()
-		l.endPhase()
 
 		var timeout time.Duration
 		if mode == RunOnce && canSleep || mode == RunDefault {
 			timeout = l.backendTimeout()
 			if timeout != 0 && l.idleCbs.len() > 0 {
 				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
-				l.endPhase()
 			}
 		}
 		l.countIteration()
 		l.poll(timeout)
-		l.endPhase()
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
-			l.endPhase()
 		}
 
 		l.check.run()
 		l.runImmediates()
-		l.endPhase()
 		l.runClosing()
-		l.endPhase()
 
 		l.UpdateTime()
 		l.observeIteration()
 		l.runTimers()
-		l.endPhase()
 
 		r = l.Alive()
 		if mode != RunDefault {
@@ -389,6 +378,7 @@ func (l *Loop) runPending() {
 		fn()
 		l.afterTask(fn)
 	}
+	l.endPhase()
 }
 
 // defer runs fn in the next pending phase (uv__io_feed): write completions, connect errors.
@@ -402,6 +392,7 @@ func (l *Loop) runImmediates() {
 		l.enter(PhaseCheck)
 		leftover := l.immediates.Outstanding() > 0
 		l.runImmediateBatch()
+		l.endPhase()
 		if !leftover {
 			return
 		}
@@ -437,11 +428,14 @@ func (l *Loop) runClosing() {
 		cur.nextClose = nil
 		cur.finishClose()
 	}
+	l.endPhase()
 }
 
 // runTimers runs the due timers (uv__run_timers).
 func (l *Loop) runTimers() {
-	l.timers.RunExpired(l.now) // the phase is entered by its first timer (enterTimers)
+	if l.timers.RunExpired(l.now) > 0 { // the phase is entered by its first timer (enterTimers)
+		l.endPhase()
+	}
 }
 
 // Walk calls fn for every open handle (including closing ones whose close callback has not

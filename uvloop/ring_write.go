@@ -146,7 +146,10 @@ func (l *Loop) submitWrites() {
 	}
 }
 
-// endPhase submits the writes queued in the phase that ends (see submitWrites).
+// endPhase submits the writes queued in the phase that ends (see submitWrites). Each phase
+// that ran a callback calls it as it ends (runPending, the Idle, Prepare and Check lists,
+// runIdleCallbacks, poll, runImmediates, runClosing, runTimers), and Run after the main
+// script's drain: a phase with nothing to run pays nothing for it.
 func (l *Loop) endPhase() {
 	if l.io.sends > 0 {
 		l.submitWrites()

@@ -61,6 +61,7 @@ func (q *watcherList) run() {
 		q.cursor = w.next
 		w.fire()
 	}
+	q.loop.endPhase()
 }
 
 // loopWatcher is what Idle, Prepare and Check share.
