@@ -2,3 +2,17 @@ package poller
 
 // WakeFD returns the eventfd of p's wake-up.
 func WakeFD(p *Poller) int { return p.w.fd }
+
+// MissMultishot makes the Pollers opened until restore is called act as on a kernel without
+// multishot receives (recv) or accepts (accept): Open's probe treats them as missing.
+func MissMultishot(recv, accept bool) (restore func()) {
+	old := probeMissing
+	probeMissing = 0
+	if recv {
+		probeMissing |= 1
+	}
+	if accept {
+		probeMissing |= 2
+	}
+	return func() { probeMissing = old }
+}

@@ -112,10 +112,11 @@ type Event struct {
 	Fd     int32
 	Tag    uint32 // the tag given to Add or Modify (or RecvStart), returned verbatim
 	Events Events
-	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno
+	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno; accepted: the fd or -errno
 	bid    uint16 // received with bytes: the provided buffer that holds them
 	recv   bool   // a received event
 	sent   bool   // a send's completion (send.go)
+	acc    bool   // an accepted event (accept.go)
 }
 
 // Received reports whether e carries bytes read by RecvStart rather than readiness.
@@ -138,7 +139,7 @@ func (p *Poller) RecvData(e *Event) (data []byte, err error) {
 }
 
 // CanRecv reports whether RecvStart works: the io_uring backend, on a kernel with provided
-// buffer rings and multishot receives (Linux 6.0). Then a stream can have the kernel read
+// buffer rings and multishot receives (Linux 6.0; Open arms one to find out). Then a stream can have the kernel read
 // for it into buffers all streams share, instead of asking for Readable and reading itself.
 func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 

@@ -67,9 +67,6 @@ const (
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
 
-// recvOps are the opcodes RecvStart needs besides.
-var recvOps = [...]uint8{uring.OpRecv, uring.OpAsyncCancel}
-
 // ringState is the io_uring backend's state; loop goroutine only.
 type ringState struct {
 	r         *uring.Ring
@@ -85,6 +82,7 @@ type ringState struct {
 	inflight  int            // receives in the kernel (their last completion not reaped)
 	tid       int            // the thread that armed the polls (Rebind)
 	files     fileState      // the file system calls in flight (uring_file_linux.go)
+	acc       ringAccepts    // the listeners' multishot accepts (uring_accept_linux.go)
 	stat      unix.Stat_t    // register's fstat buffer
 	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
@@ -147,10 +145,7 @@ func (p *Poller) ringOpen() error {
 	}
 	p.q.ring = &ringState{r: r, wakeFd: -1}
 	p.q.ring.probeFiles(probe)
-	if probe.Supports(recvOps[0]) && probe.Supports(recvOps[1]) {
-		// Without provided buffer rings (before Linux 5.19) streams read on readiness.
-		p.q.ring.bufs, _ = r.RegisterBufRing(recvGroup, recvBufs, recvBufSize)
-	}
+	p.q.ring.probeMultishot(probe) // the receives' buffers, and accepts (uring_probe_linux.go)
 	p.kind = BackendIOURing
 	if err := p.openWake(); err != nil {
 		if b := p.q.ring.bufs; b != nil {
@@ -366,6 +361,11 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 			rs.bufs.Publish()
 		}
 	}
+	if len(rs.acc.dirty) > 0 {
+		if err := p.flushAccepts(); err != nil {
+			return 0, false, err
+		}
+	}
 	if !rs.wakeArmed {
 		sqe, err := rs.sqe()
 		if err != nil {
@@ -422,6 +422,12 @@ func (p *Poller) ringReap() (int, bool, error) {
 		}
 		if ud&udRecv != 0 {
 			if p.ringRecvd(ud, res, flags, k) {
+				k++
+			}
+			continue
+		}
+		if ud&udAccept != 0 {
+			if p.ringAccepted(ud, res, flags, k) {
 				k++
 			}
 			continue
@@ -556,6 +562,7 @@ func (p *Poller) ringRebind() error {
 func (p *Poller) ringRelease() error {
 	rs := p.q.ring
 	rs.releaseStash() // before the files' release, which waits for completions in the ring
+	p.releaseAccepts()
 	rs.fileRelease()
 	if rs.bufs != nil {
 		// Cancel the receives and wait for their last completions: the kernel writes into

@@ -216,6 +216,8 @@ func (rs *ringState) releaseStash() {
 			}
 		case c.UserData&udFile != 0:
 			rs.fileCompleted(c.UserData, c.Res)
+		case c.UserData&udAccept != 0:
+			rs.acceptDropped(c.Res, c.Flags)
 		}
 	}
 	sr.stash, sr.head = nil, 0

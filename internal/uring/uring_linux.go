@@ -405,6 +405,7 @@ func (r *Ring) Probe() (*Probe, error) {
 const (
 	SqeBufferSelect uint8  = 1 << 5 // IOSQE_BUFFER_SELECT: the kernel picks the buffer from BufIndex's group
 	RecvMultishot   uint16 = 1 << 1 // IORING_RECV_MULTISHOT, in Ioprio
+	AcceptMultishot uint16 = 1 << 0 // IORING_ACCEPT_MULTISHOT, in Ioprio (Linux 5.19)
 	CQEFBuffer      uint32 = 1 << 0 // IORING_CQE_F_BUFFER: Flags>>16 is the buffer id
 	CQEFMore        uint32 = 1 << 1 // IORING_CQE_F_MORE: the multishot request goes on
 	cqeBufferShift         = 16
