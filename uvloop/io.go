@@ -55,7 +55,7 @@ type ioTable struct {
 	failed []*ioWatcher // refused by the poller in the last flush
 	gen    uint32
 	nfds   int // fds registered with the poller
-	recvs  int // streams the poller reads for (RecvStart): they need the kernel wait too
+	recvs  int // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
 	sends  int // sends in flight (ring_write.go): they need the kernel wait too
 }
 
@@ -268,11 +268,22 @@ func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
 // dispatch runs the I/O callbacks of one batch of events. An event whose fd was closed (or
 // closed and reused) by an earlier callback of the batch carries a retired tag and is dropped.
 func (l *Loop) dispatch(events []poller.Event) {
+	next := 0 // the first event not dispatched yet
+	defer func() {
+		if next < len(events) {
+			l.keepAccepted(events[next:]) // a callback panicked: no accepted connection is lost
+		}
+	}()
 	if len(l.streams.held) > 0 {
 		l.runHeld() // read by the kernel before these events
 	}
-	for i := range events {
-		ev := &events[i]
+	for next < len(events) {
+		ev := &events[next]
+		next++
+		if ev.Accepted() {
+			l.accepted(ev, false)
+			continue
+		}
 		fd := int(ev.Fd)
 		if fd >= len(l.io.byFd) {
 			continue

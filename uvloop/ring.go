@@ -116,6 +116,10 @@ func (l *Loop) runHeld() {
 		held[i] = nil
 		r := &s.ring
 		r.queued = false
+		if s.sflags&sListening != 0 {
+			s.acceptBacklog() // a listener's queue is its backlog (ring_accept.go)
+			continue
+		}
 		if s.fd < 0 || s.sflags&sReading == 0 {
 			continue // stopped again: the next ReadStart queues it
 		}

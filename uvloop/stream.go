@@ -821,7 +821,9 @@ func (s *stream) listen(cb func(error)) {
 	s.rare().connCb = cb
 	s.sflags |= sListening
 	s.loop.reserveFd()
-	s.loop.io.start(&s.io, Readable)
+	if !s.ringListen() {
+		s.loop.io.start(&s.io, Readable)
+	}
 	s.handle.start()
 }
 
@@ -913,7 +915,11 @@ func (s *stream) accept(client *stream) error {
 		client.sflags |= sBound | sConnected
 	}
 	if s.fd >= 0 && s.sflags&sListening != 0 {
-		s.loop.io.start(&s.io, Readable)
+		if s.accepting() {
+			s.ringAcceptResume()
+		} else {
+			s.loop.io.start(&s.io, Readable)
+		}
 	}
 	return err
 }
@@ -936,6 +942,9 @@ func (s *stream) closeFd() {
 			s.ringForget()
 		}
 		s.ringSendForget()
+		if s.accepting() {
+			s.ringAcceptForget()
+		}
 		s.loop.io.detach(s.loop.poller, &s.io)
 		sock.Close(s.fd)
 		s.fd = -1

@@ -8,9 +8,10 @@ type streamRare struct {
 	connCb     func(error) // Listen's callback
 	connectCb  func(error)
 	shutdownCb func(error)
-	delayedErr error  // a connect or bind error reported in the pending phase
-	held       []byte // ring.go: bytes read while the stream did not read (ring.hasHeld)
-	heldErr    error  // ring.go: the read's error that ring.heldEnd stands for, nil for the end
+	delayedErr error      // a connect or bind error reported in the pending phase
+	held       []byte     // ring.go: bytes read while the stream did not read (ring.hasHeld)
+	heldErr    error      // ring.go: the read's error that ring.heldEnd stands for, nil for the end
+	acc        ringAccept // ring_accept.go: a listener's accepts through the ring
 }
 
 // rare returns s's rare part, allocating it at the first call.
