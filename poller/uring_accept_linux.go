@@ -13,9 +13,11 @@ import (
 // SOCK_NONBLOCK|SOCK_CLOEXEC, each completion carrying one accepted fd. Its user data is the
 // poll's layout with bit 60 set (63 is the receives', 62 the sends', 61 the files').
 //
-// AcceptStart and AcceptStop only record what the caller wants; the next wait arms or
-// cancels the kernel's request (flushAccepts), so that a listener parked while a connection
-// waits for the caller and resumed in the same callback costs no SQE. A request that ends
+// AcceptStart arms the request at once (it goes to the kernel with the next wait, in the
+// order of the other requests, as epoll_ctl would register the listener); AcceptStop only
+// records that the caller stops, and the next wait cancels the request (flushAccepts), so
+// that a listener parked while a connection waits for the caller and resumed in the same
+// callback costs no SQE. A request that ends
 // (its last completion has no IORING_CQE_F_MORE: an error such as EMFILE, a full completion
 // ring, or ECANCELED when the submitting thread exited) is armed again by the next wait while
 // the caller wants accepts: a listener stays level-triggered, as on readiness.
@@ -71,8 +73,10 @@ func (p *Poller) acceptStart(fd int, tag uint32) error {
 	}
 	st := &rs.acc.st[fd]
 	st.want, st.tag = true, tag
-	rs.acceptTouch(fd)
-	return nil
+	if !st.armed {
+		return rs.armAccept(fd)
+	}
+	return nil // armed, or being cancelled: its last completion arms it again
 }
 
 func (p *Poller) acceptStop(fd int) error {

@@ -13,10 +13,16 @@ import (
 // A listener takes every connection waiting in its accept queue on one readiness event, as
 // libuv's uv__server_io does (it accepts until EAGAIN). One that took a few per event let a
 // busy loop's queue fill up under a connection storm, and the kernel then dropped the last
-// ACK of new handshakes: their clients saw connections that never answered.
+// ACK of new handshakes: their clients saw connections that never answered. Through the ring
+// (io_uring), the multishot accept takes them all when it is submitted, in the same poll
+// phase.
 func TestTCPAcceptDrainsQueue(t *testing.T) {
+	eachBackend(t, testTCPAcceptDrainsQueue)
+}
+
+func testTCPAcceptDrainsQueue(t *testing.T, b uvloop.Backend) {
 	checkFds(t)
-	l := newLoop(t)
+	l := newLoopWith(t, uvloop.WithBackend(b))
 	accepted := 0
 	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
 		mustOK(t, err)
@@ -68,10 +74,15 @@ func acceptQueue(t testing.TB, port uint16) int {
 // The fd held for the EMFILE trick can be lost: the trick frees it to shed connections, and
 // another thread of the process (a goroutine opening a file) can take it before the trick
 // reopens it. A listener then could not shed at EMFILE any more, and its queue stayed full.
-// It takes the reserve back at its next readiness event, before accepting.
+// It takes the reserve back at its next readiness event (or accepted connection, through the
+// ring), before accepting.
 func TestTCPReserveFdTakenBack(t *testing.T) {
+	eachBackend(t, testTCPReserveFdTakenBack)
+}
+
+func testTCPReserveFdTakenBack(t *testing.T, b uvloop.Backend) {
 	checkFds(t)
-	l := newLoop(t)
+	l := newLoopWith(t, uvloop.WithBackend(b))
 	accepted := 0
 	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
 		mustOK(t, err)

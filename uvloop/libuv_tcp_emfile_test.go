@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/uvloop"
 )
 
 // emfile (test-emfile.c): with every fd in use but one, a client connects to our listener.
@@ -17,7 +19,8 @@ import (
 // the client then reads the end of the shed connection.
 //
 // Lowering RLIMIT_NOFILE would starve the rest of the test binary, so the test re-executes
-// itself as a child that does only this.
+// itself as a child that does only this, once per backend (through the ring, the multishot
+// accept reports EMFILE and the listener sheds alike).
 func TestTCPEmfile(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("counts the open fds in /proc/self/fd")
@@ -26,13 +29,15 @@ func TestTCPEmfile(t *testing.T) {
 		emfileChild(t)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTCPEmfile$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "UVGO_EMFILE_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	t.Logf("child:\n%s", out)
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestTCPEmfile$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "UVGO_EMFILE_CHILD=1", uvloop.BackendEnv+"="+b.String())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		t.Logf("child:\n%s", out)
+	})
 }
 
 func emfileChild(t *testing.T) {

@@ -1,0 +1,206 @@
+package uvloop_test
+
+import (
+	"net"
+	"net/netip"
+	"runtime"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/poller"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// eachBackend runs test once per backend this system may have (epoll and io_uring on
+// Linux, the default elsewhere), as a subtest named after it, skipped with the reason when
+// the backend does not open here.
+func eachBackend(t *testing.T, test func(t *testing.T, b uvloop.Backend)) {
+	backends := []uvloop.Backend{uvloop.BackendAuto}
+	if runtime.GOOS == "linux" {
+		backends = []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing}
+	}
+	for _, b := range backends {
+		t.Run(b.String(), func(t *testing.T) {
+			if err := poller.Available(b); err != nil {
+				t.Skipf("backend %v does not open here: %v", b, err)
+			}
+			test(t, b)
+		})
+	}
+}
+
+// wantRingAccepts checks that a listener of backend b accepts through the ring exactly when
+// the poller can (io_uring on Linux 5.19 or later).
+func wantRingAccepts(t *testing.T, b uvloop.Backend, server *uvloop.TCP) {
+	t.Helper()
+	can := false
+	if p, err := poller.Open(b); err == nil {
+		can = p.CanAccept()
+		p.Close()
+	}
+	if got := server.AcceptsThroughRing(); got != can {
+		t.Fatalf("backend %v: the listener accepts through the ring: %v, want %v", b, got, can)
+	}
+}
+
+// dialN connects n clients to addr and returns them in the order they connected, closed at
+// the end of the test.
+func dialN(t *testing.T, addr netip.AddrPort, n int) []net.Conn {
+	t.Helper()
+	var cs []net.Conn
+	for range n {
+		c, err := net.Dial("tcp", addr.String())
+		mustOK(t, err)
+		t.Cleanup(func() { c.Close() })
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// ports returns the clients' local ports, which the server sees as their remote ones.
+func ports(cs []net.Conn) []uint16 {
+	var ps []uint16
+	for _, c := range cs {
+		ps = append(ps, uint16(c.LocalAddr().(*net.TCPAddr).Port))
+	}
+	return ps
+}
+
+// A listener announces its connections once each, in the order they arrived, as
+// non-blocking, close-on-exec sockets, on both backends.
+func TestTCPAcceptOrder(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		var got []uint16
+		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			mustOK(t, err)
+			c := acceptTCP(t, server)
+			fl, err := unix.FcntlInt(uintptr(c.Fd()), unix.F_GETFL, 0)
+			mustOK(t, err)
+			fdfl, err := unix.FcntlInt(uintptr(c.Fd()), unix.F_GETFD, 0)
+			mustOK(t, err)
+			if fl&unix.O_NONBLOCK == 0 || fdfl&unix.FD_CLOEXEC == 0 {
+				t.Errorf("accepted fd: flags %#x, fd flags %#x; want O_NONBLOCK and FD_CLOEXEC", fl, fdfl)
+			}
+			peer, err := c.RemoteAddr()
+			mustOK(t, err)
+			got = append(got, peer.Port())
+			c.Close(nil)
+		})
+		wantRingAccepts(t, b, server)
+		want := ports(dialN(t, addr, 5))
+		for len(got) < len(want) {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		want = append(want, ports(dialN(t, addr, 3))...) // while the accept is armed
+		for len(got) < len(want) {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("announced %v, want %v (the order of arrival)", got, want)
+		}
+		server.Close(nil)
+		runLoop(t, l)
+		mustOK(t, l.Close())
+	})
+}
+
+// A callback that does not Accept parks the listener: it announces nothing more until Accept
+// takes the connection (here from a timer), then the others in the order they arrived; a
+// listener closed while connections wait closes them all.
+func TestTCPAcceptParked(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		var got []uint16
+		calls := 0
+		take := func(server *uvloop.TCP) {
+			c := acceptTCP(t, server)
+			peer, err := c.RemoteAddr()
+			mustOK(t, err)
+			got = append(got, peer.Port())
+			c.Close(nil)
+		}
+		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			mustOK(t, err)
+			calls++
+			if calls > 1 {
+				take(server)
+			}
+		})
+		want := ports(dialN(t, addr, 4))
+		for calls == 0 {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		runNoWaitN(t, l, 3)
+		if calls != 1 {
+			t.Fatalf("the parked listener announced %d connections, want 1", calls)
+		}
+		l.SetTimeout(func() { take(server) }, 0)
+		for len(got) < len(want) {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("accepted %v, want %v (the order of arrival)", got, want)
+		}
+
+		// Parked again, with more waiting; then closed.
+		calls = -10
+		cs := dialN(t, addr, 3)
+		for calls == -10 {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		runNoWaitN(t, l, 3)
+		server.Close(nil)
+		runLoop(t, l)
+		for _, c := range cs {
+			var buf [1]byte
+			if n, err := c.Read(buf[:]); err == nil {
+				t.Errorf("a client of the closed listener read %d bytes, want the connection ended", n)
+			}
+		}
+		mustOK(t, l.Close())
+	})
+}
+
+// Accepting allocates no more on the ring than on readiness: the handle the callback makes
+// and its callbacks' closures, nothing per accept in the loop.
+func TestAllocAccept(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("compares Linux's backends")
+	}
+	allocs := map[uvloop.Backend]float64{}
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		accepted := 0
+		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			mustOK(t, err)
+			acceptTCP(t, server).Close(nil)
+			accepted++
+		})
+		sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
+		iteration := func() {
+			c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			mustOK(t, err)
+			mustOK(t, unix.Connect(c, sa))
+			for n := accepted; accepted == n; {
+				noWait(t, l)
+			}
+			noWait(t, l) // the close phase
+			unix.Close(c)
+		}
+		iteration()
+		allocs[b] = testing.AllocsPerRun(200, iteration)
+		t.Logf("%v: %v allocations per accepted connection", b, allocs[b])
+		server.Close(nil)
+		closeLoop(t, l)
+	})
+	e, eok := allocs[uvloop.BackendEpoll]
+	u, uok := allocs[uvloop.BackendIOURing]
+	if eok && uok && u > e {
+		t.Errorf("io_uring allocates %v times per accept, epoll %v", u, e)
+	}
+}
