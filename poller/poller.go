@@ -41,10 +41,12 @@
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
 // that also submits the re-arms and the interest changes. It can also read stream sockets
 // for its caller (CanRecv, RecvStart: a multishot receive into buffers shared by all
-// descriptors), and make file system calls for it (CanFile, SubmitFile, FileDone: reads,
-// writes, opens, stats and the rest as io_uring submissions). BackendAuto is the default
-// backend, not io_uring: readiness through poll requests costs as much as epoll, the ring
-// pays only where the caller reads or makes file system calls through it, and the kernel
+// descriptors), make file system calls for it (CanFile, SubmitFile, FileDone: reads,
+// writes, opens, stats and the rest as io_uring submissions), and accept for a listening
+// socket (CanAccept, AcceptStart: a multishot accept); Open finds out whether the kernel has
+// multishot receives and accepts by arming one of each. BackendAuto is the default backend,
+// not io_uring: readiness through poll requests costs as much as epoll, the ring pays only
+// where the caller reads, accepts or makes file system calls through it, and the kernel
 // posts each completion from the thread that submitted the request (see Rebind).
 // Available tells whether a backend opens here, and why not.
 package poller
@@ -108,6 +110,8 @@ func (e Events) String() string {
 //
 // An Event for which Received is true is not readiness but bytes that a RecvStart read for
 // Fd (io_uring only): its Events is 0, its Tag is RecvStart's, and RecvData gives the bytes.
+// One for which Accepted is true is a connection that AcceptStart accepted on Fd; AcceptedFd
+// gives it.
 type Event struct {
 	Fd     int32
 	Tag    uint32 // the tag given to Add or Modify (or RecvStart), returned verbatim

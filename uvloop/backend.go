@@ -33,10 +33,12 @@ const BackendEnv = "UVGO_BACKEND"
 // program that does not; any other value wins over the variable. BackendAuto (and an unset
 // variable) means epoll on Linux and kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on
 // DragonFly yet): io_uring is chosen only when asked for. With io_uring, TCP streams read through the ring (a multishot receive into
-// buffers the loop's streams share) and the loop's wait is the io_uring_enter that submits;
-// accepts, writes, pipes, UDP and Poll handles still go by readiness, through poll requests
-// on the ring; the file requests that are faster there run as submissions to the ring
-// instead of on the work pool (see FSReq). It halves the system calls per HTTP request (bench/README.md), but the kernel
+// buffers the loop's streams share), TCP and Pipe listeners accept through it (a multishot
+// accept: no accept4 per connection), and the loop's wait is the io_uring_enter that submits;
+// writes, pipes' reads, UDP and Poll handles still go by readiness, through poll requests on
+// the ring (and what the kernel lacks: multishot receives before Linux 6.0, accepts before
+// 5.19); the file requests that are faster there run as submissions to the ring instead of
+// on the work pool (see FSReq). It halves the system calls per HTTP request (bench/README.md), but the kernel
 // posts each completion from the thread that submitted the request, so a loop whose goroutine
 // changes threads pays thread wake-ups: use it with WithLockOSThread. New fails with an error
 // wrapping errors.ErrUnsupported when the backend asked for is missing or refused (io_uring

@@ -204,3 +204,53 @@ func TestAllocAccept(t *testing.T) {
 		t.Errorf("io_uring allocates %v times per accept, epoll %v", u, e)
 	}
 }
+
+// A Pipe listener accepts as a TCP one does, through the ring too.
+func TestPipeAcceptBothBackends(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		path := pipePath(t)
+		server, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, server.Bind(path))
+		var got []byte
+		mustOK(t, server.Listen(8, func(err error) {
+			mustOK(t, err)
+			c, err := l.NewPipe()
+			mustOK(t, err)
+			mustOK(t, server.Accept(c))
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				if err != nil {
+					c.Close(nil)
+					return
+				}
+				got = append(got, data...)
+			}))
+		}))
+		can := false
+		if p, err := poller.Open(b); err == nil {
+			can = p.CanAccept()
+			p.Close()
+		}
+		if server.AcceptsThroughRing() != can {
+			t.Fatalf("the Pipe listener accepts through the ring: %v, want %v", server.AcceptsThroughRing(), can)
+		}
+		for _, s := range []string{"a", "b", "c"} {
+			c, err := net.Dial("unix", path)
+			mustOK(t, err)
+			_, err = c.Write([]byte(s))
+			mustOK(t, err)
+			c.Close()
+			for len(got) < len(s) || got[len(got)-1] != s[0] {
+				mustRunMode(t, l, uvloop.RunOnce)
+			}
+		}
+		if string(got) != "abc" {
+			t.Errorf("read %q, want abc", got)
+		}
+		server.Close(nil)
+		runLoop(t, l)
+		mustOK(t, l.Close())
+	})
+}
