@@ -2,6 +2,7 @@ package poller_test
 
 import (
 	"os"
+	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -250,4 +251,89 @@ func countFds(t *testing.T) int {
 		t.Skipf("cannot count fds: %v", err)
 	}
 	return len(ents) - 1 // ReadDir's own
+}
+
+// Rebind from another thread moves the multishot receives and accepts there without losing
+// or reordering bytes or connections, and without reporting their cancellation.
+func TestRebindMultishots(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanAccept() || !p.CanRecv() {
+		t.Skipf("the %v backend has no multishot receives and accepts here", p.Backend())
+	}
+	runtime.LockOSThread() // so that the goroutine below runs on another thread
+	defer runtime.UnlockOSThread()
+	a, b := f.socketpair()
+	ln, sa := f.listener()
+	if err := p.Rebind(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RecvStart(a, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.AcceptStart(ln, 2); err != nil {
+		t.Fatal(err)
+	}
+	wantNone(t, p)
+	f.write(b, "ab")
+	f.dial(sa)
+	done := make(chan struct{})
+	var got string
+	accepted := 0
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := p.Rebind(); err != nil {
+			t.Error(err)
+			return
+		}
+		f.write(b, "cd")
+		for got != "abcd" || accepted < 1 {
+			evs, _, err := p.Wait(soon)
+			if err == poller.ErrInterrupted {
+				continue
+			}
+			if err != nil || len(evs) == 0 {
+				t.Errorf("Wait: %v, %d events; have %q and %d connections", err, len(evs), got, accepted)
+				return
+			}
+			for i := range evs {
+				ev := &evs[i]
+				switch {
+				case ev.Received():
+					data, err := p.RecvData(ev)
+					if err != nil || data == nil {
+						t.Errorf("received %q, %v", data, err)
+						return
+					}
+					got += string(data)
+				case ev.Accepted():
+					fd, err := ev.AcceptedFd()
+					if err != nil {
+						t.Errorf("accept: %v", err)
+						return
+					}
+					unix.Close(fd)
+					accepted++
+				default:
+					t.Errorf("event %+v", *ev)
+					return
+				}
+			}
+		}
+	}()
+	<-done
+	if got != "abcd" || accepted != 1 {
+		t.Fatalf("after Rebind: received %q, accepted %d; want abcd and 1", got, accepted)
+	}
+	// Still armed, from the new thread: more arrives.
+	f.dial(sa)
+	c := acceptN(t, f, p, ln, 2, 1)
+	f.close(c[0])
+	f.write(b, "e")
+	if s, _ := recvAll(t, p, a, 1, "e"); s != "e" {
+		t.Fatalf("received %q, want e", s)
+	}
+	p.RecvForget(a)
+	p.AcceptForget(ln)
 }

@@ -175,9 +175,12 @@ func (p *Poller) RecvStop(fd int) error {
 // than at the last Rebind (a loop calls it when Run begins). The io_uring backend then arms
 // its poll requests again from this thread, so that a zero-timeout Wait reports what became
 // ready before it, as epoll does (the kernel posts a completion from the thread that
-// submitted the request). Its multishot receives are not armed again: after a move, a
-// zero-timeout Wait may report bytes they read one Wait late. Other backends do nothing.
-// Loop goroutine only.
+// submitted the request). Its multishot receives and accepts move too, without losing or
+// reordering anything: each is cancelled, and armed again from this thread by the Wait that
+// reaps its last completion (the old request may be reading or accepting on the old thread
+// at that moment, so a new one cannot run beside it); meanwhile bytes and connections wait
+// in the socket, so the first Waits after a move may report them a Wait or two late. Other
+// backends do nothing. Loop goroutine only.
 func (p *Poller) Rebind() error {
 	if p.closed() {
 		return ErrClosed

@@ -245,3 +245,28 @@ func (rs *ringState) acceptDropped(res int32, flags uint32) {
 		rs.acc.inflight--
 	}
 }
+
+// rebindMultishots moves the multishot receives and accepts to the thread that now waits
+// (Rebind): each is cancelled, and the wait that reaps its last completion (ECANCELED, not
+// reported) arms it again from this thread, since it is still wanted. A request is never
+// replaced while it may still be reading or accepting on the old thread, so nothing is lost
+// or reordered: until the new request is armed, bytes and connections wait in the socket.
+// (Arming the new one at once would let both run at the same moment, the old one's
+// completions posted after the new one's.)
+func (rs *ringState) rebindMultishots() error {
+	for fd := range rs.recvs {
+		if st := &rs.recvs[fd]; st.armed && st.want {
+			if err := rs.cancelRecv(fd); err != nil {
+				return err
+			}
+		}
+	}
+	for fd := range rs.acc.st {
+		if st := &rs.acc.st[fd]; st.armed && st.want {
+			if err := rs.cancelAccept(fd); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -544,6 +544,7 @@ func (p *Poller) ringRebind() error {
 	if tid == rs.tid {
 		return nil
 	}
+	moved := rs.tid != 0 // else the multishot requests were not submitted yet
 	rs.tid = tid
 	for fd := range rs.polls {
 		if !rs.polls[fd].armed {
@@ -555,6 +556,9 @@ func (p *Poller) ringRebind() error {
 		if err := rs.arm(fd, p.fds[fd].interest); err != nil {
 			return err
 		}
+	}
+	if moved {
+		return rs.rebindMultishots()
 	}
 	return nil
 }

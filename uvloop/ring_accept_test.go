@@ -254,3 +254,43 @@ func TestPipeAcceptBothBackends(t *testing.T) {
 		mustOK(t, l.Close())
 	})
 }
+
+// BenchmarkTCPAccept: a client connects (blocking connect on loopback) and closes; the loop
+// announces the connection, its callback accepts and closes it. One op is one connection, on
+// each backend side by side. For system calls per connection, run one sub-benchmark with a
+// fixed -test.benchtime=Nx under strace -c -f (the client's socket, connect, setsockopt and
+// close count in it too: 4 per op).
+func BenchmarkTCPAccept(b *testing.B) {
+	for _, be := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
+		b.Run(be.String(), func(b *testing.B) {
+			if err := poller.Available(be); err != nil {
+				b.Skipf("backend %v does not open here: %v", be, err)
+			}
+			l := newLoopWith(b, uvloop.WithBackend(be), uvloop.WithLockOSThread())
+			accepted := 0
+			server, addr := listenTCP(b, l, func(server *uvloop.TCP, err error) {
+				mustOK(b, err)
+				acceptTCP(b, server).Close(nil)
+				accepted++
+			})
+			sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+				mustOK(b, err)
+				mustOK(b, unix.Connect(c, sa))
+				for n := accepted; accepted == n; {
+					mustRunMode(b, l, uvloop.RunOnce)
+				}
+				// A reset rather than TIME_WAIT, so that runs do not use up the ports.
+				unix.SetsockoptLinger(c, unix.SOL_SOCKET, unix.SO_LINGER, &unix.Linger{Onoff: 1})
+				unix.Close(c)
+			}
+			b.StopTimer()
+			server.Close(nil)
+			runLoop(b, l)
+			mustOK(b, l.Close())
+		})
+	}
+}
