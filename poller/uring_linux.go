@@ -45,10 +45,14 @@ import (
 // waits for their last completions before it unmaps the buffers, since the kernel writes into
 // them.
 //
-// Known difference: the kernel always polls for POLLRDHUP. An fd waiting only to become
-// Writable on a socket whose peer shut down its writing side completes its request at once;
-// the report is dropped (epoll would not make it) and the request armed again, so such a Wait
-// spins until the socket is writable or its timeout ends, instead of sleeping.
+// The kernel always polls for POLLRDHUP. An fd waiting only to become Writable on a socket
+// whose peer shut down its writing side completes its one-shot request at once, with nothing
+// to report (epoll would not wake); armed again, it would complete again at once, and the
+// Wait would spin until the socket is writable. So such an fd is armed with a multishot poll
+// instead (IORING_POLL_ADD_MULTI, Linux 5.13: quietPoll), which completes on the socket's
+// wake-ups only; its first report that is not only that hangup cancels it, and the fd goes
+// back to one-shot requests (level-triggered). On a kernel without multishot polls the Wait
+// spins as before.
 
 const (
 	// ringEntries is the size of the submission ring; the completion ring is twice as large
@@ -94,6 +98,8 @@ type pollState struct {
 	armed bool   // a request is armed (or queued to be)
 	seq   uint32 // its generation, in the low word of its user data
 	mask  uint32 // the POLL* bits it waits for
+	multi bool   // the armed request is multishot (quietPoll)
+	quiet bool   // the last one-shot completed with a hangup only it did not ask for: arm a multishot
 }
 
 // recvState is the multishot receive of one fd.
@@ -187,7 +193,11 @@ func (rs *ringState) arm(fd int, ev Events) error {
 	rs.seq++
 	mask := pollMask(ev)
 	sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(fd), mask, pollUD(fd, rs.seq)
-	rs.polls[fd] = pollState{armed: true, seq: rs.seq, mask: mask}
+	multi := rs.polls[fd].quiet && rs.r.Features()&uring.FeatRsrcTags != 0
+	if multi {
+		sqe.Len = uring.PollAddMulti
+	}
+	rs.polls[fd] = pollState{armed: true, seq: rs.seq, mask: mask, multi: multi}
 	return nil
 }
 
@@ -461,6 +471,12 @@ func (p *Poller) ringReap() (int, bool, error) {
 		if fd >= len(rs.polls) || !rs.polls[fd].armed || rs.polls[fd].seq != seq {
 			continue // stale: removed, or replaced by a newer request
 		}
+		if rs.polls[fd].multi && flags&uring.CQEFMore != 0 {
+			if p.quietPoll(fd, res, k) {
+				k++
+			}
+			continue
+		}
 		rs.polls[fd].armed = false
 		rs.rearm = append(rs.rearm, int32(fd))
 		if res == -int32(unix.ECANCELED) {
@@ -469,6 +485,8 @@ func (p *Poller) ringReap() (int, bool, error) {
 		if ev := p.ringEvents(fd, res); ev != 0 {
 			p.out[k] = Event{Fd: int32(fd), Tag: p.fds[fd].tag, Events: ev}
 			k++
+		} else {
+			rs.polls[fd].quiet = res > 0 && uint32(res)&unix.POLLRDHUP != 0
 		}
 	}
 	return k, woke, nil
@@ -597,4 +615,20 @@ func (p *Poller) ringRelease() error {
 		err = e
 	}
 	return err
+}
+
+// quietPoll handles a completion of fd's multishot poll, which goes on: a report that is
+// not only the hangup cancels it and arms a one-shot request again (by the next wait), and
+// fills p.out[k]; it reports whether it did.
+func (p *Poller) quietPoll(fd int, res int32, k int) bool {
+	ev := p.ringEvents(fd, res)
+	if ev == 0 {
+		return false
+	}
+	rs := p.q.ring
+	rs.cancel(fd) // on failure its completions, stale, are dropped
+	rs.polls[fd].quiet = false
+	rs.rearm = append(rs.rearm, int32(fd))
+	p.out[k] = Event{Fd: int32(fd), Tag: p.fds[fd].tag, Events: ev}
+	return true
 }

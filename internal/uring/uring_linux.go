@@ -48,6 +48,7 @@ const (
 	FeatSingleMmap uint32 = 1 << 0
 	FeatNoDrop     uint32 = 1 << 1
 	FeatExtArg     uint32 = 1 << 8
+	FeatRsrcTags   uint32 = 1 << 10 // Linux 5.13, as multishot poll requests (PollAddMulti)
 )
 
 // io_uring_enter flags.
