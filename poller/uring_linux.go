@@ -151,9 +151,13 @@ func (p *Poller) ringOpen() error {
 	}
 	p.q.ring = &ringState{r: r, wakeFd: -1}
 	p.q.ring.probeFiles(probe)
-	p.q.ring.probeMultishot(probe) // the receives' buffers, and accepts (uring_probe_linux.go)
 	p.kind = BackendIOURing
-	if err := p.openWake(); err != nil {
+	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
+	err = p.q.ring.probeMultishot(probe)
+	if err == nil {
+		err = p.openWake()
+	}
+	if err != nil {
 		if b := p.q.ring.bufs; b != nil {
 			b.Close()
 		}

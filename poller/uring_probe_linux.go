@@ -1,6 +1,8 @@
 package poller
 
 import (
+	"os"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/uvgo/uvgo/internal/uring"
@@ -26,10 +28,11 @@ const (
 var probeMissing uint8
 
 // probeMultishot registers the receives' buffer ring and sets rs.acc.on, for what the kernel
-// supports.
-func (rs *ringState) probeMultishot(probe *uring.Probe) {
+// supports. It fails only when the kernel does not take its submission: the probes' SQEs,
+// naming fds it closes, must not reach the kernel later.
+func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 	if !probe.Supports(uring.OpAsyncCancel) {
-		return
+		return nil
 	}
 	if probe.Supports(uring.OpRecv) && probeMissing&1 == 0 {
 		// Without provided buffer rings (before Linux 5.19) streams read on readiness.
@@ -78,8 +81,10 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) {
 			rs.r.AdvanceCQ()
 		}
 	}
-	if _, err := rs.r.Enter(0, nil); err != nil {
-		ok = 0
+	if armed != 0 {
+		if _, err := rs.r.Enter(0, nil); err != nil {
+			return os.NewSyscallError("io_uring_enter", err)
+		}
 	}
 	reap()
 	ok &= armed
@@ -97,11 +102,14 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) {
 		}
 		reap()
 	}
-	if ok&1 == 0 && rs.bufs != nil && armed&1 == 0 {
-		rs.bufs.Close()
+	if ok&1 == 0 && rs.bufs != nil {
+		if armed&1 == 0 {
+			rs.bufs.Close()
+		} // else leak them rather than let the kernel write into freed memory
 		rs.bufs = nil
-	} // else a receive that will not end keeps its buffers: it is supported, and they stay
+	}
 	rs.acc.on = ok&2 != 0
+	return nil
 }
 
 func (rs *ringState) probeSQE(want bool) *uring.SQE {
