@@ -24,11 +24,7 @@ func testTCPAcceptDrainsQueue(t *testing.T, b uvloop.Backend) {
 	checkFds(t)
 	l := newLoopWith(t, uvloop.WithBackend(b))
 	accepted := 0
-	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
-		mustOK(t, err)
-		acceptTCP(t, server).Close(nil)
-		accepted++
-	})
+	server, addr := closingServer(t, l, &accepted)
 
 	const n = 100 // more than libuv's read burst (32), within the backlog (128)
 	var clients []net.Conn
@@ -84,11 +80,7 @@ func testTCPReserveFdTakenBack(t *testing.T, b uvloop.Backend) {
 	checkFds(t)
 	l := newLoopWith(t, uvloop.WithBackend(b))
 	accepted := 0
-	server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
-		mustOK(t, err)
-		acceptTCP(t, server).Close(nil)
-		accepted++
-	})
+	server, addr := closingServer(t, l, &accepted)
 	if !l.ReserveFdHeld() {
 		t.Fatal("no reserve fd after Listen")
 	}

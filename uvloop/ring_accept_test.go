@@ -59,6 +59,16 @@ func dialN(t *testing.T, addr netip.AddrPort, n int) []net.Conn {
 	return cs
 }
 
+// closingServer listens on 127.0.0.1:0 with a callback that accepts each connection, closes
+// it and counts it in *accepted.
+func closingServer(tb testing.TB, l *uvloop.Loop, accepted *int) (*uvloop.TCP, netip.AddrPort) {
+	return listenTCP(tb, l, func(server *uvloop.TCP, err error) {
+		mustOK(tb, err)
+		acceptTCP(tb, server).Close(nil)
+		*accepted++
+	})
+}
+
 // ports returns the clients' local ports, which the server sees as their remote ones.
 func ports(cs []net.Conn) []uint16 {
 	var ps []uint16
@@ -176,11 +186,7 @@ func TestAllocAccept(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
 		l := newLoopWith(t, uvloop.WithBackend(b))
 		accepted := 0
-		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
-			mustOK(t, err)
-			acceptTCP(t, server).Close(nil)
-			accepted++
-		})
+		server, addr := closingServer(t, l, &accepted)
 		sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
 		iteration := func() {
 			c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
@@ -255,11 +261,11 @@ func TestPipeAcceptBothBackends(t *testing.T) {
 	})
 }
 
-// BenchmarkTCPAccept: a client connects (blocking connect on loopback) and closes; the loop
-// announces the connection, its callback accepts and closes it. One op is one connection, on
-// each backend side by side. For system calls per connection, run one sub-benchmark with a
-// fixed -test.benchtime=Nx under strace -c -f (the client's socket, connect, setsockopt and
-// close count in it too: 4 per op).
+// BenchmarkTCPAccept: clients connect (blocking connects on loopback) in bursts of 32; the
+// loop announces each connection, whose callback accepts and closes it; then the clients
+// close (with a reset, so that runs do not use up the ports in TIME_WAIT). One op is one
+// connection, on each backend side by side. For system calls per connection see
+// bench/accept-syscalls.sh.
 func BenchmarkTCPAccept(b *testing.B) {
 	for _, be := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
 		b.Run(be.String(), func(b *testing.B) {
@@ -268,24 +274,28 @@ func BenchmarkTCPAccept(b *testing.B) {
 			}
 			l := newLoopWith(b, uvloop.WithBackend(be), uvloop.WithLockOSThread())
 			accepted := 0
-			server, addr := listenTCP(b, l, func(server *uvloop.TCP, err error) {
-				mustOK(b, err)
-				acceptTCP(b, server).Close(nil)
-				accepted++
-			})
+			server, addr := closingServer(b, l, &accepted)
 			sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
+			linger := &unix.Linger{Onoff: 1}
+			var clients [32]int
 			b.ReportAllocs()
 			b.ResetTimer()
-			for range b.N {
-				c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-				mustOK(b, err)
-				mustOK(b, unix.Connect(c, sa))
-				for n := accepted; accepted == n; {
+			for done := 0; done < b.N; {
+				burst := clients[:min(len(clients), b.N-done)]
+				for i := range burst {
+					c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+					mustOK(b, err)
+					mustOK(b, unix.Connect(c, sa))
+					burst[i] = c
+				}
+				for want := accepted + len(burst); accepted < want; {
 					mustRunMode(b, l, uvloop.RunOnce)
 				}
-				// A reset rather than TIME_WAIT, so that runs do not use up the ports.
-				unix.SetsockoptLinger(c, unix.SOL_SOCKET, unix.SO_LINGER, &unix.Linger{Onoff: 1})
-				unix.Close(c)
+				for _, c := range burst {
+					unix.SetsockoptLinger(c, unix.SOL_SOCKET, unix.SO_LINGER, linger)
+					unix.Close(c)
+				}
+				done += len(burst)
 			}
 			b.StopTimer()
 			server.Close(nil)
