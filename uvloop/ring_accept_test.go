@@ -6,9 +6,11 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/uvgo/uvgo/internal/ostest"
 	"github.com/uvgo/uvgo/poller"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -189,8 +191,9 @@ func TestAllocAccept(t *testing.T) {
 		server, addr := closingServer(t, l, &accepted)
 		sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
 		iteration := func() {
-			c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 			mustOK(t, err)
+			unix.CloseOnExec(c)
 			mustOK(t, unix.Connect(c, sa))
 			for n := accepted; accepted == n; {
 				noWait(t, l)
@@ -264,7 +267,9 @@ func TestPipeAcceptBothBackends(t *testing.T) {
 // BenchmarkTCPAccept: clients connect (blocking connects on loopback) in bursts of 32; the
 // loop announces each connection, whose callback accepts and closes it; then the clients
 // close (with a reset, so that runs do not use up the ports in TIME_WAIT). One op is one
-// connection, on each backend side by side. For system calls per connection see
+// connection, on each backend side by side. Besides the wall time it reports cpu-ns/op, the
+// CPU time (user and system) of the one thread that runs the clients and the loop: on a
+// shared machine it varies much less. For system calls per connection see
 // bench/accept-syscalls.sh.
 func BenchmarkTCPAccept(b *testing.B) {
 	for _, be := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
@@ -278,13 +283,17 @@ func BenchmarkTCPAccept(b *testing.B) {
 			sa := &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
 			linger := &unix.Linger{Onoff: 1}
 			var clients [32]int
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := threadCPU(b)
 			for done := 0; done < b.N; {
 				burst := clients[:min(len(clients), b.N-done)]
 				for i := range burst {
-					c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+					c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
 					mustOK(b, err)
+					unix.CloseOnExec(c)
 					mustOK(b, unix.Connect(c, sa))
 					burst[i] = c
 				}
@@ -297,10 +306,20 @@ func BenchmarkTCPAccept(b *testing.B) {
 				}
 				done += len(burst)
 			}
+			b.ReportMetric(float64(threadCPU(b)-cpu0)/float64(b.N), "cpu-ns/op")
 			b.StopTimer()
 			server.Close(nil)
 			runLoop(b, l)
 			mustOK(b, l.Close())
 		})
 	}
+}
+
+// threadCPU is the CPU time (user and system) of the calling thread.
+func threadCPU(tb testing.TB) time.Duration {
+	d, err := ostest.ThreadCPU()
+	if err != nil {
+		tb.Skip(err)
+	}
+	return d
 }
