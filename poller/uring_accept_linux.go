@@ -203,8 +203,10 @@ func (p *Poller) ringAccepted(ud uint64, res int32, flags uint32, k int) bool {
 }
 
 // releaseAccepts cancels the accepts in flight and reaps every completion until their last
-// ones, closing the fds they accepted, so that Close leaks none. Receives' last completions
-// met on the way are counted as ringRelease counts them.
+// ones, closing the fds they accepted, so that Close leaks none. It runs first in
+// ringRelease; the receives' last completions and the file requests' completions met on the
+// way are handled as the later loops there would handle them (those loops no longer meet an
+// accept's completion).
 func (p *Poller) releaseAccepts() {
 	rs := p.q.ring
 	for fd := range rs.acc.st {
@@ -230,6 +232,8 @@ func (p *Poller) releaseAccepts() {
 				if p.ringAccepted(ud, res, flags, 0) && res >= 0 {
 					unix.Close(int(res))
 				}
+			case ud&udFile != 0:
+				rs.fileCompleted(ud, res) // fileRelease, next, counts on it
 			}
 		}
 	}
