@@ -1,6 +1,7 @@
 package uvloop_test
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"runtime"
@@ -51,6 +52,11 @@ func emfileChild(t *testing.T) {
 	addr, err := server.LocalAddr()
 	mustOK(t, err)
 
+	// The runtime opens its own poller's fds on first use: let that happen before the fds run
+	// out (it fails fatally when it cannot).
+	if ln, err := net.Listen("tcp", "127.0.0.1:0"); err == nil {
+		ln.Close()
+	}
 	// Lower the limit to a little above what is open, then use up every fd but one.
 	n := len(openFds(t))
 	var lim unix.Rlimit
