@@ -15,4 +15,4 @@ func (l *Loop) ReserveFdHeld() bool { return l.streams.reserved }
 
 // AcceptsThroughRing reports whether the listener accepts through the io_uring backend's
 // multishot accept rather than on readiness.
-func (s *stream) AcceptsThroughRing() bool { return s.acc.on }
+func (s *stream) AcceptsThroughRing() bool { return s.accepting() }
