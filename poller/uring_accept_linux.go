@@ -74,7 +74,10 @@ func (p *Poller) acceptStart(fd int, tag uint32) error {
 	st := &rs.acc.st[fd]
 	st.want, st.tag = true, tag
 	if !st.armed {
-		return rs.armAccept(fd)
+		if err := rs.armAccept(fd); err != nil {
+			rs.acceptTouch(fd) // no room for the SQE now: the next wait arms it
+			return err
+		}
 	}
 	return nil // armed, or being cancelled: its last completion arms it again
 }

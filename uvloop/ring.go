@@ -112,7 +112,16 @@ func (s *stream) deliver(data []byte, err error) {
 func (l *Loop) runHeld() {
 	held := l.streams.held
 	l.streams.held = nil
+	next := 0
+	defer func() {
+		// A callback panicked: the streams it kept from their turn (still marked queued) wait
+		// for the next poll phase, ahead of those queued since.
+		if rest := held[next:]; len(rest) > 0 {
+			l.streams.held = append(rest, l.streams.held...)
+		}
+	}()
 	for i, s := range held {
+		next = i + 1
 		held[i] = nil
 		r := &s.ring
 		r.queued = false

@@ -110,7 +110,14 @@ func (s *stream) announce(fd int) {
 func (s *stream) acceptBacklog() {
 	queued := s.ring.queued
 	s.ring.queued = true
-	defer func() { s.ring.queued = queued }()
+	defer func() {
+		s.ring.queued = queued
+		if !queued && s.fd >= 0 && s.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
+			// A callback panicked while it accepted: the rest waits for the next poll phase.
+			s.ring.queued = true
+			s.loop.streams.held = append(s.loop.streams.held, s)
+		}
+	}()
 	for s.fd >= 0 && s.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
 		fd := s.x.acc.backlog[0]
 		s.x.acc.backlog = s.x.acc.backlog[:copy(s.x.acc.backlog, s.x.acc.backlog[1:])]

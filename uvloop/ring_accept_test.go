@@ -1,6 +1,7 @@
 package uvloop_test
 
 import (
+	"errors"
 	"net"
 	"net/netip"
 	"runtime"
@@ -322,4 +323,70 @@ func threadCPU(tb testing.TB) time.Duration {
 		tb.Skip(err)
 	}
 	return d
+}
+
+// A connection callback that panics while parked listeners' backlogs are announced leaves
+// the other listeners' connections to come in the next poll phase, not stranded (Run goes on
+// after the panic, as the loop's policy says).
+func TestTCPAcceptPanicKeepsOtherBacklogs(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		parked := true
+		var servers [2]*uvloop.TCP
+		var addrs [2]netip.AddrPort
+		got := [2]int{}
+		parks := 0
+		panicked := false
+		for i := range servers {
+			servers[i], addrs[i] = listenTCP(t, l, func(server *uvloop.TCP, err error) {
+				mustOK(t, err)
+				if parked {
+					parks++
+					return // parks: the connection waits for Accept
+				}
+				acceptTCP(t, server).Close(nil)
+				got[i]++
+				if i == 0 && !panicked {
+					panicked = true
+					panic("boom")
+				}
+			})
+		}
+		for i := range servers {
+			dialN(t, addrs[i], 3)
+		}
+		for deadline := time.Now().Add(10 * time.Second); parks < 2; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d listeners parked, want 2", parks)
+			}
+			time.Sleep(time.Millisecond)
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		runNoWaitN(t, l, 5) // parked: nothing more is announced
+		parked = false
+		l.SetTimeout(func() {
+			for i := range servers {
+				acceptTCP(t, servers[i]).Close(nil)
+				got[i]++
+			}
+		}, 0)
+		for deadline := time.Now().Add(10 * time.Second); got != [2]int{3, 3}; {
+			if time.Now().After(deadline) {
+				t.Fatalf("accepted %v, want [3 3]", got)
+			}
+			time.Sleep(time.Millisecond)
+			if _, err := l.Run(uvloop.RunNoWait); err != nil {
+				var pe *uvloop.PanicError
+				if !errors.As(err, &pe) {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i := range servers {
+			servers[i].Close(nil)
+		}
+		runLoop(t, l)
+		mustOK(t, l.Close())
+	})
 }
