@@ -4,6 +4,7 @@ import (
 	"os"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -182,4 +183,52 @@ func TestSendStashesFileCompletions(t *testing.T) {
 			t.Fatalf("file read after the stash: %d %q", req.Res, req.Buf)
 		}
 	}
+}
+
+// Forgetting two blocked sends one after the other, the second's completion having come
+// meanwhile: the first's wait stashes it, and the second's SendForget finds it there at once
+// (it used to miss it, cancel a finished send and wait for it in vain).
+func TestSendForgetFindsStashedCompletion(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanSend() {
+		t.Skipf("the %v backend does not write for its caller", p.Backend())
+	}
+	big := make([]byte, 1<<20)
+	fill := func(fd int) {
+		for {
+			if _, err := unix.Write(fd, big); err != nil {
+				return
+			}
+		}
+	}
+	a, _ := f.socketpair()
+	b, bPeer := f.socketpair()
+	fill(a)
+	fill(b)
+	if err := p.Send(a, [][]byte{big}, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Send(b, [][]byte{[]byte("tail")}, 2); err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := p.Submit(); err != nil || len(evs) != 0 {
+		t.Fatalf("Submit on full sockets: %+v, %v; want nothing", evs, err)
+	}
+	// b's peer reads everything: b's send completes in the kernel, unreaped.
+	buf := make([]byte, 1<<20)
+	for {
+		if _, err := unix.Read(bPeer, buf); err != nil {
+			break
+		}
+	}
+	for i := 0; i < 100; i++ { // until the completion is posted (the kernel's task work)
+		time.Sleep(time.Millisecond)
+	}
+	if _, ok, err := p.SendForget(a); !ok || err != syscall.ECANCELED {
+		t.Fatalf("SendForget(a): ok=%v, %v; want ECANCELED", ok, err)
+	}
+	if n, ok, err := p.SendForget(b); !ok || err != nil || n != 4 {
+		t.Fatalf("SendForget(b): %d, ok=%v, %v; want its 4 bytes sent", n, ok, err)
+	}
+	wantNone(t, p)
 }

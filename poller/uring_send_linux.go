@@ -99,7 +99,8 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 	rs.seq++
 	st.iov = st.iov[:0]
 	for _, b := range bufs {
-		v := unix.Iovec{Len: uint64(len(b))}
+		var v unix.Iovec
+		v.SetLen(len(b)) // uint64 or uint32 by the architecture
 		if len(b) > 0 {
 			v.Base = &b[0]
 		}
@@ -108,7 +109,8 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 	if len(bufs) == 1 {
 		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSend, uint64(uintptr(unsafe.Pointer(st.iov[0].Base))), uint32(st.iov[0].Len)
 	} else {
-		st.msg = unix.Msghdr{Iov: &st.iov[0], Iovlen: uint64(len(st.iov))}
+		st.msg = unix.Msghdr{Iov: &st.iov[0]}
+		st.msg.SetIovlen(len(st.iov))
 		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&st.msg))), 1
 	}
 	sqe.Fd, sqe.OpFlags, sqe.UserData = int32(fd), unix.MSG_NOSIGNAL, sendUD(fd, rs.seq)
@@ -183,6 +185,22 @@ func (rs *ringState) takeCQEs(fd int) bool {
 	return found
 }
 
+// takeStashed applies the completion of fd's send if takeCQEs, waiting for another fd's
+// send, stashed it; the stashed copy is then ignored by the next Wait.
+func (rs *ringState) takeStashed(fd int) bool {
+	sr := &rs.snd
+	for i := sr.head; i < len(sr.stash); i++ {
+		c := &sr.stash[i]
+		if c.UserData&udRecv == 0 && c.UserData&udSend != 0 && int(c.UserData>>32&0x1fffffff)-1 == fd {
+			if _, ok := sr.reaped(c.UserData, c.Res); ok {
+				c.UserData = udIgnore
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nextCQE returns the oldest completion not handled yet: the stash's first, then the ring's.
 func (rs *ringState) nextCQE() (ud uint64, res int32, flags uint32, ok bool) {
 	if sr := &rs.snd; sr.head < len(sr.stash) {
@@ -254,6 +272,9 @@ func (p *Poller) sendForget(fd int) (int, bool, error) {
 // awaitSend submits fd's send (it completes there if the socket takes the bytes), cancels
 // it if it did not complete, and waits for its completion, stashing every other completion.
 func (rs *ringState) awaitSend(fd int, st *sendState) error {
+	if rs.takeStashed(fd) {
+		return nil // an earlier wait for another send took this one's completion
+	}
 	ud := sendUD(fd, st.seq)
 	canceled := false
 	for tries := 0; st.armed; tries++ {

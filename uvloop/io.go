@@ -271,7 +271,7 @@ func (l *Loop) dispatch(events []poller.Event) {
 	next := 0 // the first event not dispatched yet
 	defer func() {
 		if next < len(events) {
-			l.keepAccepted(events[next:]) // a callback panicked: no accepted connection is lost
+			l.keepCompletions(events[next:]) // a callback panicked: no completion is lost
 		}
 	}()
 	if len(l.streams.held) > 0 {

@@ -1,5 +1,7 @@
 package uvloop
 
+import "github.com/uvgo/uvgo/poller"
+
 // TCP streams of a loop whose poller can read for them (the io_uring backend: CanRecv) do not
 // ask for Readable and read on readiness: ReadStart starts a multishot receive, and the
 // kernel reads into buffers shared by the loop's streams as bytes arrive; the poll phase
@@ -75,22 +77,63 @@ func (s *stream) onRecv(data []byte, err error) {
 		return
 	}
 	if s.sflags&sReading == 0 || r.hasHeld || r.heldEnd {
-		if r.heldEnd {
-			return // nothing follows the end
-		}
-		if err != nil || data == nil {
-			r.heldEnd = true
-			if err != nil {
-				s.rare().heldErr = err
-			}
-		} else if len(data) > 0 {
-			x := s.rare()
-			x.held = append(x.held, data...)
-			r.hasHeld = true
-		}
+		s.hold(data, err)
 		return
 	}
 	s.deliver(data, err)
+}
+
+// hold keeps what the kernel read (a copy of data, or the end or err) for a later delivery.
+func (s *stream) hold(data []byte, err error) {
+	r := &s.ring
+	if r.heldEnd {
+		return // nothing follows the end
+	}
+	if err != nil || data == nil {
+		r.heldEnd = true
+		if err != nil {
+			s.rare().heldErr = err
+		}
+	} else if len(data) > 0 {
+		x := s.rare()
+		x.held = append(x.held, data...)
+		r.hasHeld = true
+	}
+}
+
+// keepCompletions is dispatch's part when a callback panicked: the completions of the rest
+// of the batch are not lost (readiness comes again, completions do not). Accepted
+// connections are kept (keepAccepted), bytes read are held for the next poll phase, and
+// sends are applied, their callbacks deferred to the pending phase as after a submission.
+func (l *Loop) keepCompletions(events []poller.Event) {
+	l.keepAccepted(events)
+	for i := range events {
+		ev := &events[i]
+		if !ev.Received() && !ev.Sent() {
+			continue
+		}
+		fd := int(ev.Fd)
+		if fd >= len(l.io.byFd) {
+			continue
+		}
+		w := l.io.byFd[fd]
+		if w == nil || w.tag != ev.Tag || w.st == nil {
+			continue
+		}
+		s := w.st
+		switch {
+		case ev.Received() && s.ring.on && s.fd >= 0:
+			data, err := l.poller.RecvData(ev)
+			s.hold(data, err)
+			if r := &s.ring; (r.hasHeld || r.heldEnd) && !r.queued && s.sflags&sReading != 0 {
+				r.queued = true
+				l.streams.held = append(l.streams.held, s)
+			}
+		case ev.Sent() && s.rw.on:
+			n, err := l.poller.SendResult(ev)
+			s.onSent(n, err, true)
+		}
+	}
 }
 
 // deliver hands a read's result to the read callback, as stream.read does.

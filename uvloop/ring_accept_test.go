@@ -390,3 +390,65 @@ func TestTCPAcceptPanicKeepsOtherBacklogs(t *testing.T) {
 		mustOK(t, l.Close())
 	})
 }
+
+// A read callback that panics does not lose what the kernel read for the other streams in
+// the same batch (readiness would come again; a completion does not): their bytes come in
+// a later poll phase.
+func TestRingReadPanicKeepsOtherStreamsBytes(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		got := map[int]string{}
+		panicked := false
+		n := 0
+		var conns []*uvloop.TCP
+		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			mustOK(t, err)
+			c := acceptTCP(t, server)
+			i := n
+			n++
+			conns = append(conns, c)
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				if err != nil {
+					return
+				}
+				got[i] += string(data)
+				if !panicked {
+					panicked = true
+					panic("boom")
+				}
+			}))
+		})
+		clients := dialN(t, addr, 3)
+		for deadline := time.Now().Add(10 * time.Second); n < 3; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d connections accepted, want 3", n)
+			}
+			time.Sleep(time.Millisecond)
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		for i, c := range clients {
+			_, err := c.Write([]byte{'a' + byte(i)})
+			mustOK(t, err)
+		}
+		time.Sleep(20 * time.Millisecond) // all three reads in one batch
+		for deadline := time.Now().Add(10 * time.Second); len(got) < 3 || len(got[0])+len(got[1])+len(got[2]) < 3; {
+			if time.Now().After(deadline) {
+				t.Fatalf("got %v, want a byte from each of the 3 clients", got)
+			}
+			time.Sleep(time.Millisecond)
+			if _, err := l.Run(uvloop.RunNoWait); err != nil {
+				var pe *uvloop.PanicError
+				if !errors.As(err, &pe) {
+					t.Fatal(err)
+				}
+			}
+		}
+		for _, c := range conns {
+			c.Close(nil)
+		}
+		server.Close(nil)
+		runLoop(t, l)
+		mustOK(t, l.Close())
+	})
+}
