@@ -17,7 +17,9 @@ import (
 //     (AcceptStop, which reaches the kernel only if the callback returns without accepting);
 //     connections the kernel accepted meanwhile wait in the listener's backlog and are
 //     announced, oldest first, as soon as Accept took the waiting one (in the same loop if
-//     the callback accepted, else in the next poll phase);
+//     the callback accepted, else in the next poll phase). Unlike epoll's listen queue,
+//     that backlog holds open fds: the kernel accepted each as it arrived, so parking stops
+//     accepts only from the next wait, and a burst that came before is held whole;
 //   - EMFILE and ENFILE go through the same reserve-fd trick (emfileTrick), which takes
 //     the queued connections with accept4 and closes them; the reserve is taken back at each
 //     report when it was lost;

@@ -160,7 +160,11 @@ func (t *TCP) Listen(backlog int, cb func(err error)) error {
 
 // Accept takes the connection announced to Listen's callback into client, a new TCP
 // handle without a socket. Without a connection waiting it fails with an error wrapping
-// EAGAIN. While a connection waits to be accepted the listener accepts no other.
+// EAGAIN. While a connection waits to be accepted the listener accepts no other. (On the
+// io_uring backend, where the kernel accepts as connections arrive (AcceptsThroughRing), the
+// connections it took before the listener parked wait as open fds in the listener's backlog
+// rather than in the kernel's listen queue: a parked listener holds up to a burst's worth of
+// fds, closed with it.)
 //
 // When the process runs out of fds (EMFILE, ENFILE), the listener does as libuv does: it
 // closes an fd it holds in reserve, accepts every queued connection and closes it at once
