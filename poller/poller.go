@@ -36,18 +36,19 @@
 // # Choosing a backend
 //
 // New opens the system's default backend: epoll on Linux, kqueue on macOS, FreeBSD, NetBSD
-// and OpenBSD (none on DragonFly yet). Open takes a [Backend]: BackendIOURing watches descriptors with one-shot IORING_OP_POLL_ADD
-// requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
+// and OpenBSD (none on DragonFly yet). Open takes a [Backend]: BackendIOURing watches
+// descriptors with one-shot IORING_OP_POLL_ADD requests on an io_uring (Linux 5.11 or later, where io_uring_setup is allowed), re-armed
 // after each report so that readiness stays level-triggered; its Wait is the io_uring_enter
 // that also submits the re-arms and the interest changes. It can also read stream sockets
 // for its caller (CanRecv, RecvStart: a multishot receive into buffers shared by all
 // descriptors), make file system calls for it (CanFile, SubmitFile, FileDone: reads,
 // writes, opens, stats and the rest as io_uring submissions), and accept for a listening
 // socket (CanAccept, AcceptStart: a multishot accept); Open finds out whether the kernel has
-// multishot receives and accepts by arming one of each. BackendAuto is the default backend,
-// not io_uring: readiness through poll requests costs as much as epoll, the ring pays only
-// where the caller reads, accepts or makes file system calls through it, and the kernel
-// posts each completion from the thread that submitted the request (see Rebind).
+// multishot receives and accepts by arming one of each, and sends for it (CanSend, Send,
+// Submit). BackendAuto is the default backend, not io_uring: readiness through poll
+// requests costs as much as epoll, the kernel posts each completion from the thread that
+// submitted the request (see Rebind), and measured with one P (GOMAXPROCS=1) the ring
+// costs more CPU per request than epoll despite its fewer system calls (bench/README.md).
 // Available tells whether a backend opens here, and why not.
 package poller
 
