@@ -11,7 +11,12 @@ type queueState struct {
 
 func (p *Poller) open(b Backend) error {
 	switch b {
-	case BackendAuto, BackendEpoll:
+	case BackendAuto:
+		if p.opts.ThreadBound && p.openRingIfWhole() {
+			return nil
+		}
+		return p.epollOpen()
+	case BackendEpoll:
 		return p.epollOpen()
 	case BackendIOURing:
 		return p.ringOpen()
@@ -99,4 +104,19 @@ func (p *Poller) rebind() error {
 		return nil
 	}
 	return p.ringRebind()
+}
+
+// openRingIfWhole opens the io_uring backend for BackendAuto and keeps it when the kernel has
+// everything that makes it worth it: multishot receives and accepts, and sends. Otherwise
+// (or when the ring does not open at all) it leaves p as it found it and reports false.
+func (p *Poller) openRingIfWhole() bool {
+	if p.ringOpen() != nil {
+		return false
+	}
+	if p.canRecv() && p.canAccept() && p.canSend() {
+		return true
+	}
+	p.ringRelease()
+	p.q, p.w, p.kind = queueState{}, wakeState{}, 0
+	return false
 }

@@ -3,6 +3,7 @@ package poller_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"syscall"
 	"testing"
 
@@ -15,8 +16,16 @@ import (
 // that opens here, and says which.
 var backend poller.Backend
 
-// backends are the backends the tests run against: the system's default, then io_uring.
-var backends = []poller.Backend{poller.BackendAuto, poller.BackendIOURing}
+// threadBound is the Options.ThreadBound newPoller opens with; newPoller then locks the test's
+// goroutine to its thread, as the option promises.
+var threadBound bool
+
+// backends are the backends the tests run against: the system's default, then io_uring, then
+// io_uring ThreadBound (COOP_TASKRUN).
+var backends = []struct {
+	b     poller.Backend
+	bound bool
+}{{poller.BackendAuto, false}, {poller.BackendIOURing, false}, {poller.BackendIOURing, true}}
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(perBackend{m}) }
 
@@ -25,13 +34,13 @@ type perBackend struct{ m *testing.M }
 
 func (r perBackend) Run() int {
 	code := 0
-	for _, b := range backends {
-		if err := poller.Available(b); err != nil {
-			fmt.Printf("poller tests: not run with backend %v: %v\n", b, err)
+	for _, bb := range backends {
+		if err := poller.Available(bb.b); err != nil {
+			fmt.Printf("poller tests: not run with backend %v: %v\n", bb.b, err)
 			continue
 		}
-		backend = b
-		fmt.Printf("poller tests: backend %v\n", b)
+		backend, threadBound = bb.b, bb.bound
+		fmt.Printf("poller tests: backend %v, ThreadBound %v\n", bb.b, bb.bound)
 		if c := r.m.Run(); c != 0 {
 			code = c
 		}
@@ -41,7 +50,7 @@ func (r perBackend) Run() int {
 
 // TestBackendAvailable says, as a skip, why a backend's run did not happen.
 func TestBackendAvailable(t *testing.T) {
-	for _, b := range backends {
+	for _, b := range []poller.Backend{poller.BackendAuto, poller.BackendIOURing} {
 		t.Run(b.String(), func(t *testing.T) {
 			if err := poller.Available(b); err != nil {
 				t.Skipf("backend %v does not open here (refused setup: ENOSYS, EPERM, io_uring_disabled, seccomp): %v", b, err)
@@ -118,4 +127,31 @@ func TestZeroPoller(t *testing.T) {
 	if err := p.Close(); err != poller.ErrClosed {
 		t.Errorf("Close on a zero Poller: %v, want ErrClosed", err)
 	}
+}
+
+// TestAutoThreadBound: BackendAuto is io_uring for a ThreadBound Poller when the kernel has
+// multishot receives, accepts and sends, and epoll otherwise; without ThreadBound it is epoll.
+func TestAutoThreadBound(t *testing.T) {
+	want := poller.BackendEpoll
+	if runtime.GOOS != "linux" {
+		t.Skip("BackendAuto is kqueue here, whatever the options")
+	}
+	if r, err := poller.Open(poller.BackendIOURing); err == nil {
+		if r.CanRecv() && r.CanAccept() && r.CanSend() {
+			want = poller.BackendIOURing
+		}
+		r.Close()
+	}
+	for _, bound := range []bool{false, true} {
+		p, err := poller.OpenWith(poller.BackendAuto, poller.Options{ThreadBound: bound})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := p.Backend()
+		p.Close()
+		if w := map[bool]poller.Backend{false: poller.BackendEpoll, true: want}[bound]; got != w {
+			t.Errorf("ThreadBound %v: auto opened %v, want %v", bound, got, w)
+		}
+	}
+	t.Logf("auto, ThreadBound: %v", want)
 }

@@ -45,11 +45,16 @@
 // writes, opens, stats and the rest as io_uring submissions), and accept for a listening
 // socket (CanAccept, AcceptStart: a multishot accept); Open finds out whether the kernel has
 // multishot receives and accepts by arming one of each, and sends for it (CanSend, Send,
-// Submit). BackendAuto is the default backend, not io_uring: readiness through poll
-// requests costs as much as epoll, the kernel posts each completion from the thread that
-// submitted the request (see Rebind), and measured with one P (GOMAXPROCS=1) the ring
-// costs more CPU per request than epoll despite its fewer system calls (bench/README.md).
-// Available tells whether a backend opens here, and why not.
+// Submit). BackendAuto is epoll, or kqueue, unless the Poller is ThreadBound (see Options):
+// then it is io_uring when the kernel has multishot receives and accepts and sends, and
+// epoll otherwise. Measured on HTTP hello with the server on one core (bench/README.md),
+// a thread-bound ring, whose completions wait for the thread's next io_uring_enter
+// (COOP_TASKRUN), costs less CPU per request than epoll; a ring that is not thread-bound
+// must let the kernel interrupt the thread for each completion, and costs more than epoll,
+// which is why that is not the default: the kernel posts each completion from the thread
+// that submitted the request (see Rebind), and a goroutine that changes threads cannot
+// promise that it will enter the kernel again soon. Available tells whether a backend opens
+// here, and why not.
 package poller
 
 import (
@@ -318,6 +323,7 @@ type Poller struct {
 	q      queueState       // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
 	w      wakeState        // the wake-up mechanism's descriptors
 	kind   Backend          // the backend Open opened; read-only after Open
+	opts   Options          // as OpenWith was given them; read-only
 }
 
 // New creates a Poller with the system's default backend: a kernel queue (epoll or kqueue)
@@ -329,8 +335,27 @@ func New() (*Poller, error) { return Open(BackendAuto) }
 // or one the kernel refuses (io_uring under io_uring_disabled or a seccomp filter), fails
 // with an error wrapping errors.ErrUnsupported and, when there is one, the system call's
 // error. Release the Poller with Close.
-func Open(b Backend) (*Poller, error) {
-	p := new(Poller)
+func Open(b Backend) (*Poller, error) { return OpenWith(b, Options{}) }
+
+// Options are what OpenWith is told besides the backend.
+type Options struct {
+	// ThreadBound promises that from its first Rebind on, the Poller is used from one OS
+	// thread: the goroutine that waits on it locked its thread (runtime.LockOSThread) before
+	// that Rebind and keeps it locked, or calls Rebind again when it changes threads (as a
+	// loop's Run does). The io_uring backend then lets the kernel keep a completion's work
+	// for that thread until it next enters the kernel (IORING_SETUP_COOP_TASKRUN), instead of
+	// interrupting it while it runs: a receive then runs in the io_uring_enter that submits
+	// or waits, not in an interrupt that finds the socket still locked by the sender. A
+	// thread that sleeps is woken as before. Measured on HTTP hello with one core, it cuts
+	// the server's CPU per request by about a third (bench/README.md). Without the promise,
+	// a completion armed from a thread the goroutine has left could wait for that thread's
+	// next system call or timer tick. Other backends ignore it.
+	ThreadBound bool
+}
+
+// OpenWith is Open with options.
+func OpenWith(b Backend, o Options) (*Poller, error) {
+	p := &Poller{opts: o}
 	if err := p.open(b); err != nil {
 		return nil, err
 	}

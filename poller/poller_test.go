@@ -74,7 +74,10 @@ func (f *testFds) write(fd int, s string) {
 
 func newPoller(t *testing.T) *poller.Poller {
 	t.Helper()
-	p, err := poller.Open(backend)
+	if threadBound {
+		runtime.LockOSThread() // for the rest of the test: its goroutine ends locked, and the thread with it
+	}
+	p, err := poller.OpenWith(backend, poller.Options{ThreadBound: threadBound})
 	if err != nil {
 		t.Fatalf("Open(%v): %v", backend, err)
 	}

@@ -28,12 +28,16 @@ import (
 // is unfit: it asks fstat instead, and refuses a regular file or a directory with EPERM, as
 // epoll_ctl does.
 //
-// The ring is set up without IORING_SETUP_SINGLE_ISSUER, DEFER_TASKRUN and COOP_TASKRUN. The
-// first two bind the ring to the OS thread that created it, and the loop's goroutine changes
-// threads (unless WithLockOSThread, and then only while Run runs). COOP_TASKRUN lets a poll's
-// completion wait until the thread that submitted it next enters the kernel, which, after the
-// goroutine moved to another thread, may be never: without it the kernel wakes that thread to
-// post the completion.
+// The ring is set up without IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN: they bind the ring
+// to the OS thread that created it, and the loop's goroutine changes threads (unless
+// WithLockOSThread, and then only while Run runs; New may run on another). COOP_TASKRUN (with
+// TASKRUN_FLAG) is asked for only when the Poller is ThreadBound (see Options): it lets a
+// completion's work wait until the thread that submitted the request next enters the kernel,
+// which after the goroutine moved to another thread could be that thread's next system call
+// or timer tick; without it the kernel interrupts that thread at once to post the completion.
+// The interrupt is what makes it costly on a busy loop: a multishot receive woken by the
+// sender's CPU runs its recv in the interrupt while the sender still holds the socket's lock,
+// and spins on it (perf: a fifth of the loop thread's time, HTTP hello on one core).
 //
 // Streams can have the kernel read for them (RecvStart, when the kernel has provided buffer
 // rings and multishot receives): one multishot IORING_OP_RECV per descriptor, with buffers
@@ -132,7 +136,11 @@ func pollMask(ev Events) uint32 {
 }
 
 func (p *Poller) ringOpen() error {
-	r, err := uring.Setup(ringEntries, uring.SetupSubmitAll)
+	flags := uring.SetupSubmitAll
+	if p.opts.ThreadBound {
+		flags |= uring.SetupCoopTaskrun | uring.SetupTaskrunFlag
+	}
+	r, err := uring.Setup(ringEntries, flags)
 	if err != nil {
 		return errBackend(BackendIOURing, err)
 	}

@@ -30,20 +30,31 @@ const BackendEnv = "UVGO_BACKEND"
 
 // WithBackend chooses the kernel mechanism the loop waits with. The default, BackendAuto,
 // defers to the UVGO_BACKEND environment variable, so that an operator can choose for a
-// program that does not; any other value wins over the variable. BackendAuto (and an unset
-// variable) means epoll on Linux and kqueue on macOS, FreeBSD, NetBSD and OpenBSD (none on
-// DragonFly yet): io_uring is chosen only when asked for. With io_uring, TCP streams read through the ring (a multishot receive into
-// buffers the loop's streams share), TCP and Pipe listeners accept through it (a multishot
-// accept: no accept4 per connection), and the loop's wait is the io_uring_enter that submits;
-// writes, pipes' reads, UDP and Poll handles still go by readiness, through poll requests on
-// the ring (and what the kernel lacks: multishot receives before Linux 6.0, accepts before
-// 5.19); the file requests that are faster there run as submissions to the ring instead of
-// on the work pool (see FSReq). It halves the system calls per HTTP request (bench/README.md), but the kernel
-// posts each completion from the thread that submitted the request, so a loop whose goroutine
-// changes threads pays thread wake-ups: use it with WithLockOSThread. New fails with an error
-// wrapping errors.ErrUnsupported when the backend asked for is missing or refused (io_uring
-// under io_uring_disabled or a seccomp filter); it does not fall back to another one silently.
-// Loop.Backend and Metrics say which backend runs.
+// program that does not; any other value wins over the variable.
+//
+// BackendAuto (and an unset variable) means epoll on Linux and kqueue on macOS, FreeBSD,
+// NetBSD and OpenBSD (none on DragonFly yet), except for a loop WithLockOSThread on Linux:
+// New then probes io_uring, and takes it when it opens with multishot receives and accepts
+// and sends (Linux 6.0 or later, where io_uring_setup is allowed), and epoll when not. Only a
+// locked loop gets it by default. Measured with the server on one core (bench/README.md), a
+// locked loop's ring, whose completions wait for the loop's next io_uring_enter, costs less
+// CPU per HTTP request than epoll; an unlocked loop's, for which the kernel must interrupt the
+// thread at each completion, costs more.
+//
+// With io_uring, TCP streams read through the ring (a multishot receive into buffers the
+// loop's streams share) and write through it (a send per Write: see TCP.RingWrites); TCP and
+// Pipe listeners accept through it (a multishot accept: no accept4 per connection); the loop's
+// wait is the io_uring_enter that submits; pipes' reads and writes, UDP and Poll handles go by
+// readiness, through poll requests on the ring (and so does what the kernel lacks: multishot
+// receives before Linux 6.0, accepts before 5.19); the file requests that are faster there
+// run as submissions to the ring instead of on the work pool (see FSReq). It makes a tenth of
+// epoll's system calls per HTTP request, but the kernel posts each completion from the thread
+// that submitted the request, so a loop whose goroutine changes threads pays thread wake-ups
+// and interrupts: use it with WithLockOSThread.
+//
+// New fails with an error wrapping errors.ErrUnsupported when the backend asked for is
+// missing or refused (io_uring under io_uring_disabled or a seccomp filter); it does not fall
+// back to another one silently. Loop.Backend and Metrics say which backend runs.
 func WithBackend(b Backend) Option {
 	return func(o *options) { o.backend = b }
 }
@@ -58,7 +69,7 @@ func openPoller(o *options) (*poller.Poller, error) {
 			return nil, fmt.Errorf("uvloop: %s=%q: %w", BackendEnv, env, err)
 		}
 	}
-	return poller.Open(b)
+	return poller.OpenWith(b, poller.Options{ThreadBound: o.lockThread})
 }
 
 // Backend returns the backend the loop waits with: BackendEpoll, BackendKqueue or

@@ -11,7 +11,7 @@ import (
 )
 
 // TestBackendChoice pins the choice of backend: WithBackend wins, else UVGO_BACKEND, else
-// the system's default; a bad variable is an error, and a backend the system lacks is an
+// the system's default (io_uring for a loop WithLockOSThread, when it opens whole); a bad variable is an error, and a backend the system lacks is an
 // error wrapping errors.ErrUnsupported. It also logs the backend the other tests of this run
 // use (New without options), so that a CI log says which ran.
 func TestBackendChoice(t *testing.T) {
@@ -38,6 +38,35 @@ func TestBackendChoice(t *testing.T) {
 		defer l.Close()
 		if l.Backend() != def {
 			t.Errorf("unset %s: backend %v, want %v", uvloop.BackendEnv, l.Backend(), def)
+		}
+	})
+	t.Run("locked", func(t *testing.T) {
+		t.Setenv(uvloop.BackendEnv, "")
+		want := def
+		if p, err := poller.Open(poller.BackendIOURing); err == nil {
+			if p.CanRecv() && p.CanAccept() && p.CanSend() {
+				want = uvloop.BackendIOURing
+			}
+			p.Close()
+		}
+		l, err := uvloop.New(uvloop.WithLockOSThread())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if l.Backend() != want {
+			t.Errorf("WithLockOSThread, unset %s: backend %v, want %v", uvloop.BackendEnv, l.Backend(), want)
+		}
+		t.Setenv(uvloop.BackendEnv, "epoll")
+		if runtime.GOOS == "linux" {
+			l2, err := uvloop.New(uvloop.WithLockOSThread())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l2.Close()
+			if l2.Backend() != uvloop.BackendEpoll {
+				t.Errorf("WithLockOSThread, %s=epoll: backend %v", uvloop.BackendEnv, l2.Backend())
+			}
 		}
 	})
 	t.Run("bad env", func(t *testing.T) {

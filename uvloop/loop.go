@@ -116,7 +116,10 @@ func defaultOptions() options { return options{workers: DefaultWorkers} }
 // kernel, a goroutine that one of its callbacks made ready (a channel send to a waiting
 // goroutine) waits for the runtime to take the processor back (tens of microseconds or more);
 // so lock a loop that serves I/O, not one that answers goroutines. Lock the thread with this
-// option, not around Run, so that the loop knows.
+// option, not around Run, so that the loop knows. On io_uring it also lets the kernel keep a
+// completion's work for the loop's thread until the loop enters the kernel, instead of
+// interrupting it (IORING_SETUP_COOP_TASKRUN: see poller.Options.ThreadBound): a third less
+// CPU per HTTP request on one core.
 func WithLockOSThread() Option {
 	return func(o *options) { o.lockThread = true }
 }

@@ -58,7 +58,7 @@ func ServeUntilSignal(addr string, grace time.Duration) (bound netip.AddrPort, w
 }
 
 func start(addr string, grace time.Duration) (bound netip.AddrPort, stop, wait func() error, err error) {
-	loop, err := uvloop.New()
+	loop, err := uvloop.New(uvloop.WithLockOSThread()) // a thread of its own while Run runs (on io_uring: see WithLockOSThread)
 	if err != nil {
 		return bound, nil, nil, err
 	}
