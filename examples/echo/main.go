@@ -8,6 +8,12 @@
 // reader holds back its writer instead of growing the buffer (backpressure). The buffer is
 // kept and reused, so steady state allocates nothing.
 //
+// On io_uring (which the loop gets by default, being locked to its thread, where the kernel
+// has it: see uvloop.WithBackend) a stream writes through the ring: each Write is a send
+// submitted with the others at the end of the phase, not a write(2) of its own. The echo then
+// always copies, keeps one send in flight per connection and gathers what is read meanwhile
+// behind it, up to 64 KiB before it stops reading.
+//
 // Like Node's net.Server and libuv's echo server, it has no idle timeout: a connection stays
 // open until its client closes or resets it, or the server shuts down.
 //
@@ -172,7 +178,22 @@ type conn struct {
 	rest    []byte // the unwritten rest of a read, queued with Write; reused
 	onRead  func([]byte, error)
 	onWrite func(error)
+	ring    *ringOut // streams that write through io_uring's ring only; from their first read
 }
+
+// ringOut is the writing side of a stream that writes through the ring (TCP.RingWrites):
+// there a Write is a send that the kernel makes after the callback has returned, so the
+// bytes are always copied. One write is in flight at a time; what is read meanwhile gathers
+// in next and goes out as one send when it completes. Reading stops while next holds
+// maxPending bytes or more, until it has gone out (backpressure). Both buffers are reused.
+type ringOut struct {
+	busy, next []byte // the bytes of the write in flight (stable until its callback), and the ones read since
+	stopped    bool   // reading stopped on a full next
+}
+
+// maxPending is how many bytes a ring stream gathers behind its write in flight before it
+// stops reading.
+const maxPending = 64 << 10
 
 func newConn(t *uvloop.TCP) {
 	c := &conn{tcp: t}
@@ -185,6 +206,10 @@ func newConn(t *uvloop.TCP) {
 func (c *conn) read(data []byte, err error) {
 	if err != nil { // io.EOF or a read error
 		c.tcp.Close(nil)
+		return
+	}
+	if c.ring != nil || c.tcp.RingWrites() {
+		c.readRing(data)
 		return
 	}
 	n, err := c.tcp.TryWrite(data)
@@ -202,6 +227,49 @@ func (c *conn) read(data []byte, err error) {
 	}
 	if c.tcp.Write(c.rest, c.onWrite) != nil {
 		c.tcp.Close(nil)
+	}
+}
+
+// readRing echoes data through the ring (see ringOut).
+func (c *conn) readRing(data []byte) {
+	r := c.ring
+	if r == nil {
+		r = new(ringOut)
+		c.ring, c.onWrite = r, c.writtenRing
+	}
+	if len(r.busy) > 0 { // a write is in flight: gather behind it
+		r.next = append(r.next, data...)
+		if len(r.next) >= maxPending {
+			r.stopped = true
+			c.tcp.ReadStop()
+		}
+		return
+	}
+	r.busy = append(r.busy[:0], data...)
+	if c.tcp.Write(r.busy, c.onWrite) != nil {
+		c.tcp.Close(nil)
+	}
+}
+
+// writtenRing sends what was gathered while the write that completed was in flight.
+func (c *conn) writtenRing(err error) {
+	r := c.ring
+	if err != nil {
+		if !c.tcp.IsClosing() {
+			c.tcp.Close(nil)
+		}
+		return
+	}
+	r.busy, r.next = r.next, r.busy[:0]
+	if len(r.busy) > 0 && c.tcp.Write(r.busy, c.onWrite) != nil {
+		c.tcp.Close(nil)
+		return
+	}
+	if r.stopped {
+		r.stopped = false
+		if c.tcp.ReadStart(c.onRead) != nil {
+			c.tcp.Close(nil)
+		}
 	}
 }
 
