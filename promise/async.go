@@ -107,7 +107,11 @@ func (rt *Runtime) getWorker() *worker {
 		return w
 	}
 	w := &worker{}
-	w.next, w.stop = iter.Pull(w.loop)
+	if rt.goWorkers {
+		w.next, w.stop = goPull(w.loop)
+	} else {
+		w.next, w.stop = iter.Pull(w.loop)
+	}
 	return w
 }
 

@@ -52,5 +52,7 @@
 // (the loop goroutine), except Remote's methods, Wait and WithContext, which say otherwise.
 // Async bodies run on coroutines (iter.Pull) that the loop goroutine switches to and back
 // from; only one of them runs at a time, while the loop goroutine waits, so a body may use the
-// loop as if it ran on the loop goroutine.
+// loop as if it ran on the loop goroutine. For a loop that locks its OS thread
+// (uvloop.WithLockOSThread; see ThreadLocker) they run on goroutines instead, handed control
+// the same way, since a coroutine must run with the thread-lock state it was made with.
 package promise

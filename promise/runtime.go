@@ -42,6 +42,17 @@ type Closer interface {
 	OnClose(fn func())
 }
 
+// ThreadLocker is a Scheduler whose goroutine may lock its OS thread for part of its life:
+// LocksOSThread reports whether it does (a *uvloop.Loop WithLockOSThread locks it while Run
+// runs, and each Run may be on another thread). The runtime lets a coroutine run only with
+// the thread-lock state it was made with, so for such a scheduler the package runs Async
+// bodies on goroutines instead of coroutines (iter.Pull), which costs a channel hand-off
+// where a coroutine switches: about the price of two goroutine wake-ups per Await that
+// suspends.
+type ThreadLocker interface {
+	LocksOSThread() bool
+}
+
 // Failer is a Scheduler whose run can be ended with an error; in ModeThrow and ModeStrict an
 // unhandled rejection ends it with an *UnhandledRejectionError, as it ends a Node process.
 // Without it, the error is raised as a panic from the checkpoint.
@@ -83,13 +94,14 @@ type Runtime struct {
 	jobs     queue.Ring[queued] // paired one to one with runJob microtasks queued on sched
 	runJobFn func()             // rt.runJob, bound once
 
-	current *coro   // the async body running now; nil on the loop goroutine
-	coros   coro    // sentinel of the list of bodies started and not finished
-	idle    *worker // the pool of workers waiting for a body
-	nIdle   int
-	pooling bool // the scheduler is a Closer: Close stops the pool's workers
-	closed  bool
-	done    chan struct{} // closed by Close
+	current   *coro   // the async body running now; nil on the loop goroutine
+	coros     coro    // sentinel of the list of bodies started and not finished
+	idle      *worker // the pool of workers waiting for a body
+	nIdle     int
+	pooling   bool // the scheduler is a Closer: Close stops the pool's workers
+	goWorkers bool // the scheduler is a ThreadLocker that locks: workers are goroutines (goPull)
+	closed    bool
+	done      chan struct{} // closed by Close
 
 	tracking         bool // the scheduler is a Checkpointer
 	requestCP        func()
@@ -151,6 +163,9 @@ func newRuntime(s Scheduler) *Runtime {
 	rt.coros.lnext, rt.coros.lprev = &rt.coros, &rt.coros
 	rt.inspect, _ = s.(JobInspector)
 	rt.failer, _ = s.(Failer)
+	if tl, ok := s.(ThreadLocker); ok {
+		rt.goWorkers = tl.LocksOSThread()
+	}
 	return rt
 }
 

@@ -3,6 +3,7 @@ package uvloop_test
 import (
 	"fmt"
 
+	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -52,4 +53,23 @@ func ExampleWithLockOSThread() {
 	}
 	l.Close()
 	// Output: on a locked thread
+}
+
+// A loop WithLockOSThread says so, and package promise then runs Async bodies on goroutines
+// (a coroutine must keep the thread-lock state it was made with; this loop's goroutine is
+// locked only while Run runs).
+func ExampleLoop_LocksOSThread() {
+	l, err := uvloop.New(uvloop.WithLockOSThread())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer l.Close()
+	p := promise.Async(l, func() (string, error) { // starts here, before Run, unlocked
+		return promise.Await(promise.Resolve(l, "resumed in Run, locked"))
+	})
+	l.Run(uvloop.RunDefault)
+	v, _ := p.Result()
+	fmt.Println(l.LocksOSThread(), v)
+	// Output: true resumed in Run, locked
 }

@@ -124,6 +124,11 @@ func WithLockOSThread() Option {
 	return func(o *options) { o.lockThread = true }
 }
 
+// LocksOSThread reports whether Run locks the goroutine that calls it to its OS thread
+// (WithLockOSThread). Package promise asks, to run Async bodies on goroutines rather than
+// coroutines for such a loop (see promise.ThreadLocker). Safe from any goroutine.
+func (l *Loop) LocksOSThread() bool { return l.lockThread }
+
 // New creates a loop. It owns a poller (epoll, kqueue or io_uring: see WithBackend) and its
 // wake-up until Close. On a system with none (Windows, DragonFly) it fails with an error
 // wrapping errors.ErrUnsupported.
