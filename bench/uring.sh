@@ -3,7 +3,8 @@
 # net/http at GOMAXPROCS=1, Node and libuv in C (libuv/echo_server.c) as references, on
 # loopback, interleaved rounds:
 #   HTTP hello   examples/http under wrk (-t1 -c$CONNS): requests/s and the server's CPU
-#                µs per request (utime+stime from /proc/PID/stat over the wrk run)
+#                µs per request (utime+stime from /proc/PID/stat over the wrk run), and its
+#                user-space part (utime; the rest is the kernel's: TCP over loopback, wake-ups)
 #   syscalls     system calls per HTTP request, counted by strace -c -f attached to the
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
 #   TCP echo     examples/echo, Node's net and libuv's echo_server driven by cmd/echoclient:
@@ -67,6 +68,7 @@ echo
 
 tck=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' "/proc/$1/stat"; }
+ucpu() { awk '{print $14}' "/proc/$1/stat"; } # user time only: the rest is the kernel's
 start() { # name port: starts the server, sets pid
 	case $1 in
 	epoll | io_uring) UVGO_BACKEND=$1 "${srv[@]}" "$tmp/uvhttp" -addr "127.0.0.1:$2" >/dev/null 2>&1 & ;;
@@ -84,22 +86,25 @@ record() { echo "$3" >>"$tmp/$1.$2"; } # row server value
 median() { [ -s "$tmp/$1.$2" ] && sort -g "$tmp/$1.$2" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 port=18600
 if [ -n "$have_wrk" ]; then
-	echo "| round | server | req/s | CPU µs/req |"
-	echo "|---|---|---|---|"
+	echo "| round | server | req/s | CPU µs/req | of which user |"
+	echo "|---|---|---|---|---|"
 	for r in $(seq "$ROUNDS"); do
 		for s in "${http_servers[@]}"; do
 			port=$((port + 1))
 			start "$s" "$port"
 			"${cli[@]}" wrk -t1 -c"$CONNS" -d1s "http://127.0.0.1:$port/" >/dev/null # warm up
-			c0=$(cpu "$pid")
+			c0=$(cpu "$pid") u0=$(ucpu "$pid")
 			out=$("${cli[@]}" wrk -t1 -c"$CONNS" -d"$DURATION" "http://127.0.0.1:$port/")
-			c1=$(cpu "$pid")
+			c1=$(cpu "$pid") u1=$(ucpu "$pid")
 			n=$(echo "$out" | awk '/requests in/{print $1}')
 			rps=$(echo "$out" | awk '/Requests\/sec/{printf "%d", $2}')
 			us=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+			uus=$(awk "BEGIN{printf \"%.2f\", ($u1-$u0)/$tck*1e6/$n}")
 			record rps "$s" "$rps"
 			record cpu "$s" "$us"
-			echo "| $r | $s | $rps | $us |"
+			record ucpu "$s" "$uus"
+			record kcpu "$s" "$(awk "BEGIN{printf \"%.2f\", $us-$uus}")"
+			echo "| $r | $s | $rps | $us | $uus |"
 			stop
 		done
 	done
@@ -160,6 +165,8 @@ echo "$sep"
 if [ -n "$have_wrk" ]; then
 	row "HTTP hello, req/s (wrk -t1 -c$CONNS)" rps
 	row "HTTP hello, server CPU µs/request" cpu
+	row "of which in user space" ucpu
+	row "of which in the kernel" kcpu
 fi
 if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 	row "system calls/request (strace -c -f, all; 1 run)" sys
@@ -172,11 +179,16 @@ ratio() { # label metric a b: a/b of the medians
 	local a b
 	a=$(median "$2" "$3") && b=$(median "$2" "$4") && awk -v l="$1" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%s: %.2f×\n", l, a / b }' || true
 }
+kratio() { # label server: net/http's whole CPU per request over the server's kernel part
+	local a b
+	a=$(median cpu nethttp-1) && b=$(median kcpu "$2") && awk -v l="$1" -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%s: %.2f×\n", l, a / b }' || true
+}
 for s in epoll io_uring; do
 	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ net/http GOMAXPROCS=1 (aim ≥ 3)" rps "$s" nethttp-1
 	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ Node (aim ≥ 2.5)" rps "$s" node
 	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s" cpu nethttp-1 "$s"
 	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, Node ÷ $s" cpu node "$s"
+	[ -z "$have_wrk" ] || kratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s's kernel part alone (the most req/s ratio any user space could reach)" "$s"
 	ratio "echo round trips/s, $s ÷ libuv C (aim ≥ 1.25, i.e. round trip ≤ 0.8×)" rtt "$s" libuv
 	ratio "idle bytes/connection, $s ÷ libuv C (aim ≤ 1)" idle "$s" libuv
 done
