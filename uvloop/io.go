@@ -175,9 +175,9 @@ func (l *Loop) reportFailed() {
 // poll is the poll phase: flush interest, wait up to timeout (-1: forever) for I/O and
 // wake-ups, then run the I/O callbacks, the Async callbacks, the after callbacks of finished
 // work and the posted functions. With no fd registered the loop waits on a channel (or not at
-// all, for a zero timeout); otherwise in the poller (wake.go).
+// all, for a zero timeout); otherwise in the poller (wake.go). Run enters the phase
+// (enterPoll) right before it.
 func (l *Loop) poll(timeout time.Duration) {
-	l.enterPoll()
 	if len(l.io.dirty) > 0 {
 		l.io.flush(l.poller)
 	}

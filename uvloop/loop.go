@@ -237,7 +237,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 				timeout = l.runIdleCallbacks() // PhaseIdleCallbacks
 			}
 		}
-		l.countIteration()
+		l.enterPoll() // and count the iteration
 		l.poll(timeout)
 		for i := 0; i < 8 && l.pending.Len() > 0; i++ {
 			l.runPending()
@@ -322,19 +322,21 @@ func (l *Loop) backendTimeout() time.Duration {
 }
 
 // afterCallback runs the nextTick/microtask drain that follows every callback the loop calls,
-// and counts the callback for Metrics.
+// and counts the callback for Metrics. A drain that only a checkpoint asks for
+// (RequestCheckpoint) runs on the slow path of the check that follows (afterSlow): the
+// checkpoint raises the observer's flag, so that the fast path tests one flag for both.
 func (l *Loop) afterCallback() { l.afterTask(nil) }
 
 // afterTask is afterCallback for a site that knows the callback it called, fn, so that a
 // long task can be named.
 func (l *Loop) afterTask(fn any) {
 	l.countCallback()
-	if l.ticks.Pending() || l.promise.checkpointDue {
+	if l.ticks.Pending() {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
-		l.observeCallback(fn)
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go), or a checkpoint requested
+		l.afterSlow(fn)
 	}
 }
 
@@ -344,12 +346,12 @@ func (l *Loop) drain() { l.drainTask(nil) }
 
 // drainTask is drain after the callback fn.
 func (l *Loop) drainTask(fn any) {
-	if l.ticks.Pending() || l.promise.checkpointDue {
+	if l.ticks.Pending() {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
-		l.observeCallback(fn)
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go), or a checkpoint requested
+		l.afterSlow(fn)
 	}
 }
 
@@ -357,13 +359,24 @@ func (l *Loop) drainTask(fn any) {
 // immediates are counted by the batch (runImmediateBatch). drainTask's body again, so that
 // the immediate's func is loaded only on the slow path.
 func (l *Loop) afterImmediate(im *immediate.Immediate) {
-	if l.ticks.Pending() || l.promise.checkpointDue {
+	if l.ticks.Pending() {
 		l.promise.checkpointDue = false
 		l.ticks.Drain()
 	}
-	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go)
-		l.observeCallback(im.Fn)
+	if atomic.LoadUint32(&l.obs.due) != 0 { // a check (observe.go), or a checkpoint requested
+		l.afterSlow(im.Fn)
 	}
+}
+
+// afterSlow is the slow path of the check after a callback: the drain of a checkpoint that
+// was requested (RequestCheckpoint) with no tick or microtask queued, then the observation
+// (observeCallback).
+func (l *Loop) afterSlow(fn any) {
+	if l.promise.checkpointDue {
+		l.promise.checkpointDue = false
+		l.ticks.Drain()
+	}
+	l.observeCallback(fn)
 }
 
 // runImmediateBatch runs one batch of immediates and counts them (a batch that a panic cuts

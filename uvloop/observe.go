@@ -137,16 +137,16 @@ func (o *observer) init(opts *options) {
 	}
 }
 
-// enterPoll is enter(PhasePoll), written out so that it stays inlinable.
+// enterPoll counts an iteration that reaches the poll phase and enters the phase: enter(PhasePoll)
+// written out so that it inlines in Run, right before poll (inside poll, the fast path paid
+// reloads of poll's arguments for the slow path's call).
 func (l *Loop) enterPoll() {
+	l.metrics.loopCount++
 	if atomic.LoadUint32(&l.obs.due) != 0 {
 		l.observePhase(PhasePoll)
 	}
 	l.metrics.phase = PhasePoll
 }
-
-// countIteration counts an iteration that reaches the poll phase.
-func (l *Loop) countIteration() { l.metrics.loopCount++ }
 
 // traceLook is how often, in loop time, a loop with nothing observed looks whether an
 // execution trace started (observeLate); Run looks when it starts, and every slow check looks.
@@ -175,7 +175,7 @@ func (l *Loop) observeTime() (active, now int64) {
 	if t := trace.IsEnabled(); t != o.tracing {
 		o.tracing = t
 	}
-	atomic.StoreUint32(&o.due, b2u(o.tracing))
+	atomic.StoreUint32(&o.due, b2u(o.tracing || l.promise.checkpointDue))
 	now = int64(time.Since(l.epoch))
 	m := &l.metrics
 	if o.mark != 0 {

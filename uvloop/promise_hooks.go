@@ -1,5 +1,7 @@
 package uvloop
 
+import "sync/atomic"
+
 // This file holds the methods the promise package discovers by type assertion on its
 // scheduler (promise depends on small interfaces, not on uvloop): a slot for its per-loop
 // state, a checkpoint after the microtask drain for unhandled-rejection tracking, keep-alive
@@ -54,7 +56,10 @@ func (l *Loop) runCheckpoints() bool {
 // RequestCheckpoint makes the drain that follows the current callback run, and with it the
 // checkpoints, even if no tick or microtask is queued (a promise was rejected with no
 // handler, say).
-func (l *Loop) RequestCheckpoint() { l.promise.checkpointDue = true }
+func (l *Loop) RequestCheckpoint() {
+	l.promise.checkpointDue = true
+	atomic.StoreUint32(&l.obs.due, 1) // the check after the callback takes its slow path (afterSlow)
+}
 
 // JobsPending reports whether a nextTick callback or a microtask is queued.
 func (l *Loop) JobsPending() bool { return l.ticks.Pending() }
