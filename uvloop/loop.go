@@ -221,6 +221,7 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	if mode == RunDefault && r && !l.stopFlag {
 		l.UpdateTime()
+		l.observeIteration()
 		l.runTimers()
 	}
 	for r && !l.stopFlag && l.fatal == nil {
@@ -409,14 +410,18 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
 // outstanding queue does.
 func (l *Loop) runImmediates() {
-	for l.immediates.Len() > 0 {
-		l.enter(PhaseCheck)
-		leftover := l.immediates.Outstanding() > 0
-		l.runImmediateBatch()
-		l.endPhase()
-		if !leftover {
-			return
-		}
+	if l.immediates.Len() == 0 {
+		return
+	}
+	leftover := l.immediates.Outstanding() > 0
+	if atomic.LoadUint32(&l.obs.due) != 0 { // enter(PhaseCheck) written out: see enterPoll
+		l.observePhase(PhaseCheck)
+	}
+	l.metrics.phase = PhaseCheck
+	l.runImmediateBatch()
+	l.endPhase()
+	if leftover { // that was the rest of a batch a panic cut short; now the batch queued since
+		l.runImmediates()
 	}
 }
 
