@@ -39,6 +39,7 @@ strip uvloop/metrics.go 's/(func \(l \*Loop\) countCallback\(\) )\{.*?\}/$1\{\}/
 strip uvloop/observe.go 's/(func \(l \*Loop\) enterPoll\(\) \{\n).*?\n\}/$1}/s'
 strip uvloop/metrics.go 's/(func \(l \*Loop\) observeIteration\(\) \{\n).*?\n\}/$1}/s'
 strip uvloop/loop.go 's/\tl\.metrics\.callbacks\[PhaseCheck\] \+= uint64\(n\)/\t_ = n/'
+strip uvloop/loop.go 's/\tif atomic\.LoadUint32\(&l\.obs\.due\) != 0 \{ \/\/ enter\(PhaseCheck\)[^\n]*\n\t\tl\.observePhase\(PhaseCheck\)\n\t\}\n\tl\.metrics\.phase = PhaseCheck\n//'
 # The check after a callback also runs a requested checkpoint's drain (afterSlow): without
 # the counters, the drain's own test takes that request back, as it did before the two shared
 # one flag.
