@@ -103,9 +103,11 @@ func (t LongTask) String() string {
 // phases is the loop's active time), and a callback that held the loop for the threshold
 // spans several ticks, so its end is a slow check that measures it.
 type observer struct {
-	// due is set (1) by the ticker every tick, and by the loop while tracing; a slow check
-	// clears it. A check is atomic.LoadUint32(&l.obs.due) != 0 written out at each site: a
-	// method, however inlined, would cost each check an instruction for its inline mark.
+	// due is set (1) by the ticker every tick, and by the loop while tracing or while a
+	// checkpoint is requested (RequestCheckpoint: the check after a callback runs its drain,
+	// afterSlow); a slow check clears it. A check is atomic.LoadUint32(&l.obs.due) != 0
+	// written out at each site: a method, however inlined, would cost each check an
+	// instruction for its inline mark.
 	due uint32
 
 	timing   bool

@@ -443,3 +443,32 @@ func TestRequestIdleCallbackNextTimer(t *testing.T) {
 	}
 	closeLoop(t, l)
 }
+
+// A checkpoint requested with nothing queued (RequestCheckpoint) runs right after the callback
+// that asked for it, once, and not after the callbacks that did not ask; also while phase
+// timing or a trace shares the flag that carries the request.
+func TestRequestCheckpoint(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []uvloop.Option
+	}{
+		{name: "plain"},
+		{name: "timed", opts: []uvloop.Option{uvloop.WithPhaseTiming(), uvloop.WithLongTasks(time.Hour, func(uvloop.LongTask) {})}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLoopWith(t, tc.opts...)
+			var got []string
+			l.AddCheckpoint(func() bool { got = append(got, "checkpoint"); return false })
+			l.SetImmediate(func() { got = append(got, "ask"); l.RequestCheckpoint() })
+			l.SetImmediate(func() { got = append(got, "quiet") })
+			l.SetTimeout(func() { got = append(got, "timeout"); l.RequestCheckpoint() }, 0)
+			l.RequestCheckpoint() // before Run: the drain of the main script runs it
+			runLoop(t, l)
+			want := "checkpoint ask checkpoint quiet timeout checkpoint"
+			if s := strings.Join(got, " "); s != want {
+				t.Errorf("ran %q, want %q", s, want)
+			}
+			closeLoop(t, l)
+		})
+	}
+}
