@@ -1,11 +1,19 @@
 // Command idleconns measures what idle connections cost a server for bench/net.sh: it
-// reads the server's resident set size (VmRSS in /proc/PID/status), opens -n connections
-// to it, sends one byte on each and waits for its echo (so that the server has accepted and
-// read every one), waits for the RSS to settle, reads it again and prints the growth per
-// connection:
+// opens connections to it, sends one byte on each and waits for its echo (so that the server
+// has accepted and read every one), and prints the growth of the server's resident set size
+// (VmRSS in /proc/PID/status) per connection:
 //
 //	idleconns -addr 127.0.0.1:7000 -pid 1234 -n 10000
-//	rss_before_kb=... rss_after_kb=... bytes_per_conn=... conns=10000
+//	rss_start_kb=... rss_before_kb=... rss_after_kb=... bytes_per_conn=... bytes_per_conn_all=... conns=10000 warm=1000
+//
+// It first opens -warm connections (kept open) and reads the RSS (rss_before_kb), then opens
+// -n more and reads it again (rss_after_kb): bytes_per_conn is the growth over those -n,
+// what one more idle connection costs. The warm-up takes out what a server pays once, at
+// its first connections, whatever their number: the first page of each of io_uring's
+// provided receive buffers (the kernel takes a fresh one for each receive, round the ring,
+// so 256 buffers cost 256 pages by the 256th connection), a shared read buffer's first page,
+// the first spans of each size class. bytes_per_conn_all is the growth from before the first
+// connection (rss_start_kb) over all warm+n, fixed costs included.
 //
 // It raises its own RLIMIT_NOFILE to the hard limit first; the server's must be raised by
 // whoever starts it (bench/net.sh does with ulimit -n). Linux only.
@@ -27,38 +35,50 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:7000", "echo server")
 	pid := flag.Int("pid", 0, "the server's process id")
-	n := flag.Int("n", 10000, "connections")
+	n := flag.Int("n", 10000, "connections measured")
+	warm := flag.Int("warm", 1000, "connections opened (and kept open) before the measured ones")
 	flag.Parse()
 	if *pid == 0 {
 		log.Fatal("idleconns: -pid is required")
 	}
-	if cur := raiseNofile(); cur < uint64(*n)+64 {
-		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", cur, *n+64)
+	if *n <= 0 || *warm < 0 {
+		log.Fatal("idleconns: -n must be positive and -warm not negative")
 	}
-	before := rss(*pid)
-	conns := make([]net.Conn, 0, *n)
-	one := []byte{'x'}
-	for i := range *n {
-		c, err := net.Dial("tcp", *addr)
-		if err != nil {
-			log.Fatalf("idleconns: connection %d: %v", i, err)
-		}
-		if _, err := c.Write(one); err != nil {
-			log.Fatal(err)
-		}
-		var b [1]byte
-		if _, err := io.ReadFull(c, b[:]); err != nil {
-			log.Fatalf("idleconns: connection %d: %v", i, err)
-		}
-		conns = append(conns, c)
+	if cur := raiseNofile(); cur < uint64(*warm+*n)+64 {
+		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", cur, *warm+*n+64)
 	}
-	time.Sleep(500 * time.Millisecond)
-	after := rss(*pid)
-	fmt.Printf("rss_before_kb=%d rss_after_kb=%d bytes_per_conn=%.0f conns=%d\n",
-		before, after, float64(after-before)*1024/float64(*n), *n)
-	for _, c := range conns {
-		c.Close()
+	conns := make([]net.Conn, 0, *warm+*n)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	// open opens k more connections, each echoing one byte, and returns the RSS after.
+	open := func(k int) int64 {
+		one := []byte{'x'}
+		for range k {
+			c, err := net.Dial("tcp", *addr)
+			if err != nil {
+				log.Fatalf("idleconns: connection %d: %v", len(conns), err)
+			}
+			conns = append(conns, c)
+			if _, err := c.Write(one); err != nil {
+				log.Fatal(err)
+			}
+			var b [1]byte
+			if _, err := io.ReadFull(c, b[:]); err != nil {
+				log.Fatalf("idleconns: connection %d: %v", len(conns)-1, err)
+			}
+		}
+		time.Sleep(500 * time.Millisecond)
+		return rss(*pid)
 	}
+	start := rss(*pid)
+	before := open(*warm)
+	after := open(*n)
+	perConn := func(kb int64, k int) float64 { return float64(kb) * 1024 / float64(k) }
+	fmt.Printf("rss_start_kb=%d rss_before_kb=%d rss_after_kb=%d bytes_per_conn=%.0f bytes_per_conn_all=%.0f conns=%d warm=%d\n",
+		start, before, after, perConn(after-before, *n), perConn(after-start, *warm+*n), *n, *warm)
 }
 
 // rss returns VmRSS of pid in kB.
