@@ -3,6 +3,7 @@ package uvloop
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/uvgo/uvgo/poller"
@@ -27,8 +28,7 @@ type ioWatcher struct {
 	want       Events // the interest the handle asked for
 	have       Events // the interest the poller has; meaningful while registered
 	registered bool
-	dirty      bool  // queued in ioTable.dirty
-	err        error // why the poller refused the fd; delivered in the poll phase
+	dirty      bool // queued in ioTable.dirty
 	// ready is the owner's dispatch: the events that are ready, or err when the poller
 	// refused the fd (then events is Error). nil for a stream's watcher: see st.
 	ready func(events Events, err error)
@@ -52,11 +52,27 @@ func (w *ioWatcher) notify(events Events, err error) {
 type ioTable struct {
 	byFd   []*ioWatcher
 	dirty  []*ioWatcher
-	failed []*ioWatcher // refused by the poller in the last flush
+	failed []ioFailure // refused by the poller in the last flush; rare, so not a field of each watcher
 	gen    uint32
 	nfds   int // fds registered with the poller
 	recvs  int // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
 	sends  int // sends in flight (ring_write.go): they need the kernel wait too
+}
+
+// ioFailure is a watcher the poller refused, and why; its owner hears of it in the poll phase.
+type ioFailure struct {
+	w   *ioWatcher
+	err error
+}
+
+// failure returns w's index in failed, or -1.
+func (t *ioTable) failure(w *ioWatcher) int {
+	for i := range t.failed {
+		if t.failed[i].w == w {
+			return i
+		}
+	}
+	return -1
 }
 
 // attach binds w to fd. It fails if another watcher holds the fd.
@@ -108,9 +124,8 @@ func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) error {
 		t.dirty = deleteWatcher(t.dirty, w)
 		w.dirty = false
 	}
-	if w.err != nil {
-		t.failed = deleteWatcher(t.failed, w)
-		w.err = nil
+	if i := t.failure(w); i >= 0 {
+		t.failed = slices.Delete(t.failed, i, i+1)
 	}
 	if w.fd >= 0 && w.fd < len(t.byFd) && t.byFd[w.fd] == w {
 		t.byFd[w.fd] = nil
@@ -152,9 +167,9 @@ func (t *ioTable) flush(p *poller.Poller) {
 				w.have = w.want
 			}
 		}
-		if err != nil && w.err == nil {
-			w.err, w.want = err, 0
-			t.failed = append(t.failed, w)
+		if err != nil && t.failure(w) < 0 {
+			w.want = 0
+			t.failed = append(t.failed, ioFailure{w, err})
 		}
 	}
 	t.dirty = t.dirty[:0]
@@ -163,11 +178,9 @@ func (t *ioTable) flush(p *poller.Poller) {
 // reportFailed tells the owners of refused watchers, once each.
 func (l *Loop) reportFailed() {
 	for len(l.io.failed) > 0 {
-		w := l.io.failed[0]
-		l.io.failed = deleteWatcher(l.io.failed, w)
-		err := w.err
-		w.err = nil
-		w.notify(Error, err)
+		f := l.io.failed[0]
+		l.io.failed = slices.Delete(l.io.failed, 0, 1)
+		f.w.notify(Error, f.err)
 		l.afterCallback()
 	}
 }

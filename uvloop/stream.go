@@ -209,7 +209,6 @@ type stream struct {
 	fd         int // -1 when there is none
 	sflags     streamFlags
 	readCb     func([]byte, error)
-	drainCb    func()
 	x          *streamRare // what listeners, connects and shutdowns use (stream_rare.go)
 	acceptedFd int         // a connection accepted and not yet taken by Accept; -1 if none
 	queue      reqList
@@ -245,7 +244,11 @@ func (s *stream) WriteQueueSize() int { return s.queueSize }
 
 // OnDrain sets the callback that runs when the write queue has drained after a Write that
 // left bytes queued (Node's 'drain'). nil clears it.
-func (s *stream) OnDrain(cb func()) { s.drainCb = cb }
+func (s *stream) OnDrain(cb func()) {
+	if cb != nil || s.x != nil {
+		s.rare().drainCb = cb
+	}
+}
 
 // open adopts fd (non-blocking, close-on-exec) as the stream's socket (uv__stream_open).
 func (s *stream) open(fd int, flags streamFlags) error {
@@ -668,8 +671,8 @@ func (s *stream) writeCallbacks() {
 	finished = true
 	if s.queueSize == 0 && s.sflags&sNeedDrain != 0 && s.queue.head == nil {
 		s.sflags &^= sNeedDrain
-		if s.drainCb != nil && s.flags&(flagClosing|flagClosed) == 0 {
-			s.drainCb()
+		if s.x != nil && s.x.drainCb != nil && s.flags&(flagClosing|flagClosed) == 0 {
+			s.x.drainCb()
 			l.afterCallback()
 		}
 	}

@@ -1,13 +1,14 @@
 package uvloop
 
-// streamRare is the part of a stream that only listeners, connects, shutdowns, failed binds
-// and reads through the ring that stopped with bytes in flight use. It is allocated by rare
-// the first time one of them needs it, so that an accepted connection that only reads and
-// writes does not carry it: TCP is 240 bytes (a size class) instead of 312 (in the 320 one).
+// streamRare is the part of a stream that only listeners, connects, shutdowns, failed binds,
+// OnDrain and reads through the ring that stopped with bytes in flight use. It is allocated by
+// rare the first time one of them needs it, so that an accepted connection that only reads and
+// writes does not carry it: TCP is 208 bytes (a size class) instead of 320.
 type streamRare struct {
 	connCb     func(error) // Listen's callback
 	connectCb  func(error)
 	shutdownCb func(error)
+	drainCb    func()     // OnDrain's callback
 	delayedErr error      // a connect or bind error reported in the pending phase
 	held       []byte     // ring.go: bytes read while the stream did not read (ring.hasHeld)
 	heldErr    error      // ring.go: the read's error that ring.heldEnd stands for, nil for the end

@@ -1,6 +1,7 @@
 package uvloop
 
 import (
+	"math"
 	"net/netip"
 	"os"
 	"syscall"
@@ -15,8 +16,8 @@ import (
 // the bytes. Loop goroutine only.
 type TCP struct {
 	stream
-	nodelay   bool          // loop goroutine only, as every field
-	keepalive time.Duration // 0: off
+	keepalive int32 // seconds before the first probe, 0: off; loop goroutine only, as every field
+	nodelay   bool
 }
 
 // TCPFlags are Bind's options.
@@ -252,12 +253,13 @@ func (t *TCP) SetKeepAlive(on bool, delay time.Duration) error {
 	} else if delay < time.Second {
 		delay = time.Second
 	}
+	secs := int32(min(delay/time.Second, math.MaxInt32)) // the kernel takes far fewer
 	if t.fd >= 0 {
-		if err := setKeepAlive(t.fd, delay); err != nil {
+		if err := setKeepAlive(t.fd, secs); err != nil {
 			return err
 		}
 	}
-	t.keepalive = delay
+	t.keepalive = secs
 	return nil
 }
 
@@ -274,10 +276,10 @@ func (t *TCP) applyOptions(fd int) error {
 	return nil
 }
 
-// setKeepAlive sets SO_KEEPALIVE with libuv's probes: the first after delay (0: off), then
-// every second, ten of them.
-func setKeepAlive(fd int, delay time.Duration) error {
-	return sysErr("setsockopt", sock.SetKeepAlive(fd, int(delay/time.Second)))
+// setKeepAlive sets SO_KEEPALIVE with libuv's probes: the first after secs seconds (0: off),
+// then every second, ten of them.
+func setKeepAlive(fd int, secs int32) error {
+	return sysErr("setsockopt", sock.SetKeepAlive(fd, int(secs)))
 }
 
 // tcpTarget is the socket family for addr and the interface index of its zone.
