@@ -78,7 +78,7 @@ func (p *Poller) epollRegister(fd int, ev Events, tag uint32) error {
 }
 
 func (p *Poller) epollUpdate(fd int, ev Events, tag uint32) error {
-	switch old := p.fds[fd].interest; {
+	switch old := p.fds.Load(fd).interest; {
 	case old == 0 && ev == 0:
 		return nil // only the tag changed, and the kernel does not hold it
 	case old == 0:
@@ -91,7 +91,7 @@ func (p *Poller) epollUpdate(fd int, ev Events, tag uint32) error {
 }
 
 func (p *Poller) epollUnregister(fd int) error {
-	if p.fds[fd].interest == 0 {
+	if p.fds.Load(fd).interest == 0 {
 		return nil
 	}
 	return p.ctl(unix.EPOLL_CTL_DEL, fd, 0, 0)
@@ -138,8 +138,8 @@ func (p *Poller) epollWait(msec int) (int, bool, error) {
 		if e.Events&unix.EPOLLERR != 0 {
 			ev |= Error
 		}
-		if e.Events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 && fd < len(p.fds) {
-			ev |= p.fds[fd].interest // let the callback read the EOF or write into the error
+		if e.Events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+			ev |= p.fds.Load(fd).interest // let the callback read the EOF or write into the error
 		}
 		p.out[k] = Event{Fd: e.Fd, Tag: uint32(e.Pad), Events: ev}
 		k++

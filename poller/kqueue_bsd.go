@@ -134,7 +134,7 @@ func (p *Poller) register(fd int, ev Events, tag uint32) error {
 // update turns the change of interest into EV_ADD and EV_DELETE of the filters that change.
 // A filter that stays is added again when the tag changes, which replaces its udata.
 func (p *Poller) update(fd int, ev Events, tag uint32) error {
-	st := &p.fds[fd]
+	st := p.fds.Load(fd)
 	k := 0
 	for _, f := range filters {
 		had, want := st.interest&f.bit != 0, ev&f.bit != 0
@@ -151,7 +151,7 @@ func (p *Poller) update(fd int, ev Events, tag uint32) error {
 func (p *Poller) unregister(fd int) error {
 	k := 0
 	for _, f := range filters {
-		if p.fds[fd].interest&f.bit != 0 {
+		if p.fds.Load(fd).interest&f.bit != 0 {
 			k = p.change(k, fd, f.filter, unix.EV_DELETE, 0)
 		}
 	}
@@ -197,9 +197,8 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 			ev |= Error
 		}
 		fd := int(kev.Ident)
-		if fd < len(p.fds) {
+		if st := p.fds.Get(fd); st != nil {
 			// Merge the read and the write filter of one fd into one Event.
-			st := &p.fds[fd]
 			if st.seen == p.q.waits && int(st.slot) < k && p.out[st.slot].Fd == int32(fd) {
 				p.out[st.slot].Events |= ev
 				continue

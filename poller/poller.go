@@ -66,6 +66,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/uvgo/uvgo/internal/queue"
 )
 
 // Events is a portable readiness bit set. Readable and Writable are interest and readiness;
@@ -316,14 +318,14 @@ type fdState struct {
 // method except Wake must be called by that goroutine only; Wake is safe from any goroutine,
 // also concurrently with Close. Use New; a zero Poller acts as a closed one.
 type Poller struct {
-	wake   atomic.Uint32    // wakeOpen|wakePending; atomic, any goroutine
-	wakeMu sync.RWMutex     // read-held by Wake while it fires the wake-up, write-held by Close while it releases it
-	fds    []fdState        // indexed by fd; loop goroutine only
-	out    [maxEvents]Event // what Wait returns; loop goroutine only, valid until the next Wait
-	q      queueState       // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
-	w      wakeState        // the wake-up mechanism's descriptors
-	kind   Backend          // the backend Open opened; read-only after Open
-	opts   Options          // as OpenWith was given them; read-only
+	wake   atomic.Uint32        // wakeOpen|wakePending; atomic, any goroutine
+	wakeMu sync.RWMutex         // read-held by Wake while it fires the wake-up, write-held by Close while it releases it
+	fds    queue.Table[fdState] // indexed by fd, grown in chunks without copying; loop goroutine only
+	out    [maxEvents]Event     // what Wait returns; loop goroutine only, valid until the next Wait
+	q      queueState           // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
+	w      wakeState            // the wake-up mechanism's descriptors
+	kind   Backend              // the backend Open opened; read-only after Open
+	opts   Options              // as OpenWith was given them; read-only
 }
 
 // New creates a Poller with the system's default backend: a kernel queue (epoll or kqueue)
@@ -392,26 +394,15 @@ func (p *Poller) Add(fd int, ev Events, tag uint32) error {
 		return errBadFd
 	case p.owns(fd):
 		return errOwnFd
-	case fd < len(p.fds) && p.fds[fd].added:
+	case p.fds.Load(fd).added:
 		return errAdded
 	}
 	ev &= Readable | Writable
 	if err := p.register(fd, ev, tag); err != nil {
 		return err
 	}
-	if fd >= len(p.fds) {
-		p.grow(fd)
-	}
-	p.fds[fd] = fdState{added: true, interest: ev, tag: tag}
+	*p.fds.At(fd) = fdState{added: true, interest: ev, tag: tag}
 	return nil
-}
-
-// grow makes p.fds long enough to index fd.
-func (p *Poller) grow(fd int) {
-	n := max(2*len(p.fds), fd+1, 64)
-	fds := make([]fdState, n)
-	copy(fds, p.fds)
-	p.fds = fds
 }
 
 // Modify replaces the interest set and the tag of a registered fd. ev == 0 is allowed: fd stays
@@ -422,11 +413,11 @@ func (p *Poller) Modify(fd int, ev Events, tag uint32) error {
 	if p.closed() {
 		return ErrClosed
 	}
-	if fd < 0 || fd >= len(p.fds) || !p.fds[fd].added {
+	st := p.fds.Get(fd)
+	if st == nil || !st.added {
 		return errNotAdded
 	}
 	ev &= Readable | Writable
-	st := &p.fds[fd]
 	if st.interest == ev && st.tag == tag {
 		return nil
 	}
@@ -445,11 +436,12 @@ func (p *Poller) Remove(fd int) error {
 	if p.closed() {
 		return ErrClosed
 	}
-	if fd < 0 || fd >= len(p.fds) || !p.fds[fd].added {
+	st := p.fds.Get(fd)
+	if st == nil || !st.added {
 		return errNotAdded
 	}
 	err := p.unregister(fd)
-	p.fds[fd] = fdState{}
+	*st = fdState{}
 	return err
 }
 
@@ -568,6 +560,6 @@ func (p *Poller) Close() error {
 	p.wakeMu.Lock()
 	err := p.release()
 	p.wakeMu.Unlock()
-	p.fds = nil
+	p.fds.Reset()
 	return err
 }

@@ -355,10 +355,10 @@ func (p *Poller) ringUnregister(fd int) error {
 func (p *Poller) ringWait(msec int) (int, bool, error) {
 	rs := p.q.ring
 	for i, fd := range rs.rearm {
-		if st := rs.polls[fd]; st.armed || !p.fds[fd].added || p.fds[fd].interest == 0 {
+		if st, fst := rs.polls[fd], p.fds.Load(int(fd)); st.armed || !fst.added || fst.interest == 0 {
 			continue // removed, armed again by Modify, or without interest
 		}
-		if err := rs.arm(int(fd), p.fds[fd].interest); err != nil {
+		if err := rs.arm(int(fd), p.fds.Load(int(fd)).interest); err != nil {
 			rs.rearm = rs.rearm[:copy(rs.rearm, rs.rearm[i:])]
 			return 0, false, err
 		}
@@ -495,7 +495,7 @@ func (p *Poller) ringReap() (int, bool, error) {
 			continue // the submitting thread exited; armed again by the next wait
 		}
 		if ev := p.ringEvents(fd, res); ev != 0 {
-			p.out[k] = Event{Fd: int32(fd), Tag: p.fds[fd].tag, Events: ev}
+			p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev}
 			k++
 		} else {
 			rs.polls[fd].quiet = res > 0 && uint32(res)&unix.POLLRDHUP != 0
@@ -538,7 +538,7 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 // ringEvents translates a poll request's result (POLL* bits, or a negative errno) to Events,
 // as the epoll backend translates EPOLL* bits.
 func (p *Poller) ringEvents(fd int, res int32) Events {
-	interest := p.fds[fd].interest
+	interest := p.fds.Load(fd).interest
 	if res < 0 {
 		return Error | interest
 	}
@@ -583,7 +583,7 @@ func (p *Poller) ringRebind() error {
 		if err := rs.cancel(fd); err != nil {
 			return err
 		}
-		if err := rs.arm(fd, p.fds[fd].interest); err != nil {
+		if err := rs.arm(fd, p.fds.Load(fd).interest); err != nil {
 			return err
 		}
 	}
@@ -641,6 +641,6 @@ func (p *Poller) quietPoll(fd int, res int32, k int) bool {
 	rs.cancel(fd) // on failure its completions, stale, are dropped
 	rs.polls[fd].quiet = false
 	rs.rearm = append(rs.rearm, int32(fd))
-	p.out[k] = Event{Fd: int32(fd), Tag: p.fds[fd].tag, Events: ev}
+	p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev}
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/poller"
 )
 
@@ -50,7 +51,7 @@ func (w *ioWatcher) notify(events Events, err error) {
 // ioTable maps fds to watchers in a slice indexed by fd, and defers interest changes until
 // just before the poller waits, skipping those that cancel out. Loop goroutine only.
 type ioTable struct {
-	byFd   []*ioWatcher
+	byFd   queue.Table[*ioWatcher] // grows in chunks, never copied: an idle server's GC may not run for long
 	dirty  []*ioWatcher
 	failed []ioFailure // refused by the poller in the last flush; rare, so not a field of each watcher
 	gen    uint32
@@ -80,15 +81,13 @@ func (t *ioTable) attach(w *ioWatcher, fd int, ready func(Events, error)) error 
 	if fd < 0 {
 		return ErrBadFd
 	}
-	for fd >= len(t.byFd) {
-		t.byFd = append(t.byFd, nil)
-	}
-	if t.byFd[fd] != nil {
+	slot := t.byFd.At(fd)
+	if *slot != nil {
 		return errorf(ErrFdInUse, "fd %d", fd)
 	}
 	t.gen++
 	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, st: w.st}
-	t.byFd[fd] = w
+	*slot = w
 	return nil
 }
 
@@ -127,8 +126,8 @@ func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) error {
 	if i := t.failure(w); i >= 0 {
 		t.failed = slices.Delete(t.failed, i, i+1)
 	}
-	if w.fd >= 0 && w.fd < len(t.byFd) && t.byFd[w.fd] == w {
-		t.byFd[w.fd] = nil
+	if slot := t.byFd.Get(w.fd); slot != nil && *slot == w {
+		*slot = nil
 	}
 	w.want, w.tag = 0, 0
 	return err
@@ -297,11 +296,7 @@ func (l *Loop) dispatch(events []poller.Event) {
 			l.accepted(ev, false)
 			continue
 		}
-		fd := int(ev.Fd)
-		if fd >= len(l.io.byFd) {
-			continue
-		}
-		w := l.io.byFd[fd]
+		w := l.io.byFd.Load(int(ev.Fd))
 		if w == nil || w.tag != ev.Tag {
 			continue
 		}

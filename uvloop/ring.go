@@ -112,11 +112,7 @@ func (l *Loop) keepCompletions(events []poller.Event) {
 		if !ev.Received() && !ev.Sent() {
 			continue
 		}
-		fd := int(ev.Fd)
-		if fd >= len(l.io.byFd) {
-			continue
-		}
-		w := l.io.byFd[fd]
+		w := l.io.byFd.Load(int(ev.Fd))
 		if w == nil || w.tag != ev.Tag || w.st == nil {
 			continue
 		}

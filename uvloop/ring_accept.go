@@ -154,11 +154,9 @@ func (s *stream) ringAcceptForget() {
 // accepted for a listener that is gone (closed by an earlier callback) is closed.
 func (l *Loop) accepted(ev *poller.Event, keep bool) {
 	fd, err := ev.AcceptedFd()
-	if i := int(ev.Fd); i < len(l.io.byFd) {
-		if w := l.io.byFd[i]; w != nil && w.tag == ev.Tag && w.st != nil && w.st.accepting() {
-			w.st.onAccepted(fd, err, keep)
-			return
-		}
+	if w := l.io.byFd.Load(int(ev.Fd)); w != nil && w.tag == ev.Tag && w.st != nil && w.st.accepting() {
+		w.st.onAccepted(fd, err, keep)
+		return
 	}
 	if fd >= 0 {
 		sock.Close(fd)

@@ -133,10 +133,7 @@ func (l *Loop) submitWrites() {
 		}
 		for i := range events {
 			ev := &events[i]
-			if int(ev.Fd) >= len(l.io.byFd) {
-				continue
-			}
-			w := l.io.byFd[ev.Fd]
+			w := l.io.byFd.Load(int(ev.Fd))
 			if w == nil || w.tag != ev.Tag || w.st == nil || !w.st.rw.on {
 				continue
 			}
