@@ -302,6 +302,10 @@ func errBackend(b Backend, cause error) error {
 	return fmt.Errorf("poller: no %s here (%w): %w", b, errors.ErrUnsupported, cause)
 }
 
+// fdTable holds the fds' states; it grows in chunks, never copied (queue.Table), so that the
+// arrays a doubling slice leaves behind do not count in the memory of idle connections.
+type fdTable = queue.Table[fdState]
+
 // fdState is what the poller knows of one registered descriptor.
 type fdState struct {
 	added    bool   // between Add and Remove
@@ -318,14 +322,14 @@ type fdState struct {
 // method except Wake must be called by that goroutine only; Wake is safe from any goroutine,
 // also concurrently with Close. Use New; a zero Poller acts as a closed one.
 type Poller struct {
-	wake   atomic.Uint32        // wakeOpen|wakePending; atomic, any goroutine
-	wakeMu sync.RWMutex         // read-held by Wake while it fires the wake-up, write-held by Close while it releases it
-	fds    queue.Table[fdState] // indexed by fd, grown in chunks without copying; loop goroutine only
-	out    [maxEvents]Event     // what Wait returns; loop goroutine only, valid until the next Wait
-	q      queueState           // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
-	w      wakeState            // the wake-up mechanism's descriptors
-	kind   Backend              // the backend Open opened; read-only after Open
-	opts   Options              // as OpenWith was given them; read-only
+	wake   atomic.Uint32    // wakeOpen|wakePending; atomic, any goroutine
+	wakeMu sync.RWMutex     // read-held by Wake while it fires the wake-up, write-held by Close while it releases it
+	fds    fdTable          // indexed by fd; loop goroutine only
+	out    [maxEvents]Event // what Wait returns; loop goroutine only, valid until the next Wait
+	q      queueState       // the backend's kernel queue; loop goroutine only (see wakeup for its reads)
+	w      wakeState        // the wake-up mechanism's descriptors
+	kind   Backend          // the backend Open opened; read-only after Open
+	opts   Options          // as OpenWith was given them; read-only
 }
 
 // New creates a Poller with the system's default backend: a kernel queue (epoll or kqueue)

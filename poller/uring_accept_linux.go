@@ -261,8 +261,8 @@ func (rs *ringState) acceptDropped(res int32, flags uint32) {
 // (Arming the new one at once would let both run at the same moment, the old one's
 // completions posted after the new one's.)
 func (rs *ringState) rebindMultishots() error {
-	for fd := range rs.recvs {
-		if st := &rs.recvs[fd]; st.armed && st.want {
+	for fd := range rs.recvs.Len() {
+		if st := rs.recvs.Get(fd); st != nil && st.armed && st.want {
 			if err := rs.cancelRecv(fd); err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/internal/uring"
 )
 
@@ -84,7 +85,7 @@ type ringState struct {
 	wakeFd    int            // the wake-up's eventfd (p.w.fd)
 	wakeArmed bool           // its poll request is in the kernel
 	bufs      *uring.BufRing // the receives' buffers; nil when the kernel cannot (CanRecv is false)
-	recvs     []recvState    // indexed by fd: the receive
+	recvs     recvTable      // indexed by fd: the receive
 	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
@@ -105,6 +106,9 @@ type pollState struct {
 	multi bool   // the armed request is multishot (quietPoll)
 	quiet bool   // the last one-shot completed with a hangup only it did not ask for: arm a multishot
 }
+
+// recvTable holds the fds' receives; it grows in chunks, never copied (queue.Table).
+type recvTable = queue.Table[recvState]
 
 // recvState is the multishot receive of one fd.
 type recvState struct {
@@ -228,14 +232,6 @@ func (rs *ringState) cancel(fd int) error {
 
 func recvUD(fd int, seq uint32) uint64 { return udRecv | pollUD(fd, seq) }
 
-func (rs *ringState) growRecvs(fd int) {
-	if fd >= len(rs.recvs) {
-		recvs := make([]recvState, max(2*len(rs.recvs), fd+1, 64))
-		copy(recvs, rs.recvs)
-		rs.recvs = recvs
-	}
-}
-
 // armRecv queues a multishot receive for fd under a new generation.
 func (rs *ringState) armRecv(fd int) error {
 	sqe, err := rs.sqe()
@@ -245,7 +241,7 @@ func (rs *ringState) armRecv(fd int) error {
 	rs.seq++
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
 		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, rs.seq)
-	st := &rs.recvs[fd]
+	st := rs.recvs.At(fd)
 	st.armed, st.canceling, st.seq = true, false, rs.seq
 	rs.inflight++
 	return nil
@@ -253,8 +249,8 @@ func (rs *ringState) armRecv(fd int) error {
 
 // cancelRecv queues the cancellation of fd's receive.
 func (rs *ringState) cancelRecv(fd int) error {
-	st := &rs.recvs[fd]
-	if !st.armed || st.canceling {
+	st := rs.recvs.Get(fd)
+	if st == nil || !st.armed || st.canceling {
 		return nil
 	}
 	sqe, err := rs.sqe()
@@ -267,8 +263,7 @@ func (rs *ringState) cancelRecv(fd int) error {
 }
 
 func (rs *ringState) recvStart(fd int, tag uint32) error {
-	rs.growRecvs(fd)
-	st := &rs.recvs[fd]
+	st := rs.recvs.At(fd)
 	st.want, st.tag = true, tag
 	if st.armed {
 		return nil // a receive being cancelled ends, and the next wait arms a new one
@@ -277,27 +272,29 @@ func (rs *ringState) recvStart(fd int, tag uint32) error {
 }
 
 func (rs *ringState) recvStop(fd int) error {
-	if fd >= len(rs.recvs) {
+	st := rs.recvs.Get(fd)
+	if st == nil {
 		return nil
 	}
-	rs.recvs[fd].want = false
+	st.want = false
 	return rs.cancelRecv(fd)
 }
 
 func (rs *ringState) recvForget(fd int) error {
-	if fd >= len(rs.recvs) {
+	st := rs.recvs.Get(fd)
+	if st == nil {
 		return nil
 	}
-	if !rs.recvs[fd].armed {
+	if !st.armed {
 		// Nothing in the kernel, but a restart may be queued (want): it must not arm a
 		// receive on the fd the caller is about to close.
-		rs.recvs[fd] = recvState{}
+		*st = recvState{}
 		return nil
 	}
 	if err := rs.cancelRecv(fd); err != nil {
 		return err // still armed: Close cancels it
 	}
-	rs.recvs[fd] = recvState{} // what still completes is stale
+	*st = recvState{} // what still completes is stale
 	if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
 		return os.NewSyscallError("io_uring_enter", e)
 	}
@@ -366,7 +363,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 	rs.rearm = rs.rearm[:0]
 	if rs.bufs != nil {
 		for i, fd := range rs.rearmRecv {
-			if st := rs.recvs[fd]; st.armed || !st.want {
+			if st := rs.recvs.Load(int(fd)); st.armed || !st.want {
 				continue
 			}
 			if err := rs.armRecv(int(fd)); err != nil {
@@ -518,10 +515,10 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 		rs.used = append(rs.used, bid) // recycled by the next wait, whatever happens here
 	}
 	fd, seq := int(ud>>32&0x7fffffff-1), uint32(ud)
-	if fd >= len(rs.recvs) || !rs.recvs[fd].armed || rs.recvs[fd].seq != seq {
+	st := rs.recvs.Get(fd)
+	if st == nil || !st.armed || st.seq != seq {
 		return false // stale: forgotten
 	}
-	st := &rs.recvs[fd]
 	if final {
 		st.armed, st.canceling = false, false
 		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
@@ -601,8 +598,8 @@ func (p *Poller) ringRelease() error {
 	if rs.bufs != nil {
 		// Cancel the receives and wait for their last completions: the kernel writes into
 		// the buffers until then.
-		for fd := range rs.recvs {
-			if rs.recvs[fd].armed {
+		for fd := range rs.recvs.Len() {
+			if st := rs.recvs.Get(fd); st != nil && st.armed {
 				rs.cancelRecv(fd)
 			}
 		}
