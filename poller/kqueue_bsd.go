@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/internal/queue"
 )
 
 var _ backend = (*Poller)(nil)
@@ -40,7 +42,15 @@ type queueState struct {
 	events  []unix.Kevent_t                                // kevent's output: view of buf's first maxEvents
 	changes []unix.Kevent_t                                // the change list: view of buf's last maxChanges
 	ts      unix.Timespec                                  // wait's timeout, here so that it does not escape
-	waits   uint32                                         // counts waits, to merge one fd's filters (fdState.seen)
+	waits   uint32                                         // counts waits, to merge one fd's filters (kqSeen.wait)
+	seen    queue.Table[kqSeen]                            // indexed by fd: where the last wait that reported it put it
+}
+
+// kqSeen is where a wait reported an fd, so that its read and write filters make one Event.
+// It is kqueue's alone, not in fdState, which the other backends keep as small as they can.
+type kqSeen struct {
+	wait uint32 // the value of queueState.waits when a Wait last reported fd
+	slot int32  // where in out that Wait reported fd
 }
 
 // Registration errors, boxed once.
@@ -197,13 +207,14 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 			ev |= Error
 		}
 		fd := int(kev.Ident)
-		if st := p.fds.Get(fd); st != nil {
+		if p.fds.Get(fd) != nil {
 			// Merge the read and the write filter of one fd into one Event.
-			if st.seen == p.q.waits && int(st.slot) < k && p.out[st.slot].Fd == int32(fd) {
+			st := p.q.seen.At(fd)
+			if st.wait == p.q.waits && int(st.slot) < k && p.out[st.slot].Fd == int32(fd) {
 				p.out[st.slot].Events |= ev
 				continue
 			}
-			st.seen, st.slot = p.q.waits, int32(k)
+			st.wait, st.slot = p.q.waits, int32(k)
 		}
 		p.out[k] = Event{Fd: int32(fd), Tag: udata(kev), Events: ev}
 		k++

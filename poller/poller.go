@@ -311,8 +311,6 @@ type fdState struct {
 	added    bool   // between Add and Remove
 	interest Events // Readable|Writable subset, 0 allowed
 	tag      uint32
-	seen     uint32 // kqueue only: the value of queueState.waits when a Wait last reported fd
-	slot     int32  // kqueue only: where in out that Wait reported fd
 }
 
 // Poller watches file descriptors for readiness, with a level-triggered epoll (Linux) or

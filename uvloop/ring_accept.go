@@ -89,7 +89,7 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 		}
 		return
 	}
-	if s.acceptedFd != -1 || len(s.x.acc.backlog) > 0 {
+	if s.x.acceptedFd != -1 || len(s.x.acc.backlog) > 0 {
 		s.x.acc.backlog = append(s.x.acc.backlog, fd)
 		s.acceptBacklog()
 		return
@@ -100,7 +100,7 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 // announce makes fd the connection that waits for Accept and tells the callback. The
 // listener is parked until Accept takes it, as serverIO parks it.
 func (s *stream) announce(fd int) {
-	s.acceptedFd = fd
+	s.x.acceptedFd = fd
 	s.loop.poller.AcceptStop(s.fd)
 	s.x.connCb(nil)
 	s.loop.afterCallback()
@@ -114,13 +114,13 @@ func (s *stream) acceptBacklog() {
 	s.ring.queued = true
 	defer func() {
 		s.ring.queued = queued
-		if !queued && s.fd >= 0 && s.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
+		if !queued && s.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
 			// A callback panicked while it accepted: the rest waits for the next poll phase.
 			s.ring.queued = true
 			s.loop.streams.held = append(s.loop.streams.held, s)
 		}
 	}()
-	for s.fd >= 0 && s.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
+	for s.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
 		fd := s.x.acc.backlog[0]
 		s.x.acc.backlog = s.x.acc.backlog[:copy(s.x.acc.backlog, s.x.acc.backlog[1:])]
 		s.announce(fd)

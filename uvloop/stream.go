@@ -200,27 +200,28 @@ const (
 	sNeedDrain                          // a Write left bytes queued: OnDrain is due
 	sBound                              // bound (TCP) or accepted
 	sConnected                          // connected, accepted or adopted: Connect refuses
+	sNoDelay                            // TCP: SetNoDelay(true), applied to a socket made later
 )
 
 // stream is the part TCP and Pipe share (libuv's uv_stream_t); loop goroutine only.
 type stream struct {
 	handle
-	io         ioWatcher
-	fd         int // -1 when there is none
-	sflags     streamFlags
-	readCb     func([]byte, error)
-	x          *streamRare // what listeners, connects and shutdowns use (stream_rare.go)
-	acceptedFd int         // a connection accepted and not yet taken by Accept; -1 if none
-	queue      reqList
-	done       reqList // written or failed, callbacks not yet run
-	queueSize  int
-	feedFn     func()    // s.onFeed, bound at the first feed (an idle stream never needs it)
-	ring       ringRead  // reads through the io_uring backend (ring.go)
-	rw         ringWrite // writes through the io_uring backend (ring_write.go); packs beside ring
+	io        ioWatcher
+	fd        int // -1 when there is none
+	readCb    func([]byte, error)
+	x         *streamRare // what listeners, connects and shutdowns use (stream_rare.go)
+	queue     reqList
+	done      reqList // written or failed, callbacks not yet run
+	queueSize int
+	feedFn    func() // s.onFeed, bound at the first feed (an idle stream never needs it)
+	// The small fields last, packed together: TCP is 192 bytes, a size class.
+	sflags streamFlags
+	ring   ringRead  // reads through the io_uring backend (ring.go)
+	rw     ringWrite // writes through the io_uring backend (ring_write.go)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
-	s.fd, s.acceptedFd = -1, -1
+	s.fd = -1
 	s.io.st = s // the poller's reports go to s.ioReady and s.onRecv
 	s.handle.init(l, self, kind)
 	s.ringInit(kind)
@@ -843,7 +844,7 @@ func (s *stream) serverIO() {
 		// the next connection does (libuv retries at each stream's init).
 		l.reserveFd()
 	}
-	for s.acceptedFd == -1 {
+	for s.x.acceptedFd == -1 {
 		fd, err := sock.Accept(s.fd)
 		if err == syscall.EMFILE || err == syscall.ENFILE {
 			err = s.emfileTrick(err)
@@ -861,13 +862,13 @@ func (s *stream) serverIO() {
 			}
 			return
 		}
-		s.acceptedFd = fd
+		s.x.acceptedFd = fd
 		// Parked until Accept takes it, which re-arms the listener: so a callback that does
 		// not accept, or panics, leaves the listener quiet rather than spinning.
 		l.io.stop(&s.io, Readable)
 		s.x.connCb(nil)
 		l.afterCallback()
-		if s.fd < 0 || s.acceptedFd != -1 {
+		if s.fd < 0 || s.x.acceptedFd != -1 {
 			return // closed by the callback, or the connection waits for Accept
 		}
 	}
@@ -906,11 +907,11 @@ func (s *stream) accept(client *stream) error {
 	if client.loop != s.loop {
 		return os.NewSyscallError("accept", syscall.EINVAL)
 	}
-	if s.acceptedFd == -1 {
+	if s.x == nil || s.x.acceptedFd == -1 {
 		return errAcceptAgain
 	}
-	fd := s.acceptedFd
-	s.acceptedFd = -1
+	fd := s.x.acceptedFd
+	s.x.acceptedFd = -1
 	err := client.open(fd, sReadable|sWritable)
 	if err != nil {
 		sock.Close(fd)
@@ -952,9 +953,9 @@ func (s *stream) closeFd() {
 		sock.Close(s.fd)
 		s.fd = -1
 	}
-	if s.acceptedFd >= 0 {
-		sock.Close(s.acceptedFd)
-		s.acceptedFd = -1
+	if s.x != nil && s.x.acceptedFd >= 0 {
+		sock.Close(s.x.acceptedFd)
+		s.x.acceptedFd = -1
 	}
 }
 

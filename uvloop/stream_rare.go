@@ -1,9 +1,9 @@
 package uvloop
 
 // streamRare is the part of a stream that only listeners, connects, shutdowns, failed binds,
-// OnDrain and reads through the ring that stopped with bytes in flight use. It is allocated by
-// rare the first time one of them needs it, so that an accepted connection that only reads and
-// writes does not carry it: TCP is 208 bytes (a size class) instead of 320.
+// OnDrain, TCP keep-alive and reads through the ring that stopped with bytes in flight use. It
+// is allocated by rare the first time one of them needs it, so that an accepted connection
+// that only reads and writes does not carry it: TCP is 192 bytes (a size class) instead of 320.
 type streamRare struct {
 	connCb     func(error) // Listen's callback
 	connectCb  func(error)
@@ -13,12 +13,14 @@ type streamRare struct {
 	held       []byte     // ring.go: bytes read while the stream did not read (ring.hasHeld)
 	heldErr    error      // ring.go: the read's error that ring.heldEnd stands for, nil for the end
 	acc        ringAccept // ring_accept.go: a listener's accepts through the ring
+	acceptedFd int        // a listener's connection accepted and not yet taken by Accept; -1 if none
+	keepalive  int32      // TCP: SetKeepAlive's seconds before the first probe, 0: off
 }
 
 // rare returns s's rare part, allocating it at the first call.
 func (s *stream) rare() *streamRare {
 	if s.x == nil {
-		s.x = new(streamRare)
+		s.x = &streamRare{acceptedFd: -1}
 	}
 	return s.x
 }

@@ -15,9 +15,7 @@ import (
 // or given by a listener's Accept. See Stream for reading, writing and the lifetime of
 // the bytes. Loop goroutine only.
 type TCP struct {
-	stream
-	keepalive int32 // seconds before the first probe, 0: off; loop goroutine only, as every field
-	nodelay   bool
+	stream // SetNoDelay's choice is the flag sNoDelay, SetKeepAlive's is in the rare part
 }
 
 // TCPFlags are Bind's options.
@@ -237,7 +235,11 @@ func (t *TCP) SetNoDelay(on bool) error {
 			return sysErr("setsockopt", err)
 		}
 	}
-	t.nodelay = on
+	if on {
+		t.sflags |= sNoDelay
+	} else {
+		t.sflags &^= sNoDelay
+	}
 	return nil
 }
 
@@ -259,19 +261,21 @@ func (t *TCP) SetKeepAlive(on bool, delay time.Duration) error {
 			return err
 		}
 	}
-	t.keepalive = secs
+	if secs != 0 || t.x != nil { // keep-alive is rare: a connection without it carries nothing
+		t.rare().keepalive = secs
+	}
 	return nil
 }
 
 // applyOptions gives a new or adopted socket the options set before it existed.
 func (t *TCP) applyOptions(fd int) error {
-	if t.nodelay {
+	if t.sflags&sNoDelay != 0 {
 		if err := sock.SetNoDelay(fd, true); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
-	if t.keepalive > 0 {
-		return setKeepAlive(fd, t.keepalive)
+	if t.x != nil && t.x.keepalive > 0 {
+		return setKeepAlive(fd, t.x.keepalive)
 	}
 	return nil
 }
