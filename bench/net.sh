@@ -13,7 +13,7 @@
 #                 (libuv/bin/echo_server, if libuv builds), driven by cmd/echoclient
 #                 (C connections, SIZE-byte messages, round trips/s)
 #   idle conns    IDLE connections held open to each echo server: RSS growth per connection
-#                 (cmd/idleconns reads /proc/PID/status)
+#                 over the last IDLE-1000 (cmd/idleconns reads /proc/PID/status)
 #
 # go run ./cmd/uvbench -only tcp-echo,http-hello,idle-connections runs the same servers and
 # clients inside the workload table; this script keeps uvgo's 2-loop HTTP server and its own report.

@@ -9,7 +9,9 @@
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
 #   TCP echo     examples/echo, Node's net and libuv's echo_server driven by cmd/echoclient:
 #                round trips/s
-#   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns)
+#   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns: over the
+#                last IDLE-1000 of the IDLE connections, so that fixed costs such as io_uring's
+#                receive buffers' first pages, 1 MiB by the 256th connection, are not counted)
 # With 2 CPUs or more (and taskset), every server (all its threads) runs on CPU 0 and the
 # client (wrk, echoclient, idleconns) on CPU 1, so that a server's rate is what one core does
 # (PIN=0: no pinning). Prints each round, then the medians side by side and the issue's aims;

@@ -6,14 +6,15 @@
 //	idleconns -addr 127.0.0.1:7000 -pid 1234 -n 10000
 //	rss_start_kb=... rss_before_kb=... rss_after_kb=... bytes_per_conn=... bytes_per_conn_all=... conns=10000 warm=1000
 //
-// It first opens -warm connections (kept open) and reads the RSS (rss_before_kb), then opens
-// -n more and reads it again (rss_after_kb): bytes_per_conn is the growth over those -n,
-// what one more idle connection costs. The warm-up takes out what a server pays once, at
-// its first connections, whatever their number: the first page of each of io_uring's
-// provided receive buffers (the kernel takes a fresh one for each receive, round the ring,
-// so 256 buffers cost 256 pages by the 256th connection), a shared read buffer's first page,
-// the first spans of each size class. bytes_per_conn_all is the growth from before the first
-// connection (rss_start_kb) over all warm+n, fixed costs included.
+// Of the -n connections, it first opens -warm (1,000, or a fifth of -n if less; kept open) and reads the RSS (rss_before_kb),
+// then opens the rest and reads it again (rss_after_kb): bytes_per_conn is the growth over
+// the rest, what one more idle connection costs. The warm-up takes out what a server pays
+// once, at its first connections, whatever their number: the first page of each of
+// io_uring's provided receive buffers (the kernel takes a fresh one for each receive, round
+// the ring, so 256 buffers cost 256 pages, 1 MiB, by the 256th connection), a shared read
+// buffer's first page, the first spans of each size class. bytes_per_conn_all is the growth
+// from before the first connection (rss_start_kb) over all -n, fixed costs included: what
+// the tool printed as bytes_per_conn before it had a warm-up.
 //
 // It raises its own RLIMIT_NOFILE to the hard limit first; the server's must be raised by
 // whoever starts it (bench/net.sh does with ulimit -n). Linux only.
@@ -35,19 +36,22 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:7000", "echo server")
 	pid := flag.Int("pid", 0, "the server's process id")
-	n := flag.Int("n", 10000, "connections measured")
-	warm := flag.Int("warm", 1000, "connections opened (and kept open) before the measured ones")
+	n := flag.Int("n", 10000, "connections, the warm-up's included")
+	warm := flag.Int("warm", -1, "of the -n connections, how many are opened (and kept open) before the measured ones (default min(1000, n/5))")
 	flag.Parse()
+	if *warm == -1 {
+		*warm = min(1000, *n/5)
+	}
 	if *pid == 0 {
 		log.Fatal("idleconns: -pid is required")
 	}
-	if *n <= 0 || *warm < 0 {
-		log.Fatal("idleconns: -n must be positive and -warm not negative")
+	if *warm < 0 || *warm >= *n {
+		log.Fatalf("idleconns: -warm must be at least 0 and less than -n (%d)", *n)
 	}
-	if cur := raiseNofile(); cur < uint64(*warm+*n)+64 {
-		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", cur, *warm+*n+64)
+	if cur := raiseNofile(); cur < uint64(*n)+64 {
+		log.Fatalf("idleconns: RLIMIT_NOFILE is %d, need %d", cur, *n+64)
 	}
-	conns := make([]net.Conn, 0, *warm+*n)
+	conns := make([]net.Conn, 0, *n)
 	defer func() {
 		for _, c := range conns {
 			c.Close()
@@ -75,10 +79,10 @@ func main() {
 	}
 	start := rss(*pid)
 	before := open(*warm)
-	after := open(*n)
+	after := open(*n - *warm)
 	perConn := func(kb int64, k int) float64 { return float64(kb) * 1024 / float64(k) }
 	fmt.Printf("rss_start_kb=%d rss_before_kb=%d rss_after_kb=%d bytes_per_conn=%.0f bytes_per_conn_all=%.0f conns=%d warm=%d\n",
-		start, before, after, perConn(after-before, *n), perConn(after-start, *warm+*n), *n, *warm)
+		start, before, after, perConn(after-before, *n-*warm), perConn(after-start, *n), *n, *warm)
 }
 
 // rss returns VmRSS of pid in kB.

@@ -257,7 +257,7 @@ var workloads = []Workload{
 		Variants: []Variant{{Go: "examples/http", Node: "http-hello.js", NoC: "libuv has no HTTP server; Go's net/http is the other peer (its lines follow)"}},
 	},
 	{
-		Name: "idle-connections", Shape: "cmd/idleconns: N connections to a fresh echo server, one byte echoed on each, then the server's RSS growth / N",
+		Name: "idle-connections", Shape: "cmd/idleconns: N connections to a fresh echo server, one byte echoed on each; the server's RSS growth over the last N-1000 / (N-1000), after 1,000 that take out its fixed costs",
 		Per: "connection", Unit: "B", N: 10_000, Net: netIdle, Goal: Goal{Text: "none set; reported beside Node and libuv"},
 		Extra:    []string{"rss_before_kb", "rss_after_kb"},
 		Variants: []Variant{{Go: "examples/echo", Node: "tcp-echo-server.js", C: "echo_server"}},
