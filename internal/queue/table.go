@@ -34,17 +34,23 @@ func (t *Table[T]) At(i int) *T {
 // Get returns a pointer to element i, or nil if its chunk was never allocated (or i is
 // negative): an element that was never asked for with At reads as T's zero value.
 func (t *Table[T]) Get(i int) *T {
-	c := uint(i) >> tableShift
-	if c >= uint(len(t.chunks)) || t.chunks[c] == nil {
-		return nil
+	chunks := t.chunks // a local, so that its length is loaded once
+	if c := uint(i) >> tableShift; c < uint(len(chunks)) {
+		if ch := chunks[c]; ch != nil {
+			return &ch[uint(i)%TableChunk]
+		}
 	}
-	return &t.chunks[c][i&(TableChunk-1)]
+	return nil
 }
 
-// Load returns element i, or T's zero value if its chunk was never allocated.
+// Load returns element i, or T's zero value if its chunk was never allocated. It is Get
+// written out, so that the lookup on the loop's dispatch path tests for nil once.
 func (t *Table[T]) Load(i int) T {
-	if p := t.Get(i); p != nil {
-		return *p
+	chunks := t.chunks
+	if c := uint(i) >> tableShift; c < uint(len(chunks)) {
+		if ch := chunks[c]; ch != nil {
+			return ch[uint(i)%TableChunk]
+		}
 	}
 	var zero T
 	return zero
