@@ -6,12 +6,13 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/internal/uring"
 )
 
 // Sends on the io_uring backend: Send fills an IORING_OP_SEND SQE (one buffer) or an
 // IORING_OP_SENDMSG one (several, through a msghdr and iovecs that the fd's sendState keeps
-// until the completion), with MSG_NOSIGNAL. A send's user data is udSend | (fd+1)<<32 |
+// until the completion, in a sendVec lent for the send), with MSG_NOSIGNAL. A send's user data is udSend | (fd+1)<<32 |
 // generation (fd+1 stays below 1<<29, clear of udFile's bit). The kernel tries a send when
 // it is submitted and, when the socket is full, waits for room itself (it polls the
 // socket): the completion says how much went out.
@@ -35,24 +36,53 @@ var (
 // sendRing is the io_uring backend's state for sends; loop goroutine only.
 type sendRing struct {
 	probed bool
-	ok     bool         // the kernel has the opcodes (probed on the first CanSend)
-	sends  []*sendState // indexed by fd; made on fd's first send and kept for reuse
-	queued bool         // a send was queued since the last Submit
-	stash  []uring.CQE  // completions Submit took out that are not sends: the next Wait's first
-	head   int          // the first of stash that Wait has not handled
-	out    []Event      // Submit's report
+	ok     bool        // the kernel has the opcodes (probed on the first CanSend)
+	sends  sendTable   // indexed by fd; an entry never moves
+	free   *sendVec    // sendVecs no send holds
+	queued bool        // a send was queued since the last Submit
+	stash  []uring.CQE // completions Submit took out that are not sends: the next Wait's first
+	head   int         // the first of stash that Wait has not handled
+	out    []Event     // Submit's report
 }
 
-// sendState is the send of one fd. It is allocated once per fd, so that the msghdr the
-// kernel reads stays where it is while the table grows.
+// sendTable holds the fds' sends; it grows in chunks, never copied (queue.Table).
+type sendTable = queue.Table[sendState]
+
+// sendState is the send of one fd: 24 bytes, so that the many fds that are not sending
+// cost little (a stream that writes through the ring keeps its entry).
 type sendState struct {
 	armed bool   // a send is queued or in the kernel, its completion not reaped
 	done  bool   // its completion was reaped and reported; SendForget may still ask for it
 	seq   uint32 // its generation
 	tag   uint32
-	res   int32 // the reaped completion's result, while done
-	iov   []unix.Iovec
-	msg   unix.Msghdr
+	res   int32    // the reaped completion's result, while done
+	vec   *sendVec // the send's iovecs and msghdr, while armed (and after a send SendForget gave up on)
+}
+
+// sendVec is what the kernel reads of a send: its iovecs (which also keep the caller's bytes
+// alive) and, for several buffers, the msghdr. A send takes one from sendRing.free and gives
+// it back when it completes, so that there are as many as sends in flight, not as fds.
+type sendVec struct {
+	iov  []unix.Iovec
+	msg  unix.Msghdr
+	next *sendVec // in sendRing.free
+}
+
+// takeVec lends a sendVec to a send.
+func (sr *sendRing) takeVec() *sendVec {
+	v := sr.free
+	if v == nil {
+		return new(sendVec)
+	}
+	sr.free, v.next = v.next, nil
+	return v
+}
+
+// putVec takes back the sendVec of a completed send.
+func (sr *sendRing) putVec(v *sendVec) {
+	clear(v.iov) // the caller's bytes are its own again
+	v.iov, v.msg = v.iov[:0], unix.Msghdr{}
+	v.next, sr.free = sr.free, v
 }
 
 func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
@@ -81,14 +111,7 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 	}
 	rs := p.q.ring
 	sr := &rs.snd
-	for fd >= len(sr.sends) {
-		sr.sends = append(sr.sends, make([]*sendState, max(len(sr.sends), fd+1-len(sr.sends), 64))...)
-	}
-	st := sr.sends[fd]
-	if st == nil {
-		st = &sendState{}
-		sr.sends[fd] = st
-	}
+	st := sr.sends.At(fd)
 	if st.armed {
 		return errSendBusy
 	}
@@ -97,21 +120,25 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 		return err
 	}
 	rs.seq++
-	st.iov = st.iov[:0]
+	if st.vec == nil { // else a send SendForget gave up on left it: the kernel may still read it
+		st.vec = sr.takeVec()
+	}
+	vec := st.vec
+	vec.iov = vec.iov[:0]
 	for _, b := range bufs {
 		var v unix.Iovec
 		v.SetLen(len(b)) // uint64 or uint32 by the architecture
 		if len(b) > 0 {
 			v.Base = &b[0]
 		}
-		st.iov = append(st.iov, v)
+		vec.iov = append(vec.iov, v)
 	}
 	if len(bufs) == 1 {
-		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSend, uint64(uintptr(unsafe.Pointer(st.iov[0].Base))), uint32(st.iov[0].Len)
+		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSend, uint64(uintptr(unsafe.Pointer(vec.iov[0].Base))), uint32(vec.iov[0].Len)
 	} else {
-		st.msg = unix.Msghdr{Iov: &st.iov[0]}
-		st.msg.SetIovlen(len(st.iov))
-		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&st.msg))), 1
+		vec.msg = unix.Msghdr{Iov: &vec.iov[0]}
+		vec.msg.SetIovlen(len(vec.iov))
+		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&vec.msg))), 1
 	}
 	sqe.Fd, sqe.OpFlags, sqe.UserData = int32(fd), unix.MSG_NOSIGNAL, sendUD(fd, rs.seq)
 	st.armed, st.done, st.seq, st.tag = true, false, rs.seq, tag
@@ -123,16 +150,13 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 // completion is stale (its fd's send was forgotten).
 func (sr *sendRing) reaped(ud uint64, res int32) (Event, bool) {
 	fd, seq := int(ud>>32&0x1fffffff)-1, uint32(ud)
-	if fd < 0 || fd >= len(sr.sends) || sr.sends[fd] == nil {
-		return Event{}, false
-	}
-	st := sr.sends[fd]
-	if !st.armed || st.seq != seq {
+	st := sr.sends.Get(fd)
+	if st == nil || !st.armed || st.seq != seq {
 		return Event{}, false
 	}
 	st.armed, st.done, st.res = false, true, res
-	clear(st.iov) // the caller's bytes are its own again
-	st.msg = unix.Msghdr{}
+	sr.putVec(st.vec)
+	st.vec = nil
 	return Event{Fd: int32(fd), Tag: st.tag, res: res, sent: true}, true
 }
 
@@ -243,11 +267,11 @@ func (rs *ringState) releaseStash() {
 
 func (p *Poller) sendForget(fd int) (int, bool, error) {
 	rs := p.q.ring
-	if rs == nil || fd >= len(rs.snd.sends) || rs.snd.sends[fd] == nil {
+	if rs == nil {
 		return 0, false, nil
 	}
-	st := rs.snd.sends[fd]
-	if !st.armed && !st.done {
+	st := rs.snd.sends.Get(fd)
+	if st == nil || !st.armed && !st.done {
 		return 0, false, nil
 	}
 	var err error

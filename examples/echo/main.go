@@ -3,16 +3,20 @@
 // It echoes without allocating: the bytes a read callback gets belong to the loop and are
 // valid only until it returns, so the callback first offers them to TryWrite, which writes
 // what the socket takes at once (all of it, almost always). Only a rest that the socket did
-// not take is copied into the connection's own buffer and queued with Write; reading stops
-// until that write completes, so the buffer is never overwritten while queued, and a slow
-// reader holds back its writer instead of growing the buffer (backpressure). The buffer is
-// kept and reused, so steady state allocates nothing.
+// not take is copied into a buffer and queued with Write; reading stops until that write
+// completes, so the buffer is never overwritten while queued, and a slow reader holds back
+// its writer instead of growing the buffer (backpressure).
 //
 // On io_uring (which the loop gets by default, being locked to its thread, where the kernel
 // has it: see uvloop.WithBackend) a stream writes through the ring: each Write is a send
 // submitted with the others at the end of the phase, not a write(2) of its own. The echo then
 // always copies, keeps one send in flight per connection and gathers what is read meanwhile
 // behind it, up to 64 KiB before it stops reading.
+//
+// A connection keeps its buffers only while a write is in flight; then they go back to a
+// pool and the next write takes them again, so steady state allocates nothing. An idle
+// connection costs its TCP handle and 16 bytes (a read callback over the handle) on epoll,
+// 32 through the ring (a conn of two pointers and its read callback).
 //
 // Like Node's net.Server and libuv's echo server, it has no idle timeout: a connection stays
 // open until its client closes or resets it, or the server shuts down.
@@ -26,6 +30,7 @@ import (
 	"flag"
 	"log"
 	"net/netip"
+	"sync"
 	"syscall"
 	"time"
 
@@ -170,113 +175,135 @@ func listen(loop *uvloop.Loop, addr string) (*uvloop.TCP, error) {
 	return ln, nil
 }
 
-// conn echoes one connection. Its callbacks are bound once, so reading and writing
-// allocate nothing; onWrite only when a write first has to wait, which an idle connection
-// never does (each bound method is an allocation).
+// conn is a connection's echo state where it needs one: from the start through the ring, where
+// reads go on while a write is in flight; on epoll from the first write that has to wait
+// (until then the read callback is a closure over the handle alone). Its read callback is
+// bound once; out is there while a write is in flight.
 type conn struct {
-	tcp     *uvloop.TCP
-	rest    []byte // the unwritten rest of a read, queued with Write; reused
-	onRead  func([]byte, error)
-	onWrite func(error)
-	ring    *ringOut // streams that write through io_uring's ring only; from their first read
+	tcp *uvloop.TCP
+	out *out // nil while no write is in flight
 }
 
-// ringOut is the writing side of a stream that writes through the ring (TCP.RingWrites):
-// there a Write is a send that the kernel makes after the callback has returned, so the
-// bytes are always copied. One write is in flight at a time; what is read meanwhile gathers
-// in next and goes out as one send when it completes. Reading stops while next holds
-// maxPending bytes or more, until it has gone out (backpressure). Both buffers are reused.
-type ringOut struct {
-	busy, next []byte // the bytes of the write in flight (stable until its callback), and the ones read since
-	stopped    bool   // reading stopped on a full next
+// out is what a connection needs while a write is in flight: the bytes it writes (stable
+// until its callback), on io_uring the bytes read meanwhile, and the callbacks bound for it.
+// It comes from outs when a write starts and goes back once nothing is in flight, buffers and
+// callbacks kept for the next, so that idle connections keep none.
+//
+// Through the ring (TCP.RingWrites) a Write is a send that the kernel makes after the
+// callback has returned, so the bytes are always copied; one write is in flight at a time,
+// what is read meanwhile gathers in next and goes out as one send when it completes, and
+// reading stops while next holds maxPending bytes or more, until it has gone out
+// (backpressure). On epoll only the rest that TryWrite left is written, and reading stops
+// until it has gone.
+type out struct {
+	c          *conn
+	busy, next []byte      // the bytes of the write in flight, and the ones read since (ring)
+	stopped    bool        // reading stopped: restarted once the write is done
+	onWrite    func(error) // o.written, bound once per out
+	reader     *conn       // whose read onRead is
+	onRead     func([]byte, error)
 }
+
+// outs holds the outs that no connection uses (a sync.Pool, so that the servers of several
+// loops may share it). An out there may still hold its last reader, until it is taken again
+// or the pool drops it.
+var outs sync.Pool
 
 // maxPending is how many bytes a ring stream gathers behind its write in flight before it
 // stops reading.
 const maxPending = 64 << 10
 
 func newConn(t *uvloop.TCP) {
-	c := &conn{tcp: t}
-	c.onRead = c.read
-	if t.ReadStart(c.onRead) != nil {
+	var cb func([]byte, error)
+	if t.RingWrites() {
+		cb = (&conn{tcp: t}).read
+	} else {
+		cb = func(data []byte, err error) { echo(t, nil, data, err) }
+	}
+	if t.ReadStart(cb) != nil {
 		t.Close(nil)
 	}
 }
 
-func (c *conn) read(data []byte, err error) {
-	if err != nil { // io.EOF or a read error
-		c.tcp.Close(nil)
-		return
-	}
-	if c.ring != nil || c.tcp.RingWrites() {
-		c.readRing(data)
-		return
-	}
-	n, err := c.tcp.TryWrite(data)
-	if err != nil && !errors.Is(err, syscall.EAGAIN) {
-		c.tcp.Close(nil)
-		return
-	}
-	if n == len(data) {
-		return
-	}
-	c.rest = append(c.rest[:0], data[n:]...) // data is the loop's: copy what must wait
-	c.tcp.ReadStop()
-	if c.onWrite == nil {
-		c.onWrite = c.written
-	}
-	if c.tcp.Write(c.rest, c.onWrite) != nil {
-		c.tcp.Close(nil)
-	}
-}
+func (c *conn) read(data []byte, err error) { echo(c.tcp, c, data, err) }
 
-// readRing echoes data through the ring (see ringOut).
-func (c *conn) readRing(data []byte) {
-	r := c.ring
-	if r == nil {
-		r = new(ringOut)
-		c.ring, c.onWrite = r, c.writtenRing
+// echo writes back what t read; c is t's conn, nil on epoll until a write first has to wait.
+func echo(t *uvloop.TCP, c *conn, data []byte, err error) {
+	if err != nil { // io.EOF or a read error
+		t.Close(nil)
+		return
 	}
-	if len(r.busy) > 0 { // a write is in flight: gather behind it
-		r.next = append(r.next, data...)
-		if len(r.next) >= maxPending {
-			r.stopped = true
-			c.tcp.ReadStop()
+	ring := t.RingWrites()
+	if c != nil && c.out != nil && ring { // a write is in flight: gather behind it
+		o := c.out
+		o.next = append(o.next, data...)
+		if len(o.next) >= maxPending {
+			o.stop()
 		}
 		return
 	}
-	r.busy = append(r.busy[:0], data...)
-	if c.tcp.Write(r.busy, c.onWrite) != nil {
-		c.tcp.Close(nil)
+	n := 0
+	if !ring {
+		n, err = t.TryWrite(data)
+		if err != nil && !errors.Is(err, syscall.EAGAIN) {
+			t.Close(nil)
+			return
+		}
+		if n == len(data) {
+			return
+		}
+	}
+	if c == nil {
+		c = &conn{tcp: t}
+	}
+	o, _ := outs.Get().(*out)
+	if o == nil {
+		o = new(out)
+		o.onWrite = o.written
+	}
+	o.c, c.out = c, o
+	o.busy = append(o.busy[:0], data[n:]...) // data is the loop's: copy what must wait
+	if !ring {
+		o.stop() // until the rest has gone; reading goes on with c.read
+	}
+	if t.Write(o.busy, o.onWrite) != nil {
+		t.Close(nil)
 	}
 }
 
-// writtenRing sends what was gathered while the write that completed was in flight.
-func (c *conn) writtenRing(err error) {
-	r := c.ring
+// stop stops reading until the write in flight is done.
+func (o *out) stop() {
+	o.stopped = true
+	o.c.tcp.ReadStop()
+}
+
+// written sends what was gathered while the write that completed was in flight, starts
+// reading again if it had stopped, and once nothing is in flight gives o back to outs.
+func (o *out) written(err error) {
+	c := o.c
 	if err != nil {
 		if !c.tcp.IsClosing() {
 			c.tcp.Close(nil)
 		}
-		return
+		return // o stays with c, which is gone
 	}
-	r.busy, r.next = r.next, r.busy[:0]
-	if len(r.busy) > 0 && c.tcp.Write(r.busy, c.onWrite) != nil {
+	o.busy, o.next = o.next, o.busy[:0]
+	if len(o.busy) > 0 && c.tcp.Write(o.busy, o.onWrite) != nil {
 		c.tcp.Close(nil)
 		return
 	}
-	if r.stopped {
-		r.stopped = false
-		if c.tcp.ReadStart(c.onRead) != nil {
+	if o.stopped {
+		o.stopped = false
+		if o.reader != c { // ReadStart wants c's callback: bind it (once per out and conn)
+			o.reader, o.onRead = c, c.read
+		}
+		if c.tcp.ReadStart(o.onRead) != nil {
 			c.tcp.Close(nil)
+			return
 		}
 	}
-}
-
-func (c *conn) written(err error) {
-	if err != nil || c.tcp.ReadStart(c.onRead) != nil {
-		if !c.tcp.IsClosing() {
-			c.tcp.Close(nil)
-		}
+	if len(o.busy) == 0 {
+		c.out, o.c = nil, nil
+		outs.Put(o)
 	}
 }
