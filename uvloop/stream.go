@@ -5,6 +5,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/uvgo/uvgo/internal/queue"
 	"github.com/uvgo/uvgo/internal/sock"
 )
 
@@ -116,8 +117,10 @@ type streamShared struct {
 	free      *writeReq   // recycled write requests
 	reserveFd int         // the fd held back for the EMFILE trick; valid while reserved
 	reserved  bool
-	hooked    bool      // the OnClose hook that releases reserveFd is registered
-	held      []*stream // reading again with bytes the kernel read while they did not (ring.go)
+	hooked    bool                // the OnClose hook that releases reserveFd is registered
+	held      []*stream           // reading again with bytes the kernel read while they did not (ring.go)
+	fed       queue.Ring[*stream] // fed streams, oldest first, one per runFed queued in the pending phase
+	runFedFn  func()              // sh.runFed, bound at the first feed
 }
 
 func (s *streamShared) readBuffer() []byte {
@@ -213,7 +216,6 @@ type stream struct {
 	queue     reqList
 	done      reqList // written or failed, callbacks not yet run
 	queueSize int
-	feedFn    func() // s.onFeed, bound at the first feed (an idle stream never needs it)
 	// The small fields last, packed together: TCP is 192 bytes, a size class.
 	sflags streamFlags
 	ring   ringRead  // reads through the io_uring backend (ring.go)
@@ -271,14 +273,26 @@ func (s *stream) open(fd int, flags streamFlags) error {
 	return nil
 }
 
-// feed runs the stream's I/O step in the next pending phase (uv__io_feed).
+// feed runs the stream's I/O step in the next pending phase (uv__io_feed). The stream joins
+// streamShared.fed and the pending queue gets the loop's one runFed, which takes the first
+// stream of fed: as every feed queues one of each, the n-th runFed runs the n-th stream fed,
+// in the pending queue's order, and no stream carries a method value of its own.
 func (s *stream) feed() {
 	if s.sflags&sFed == 0 {
 		s.sflags |= sFed
-		if s.feedFn == nil {
-			s.feedFn = s.onFeed
+		sh := &s.loop.streams
+		if sh.runFedFn == nil {
+			sh.runFedFn = sh.runFed
 		}
-		s.loop.deferPending(s.feedFn)
+		sh.fed.Push(s)
+		s.loop.deferPending(sh.runFedFn)
+	}
+}
+
+// runFed is the pending-phase callback of the oldest feed (see feed).
+func (sh *streamShared) runFed() {
+	if s, ok := sh.fed.Pop(); ok {
+		s.onFeed()
 	}
 }
 
