@@ -44,7 +44,7 @@ func (p *Pipe) Bind(path string) error {
 	if err := p.usable(); err != nil {
 		return err
 	}
-	if p.fd >= 0 {
+	if p.io.fd >= 0 {
 		return os.NewSyscallError("bind", syscall.EINVAL)
 	}
 	if !sock.UnixPathOK(path) {
@@ -80,10 +80,10 @@ func (p *Pipe) Listen(backlog int, cb func(err error)) error {
 	if cb == nil {
 		return ErrNilCallback
 	}
-	if p.fd < 0 || p.sflags&sBound == 0 {
+	if p.io.fd < 0 || p.sflags&sBound == 0 {
 		return errInval
 	}
-	if err := sock.Listen(p.fd, backlog); err != nil {
+	if err := sock.Listen(p.io.fd, backlog); err != nil {
 		return sysErr("listen", err)
 	}
 	p.listen(cb)
@@ -115,7 +115,7 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 	if !sock.UnixPathOK(path) {
 		return os.NewSyscallError("connect", syscall.EINVAL)
 	}
-	if p.fd < 0 {
+	if p.io.fd < 0 {
 		fd, err := sock.Socket(sock.Unix, sock.Stream)
 		if err != nil {
 			return sysErr("socket", err)
@@ -125,7 +125,7 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 			return err
 		}
 	}
-	if err := sock.ConnectUnix(p.fd, path); err != nil && err != syscall.EINPROGRESS {
+	if err := sock.ConnectUnix(p.io.fd, path); err != nil && err != syscall.EINPROGRESS {
 		p.rare().delayedErr = sysErr("connect", err)
 	}
 	p.sflags |= sReadable | sWritable
@@ -159,10 +159,10 @@ func (p *Pipe) LocalAddr() (string, error) { return p.name(sock.SocknameUnix, "g
 func (p *Pipe) RemoteAddr() (string, error) { return p.name(sock.PeernameUnix, "getpeername") }
 
 func (p *Pipe) name(get func(int) (string, error), op string) (string, error) {
-	if p.fd < 0 {
+	if p.io.fd < 0 {
 		return "", os.NewSyscallError(op, syscall.EBADF)
 	}
-	name, err := get(p.fd)
+	name, err := get(p.io.fd)
 	if err != nil {
 		return "", sysErr(op, err)
 	}

@@ -152,7 +152,7 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 				closePipes()
 				return nil, err
 			}
-			if p.fd >= 0 || p.loop != l {
+			if p.io.fd >= 0 || p.loop != l {
 				closePipes()
 				return nil, errBusy
 			}

@@ -32,7 +32,7 @@ func (s *stream) ringInit(kind HandleKind) {
 func (s *stream) ringStart() error {
 	r := &s.ring
 	if !r.started {
-		if err := s.loop.poller.RecvStart(s.fd, s.io.tag); err != nil {
+		if err := s.loop.poller.RecvStart(s.io.fd, s.io.tag); err != nil {
 			return sysErr("read", err)
 		}
 		r.started = true
@@ -50,8 +50,8 @@ func (s *stream) ringStop() {
 	if s.ring.started {
 		s.ring.started = false
 		s.loop.io.recvs--
-		if s.fd >= 0 {
-			s.loop.poller.RecvStop(s.fd)
+		if s.io.fd >= 0 {
+			s.loop.poller.RecvStop(s.io.fd)
 		}
 	}
 }
@@ -63,7 +63,7 @@ func (s *stream) ringForget() {
 		s.ring.started = false
 		s.loop.io.recvs--
 	}
-	s.loop.poller.RecvForget(s.fd)
+	s.loop.poller.RecvForget(s.io.fd)
 	s.ring.hasHeld, s.ring.heldEnd = false, false
 	if s.x != nil {
 		s.x.held, s.x.heldErr = nil, nil
@@ -73,7 +73,7 @@ func (s *stream) ringForget() {
 // onRecv is the dispatch of what the kernel read: data, nil at the end of the stream, or err.
 func (s *stream) onRecv(data []byte, err error) {
 	r := &s.ring
-	if s.fd < 0 {
+	if s.io.fd < 0 {
 		return
 	}
 	if s.sflags&sReading == 0 || r.hasHeld || r.heldEnd {
@@ -118,7 +118,7 @@ func (l *Loop) keepCompletions(events []poller.Event) {
 		}
 		s := w.st
 		switch {
-		case ev.Received() && s.ring.on && s.fd >= 0:
+		case ev.Received() && s.ring.on && s.io.fd >= 0:
 			data, err := l.poller.RecvData(ev)
 			s.hold(data, err)
 			if r := &s.ring; (r.hasHeld || r.heldEnd) && !r.queued && s.sflags&sReading != 0 {
@@ -168,7 +168,7 @@ func (l *Loop) runHeld() {
 			s.acceptBacklog() // a listener's queue is its backlog (ring_accept.go)
 			continue
 		}
-		if s.fd < 0 || s.sflags&sReading == 0 {
+		if s.io.fd < 0 || s.sflags&sReading == 0 {
 			continue // stopped again: the next ReadStart queues it
 		}
 		if r.hasHeld {
@@ -176,7 +176,7 @@ func (l *Loop) runHeld() {
 			s.x.held, r.hasHeld = nil, false
 			s.deliver(data, nil)
 		}
-		if r.heldEnd && s.fd >= 0 && s.sflags&sReading != 0 {
+		if r.heldEnd && s.io.fd >= 0 && s.sflags&sReading != 0 {
 			r.heldEnd = false
 			err := s.delayedRecvErr()
 			s.deliver(nil, err)

@@ -43,7 +43,7 @@ func (s *stream) accepting() bool { return s.x != nil && s.x.acc.on }
 // (otherwise the listener waits for Readable).
 func (s *stream) ringListen() bool {
 	l := s.loop
-	if !l.poller.CanAccept() || l.poller.AcceptStart(s.fd, s.io.tag) != nil {
+	if !l.poller.CanAccept() || l.poller.AcceptStart(s.io.fd, s.io.tag) != nil {
 		return false
 	}
 	s.rare().acc.on = true
@@ -56,7 +56,7 @@ func (s *stream) ringListen() bool {
 // announced in the next poll phase, and an error is dropped (the kernel reports it again).
 func (s *stream) onAccepted(fd int, err error, keep bool) {
 	l := s.loop
-	if s.fd < 0 || s.sflags&sListening == 0 {
+	if s.io.fd < 0 || s.sflags&sListening == 0 {
 		if fd >= 0 {
 			sock.Close(fd)
 		}
@@ -101,7 +101,7 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 // listener is parked until Accept takes it, as serverIO parks it.
 func (s *stream) announce(fd int) {
 	s.x.acceptedFd = fd
-	s.loop.poller.AcceptStop(s.fd)
+	s.loop.poller.AcceptStop(s.io.fd)
 	s.x.connCb(nil)
 	s.loop.afterCallback()
 }
@@ -114,13 +114,13 @@ func (s *stream) acceptBacklog() {
 	s.ring.queued = true
 	defer func() {
 		s.ring.queued = queued
-		if !queued && s.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
+		if !queued && s.io.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
 			// A callback panicked while it accepted: the rest waits for the next poll phase.
 			s.ring.queued = true
 			s.loop.streams.held = append(s.loop.streams.held, s)
 		}
 	}()
-	for s.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
+	for s.io.fd >= 0 && s.x.acceptedFd == -1 && len(s.x.acc.backlog) > 0 {
 		fd := s.x.acc.backlog[0]
 		s.x.acc.backlog = s.x.acc.backlog[:copy(s.x.acc.backlog, s.x.acc.backlog[1:])]
 		s.announce(fd)
@@ -131,7 +131,7 @@ func (s *stream) acceptBacklog() {
 // is announced in the next poll phase (in this one, when the callback is accepting from
 // acceptBacklog, which goes on by itself).
 func (s *stream) ringAcceptResume() {
-	s.loop.poller.AcceptStart(s.fd, s.io.tag)
+	s.loop.poller.AcceptStart(s.io.fd, s.io.tag)
 	if len(s.x.acc.backlog) > 0 && !s.ring.queued {
 		s.ring.queued = true
 		s.loop.streams.held = append(s.loop.streams.held, s)
@@ -141,7 +141,7 @@ func (s *stream) ringAcceptResume() {
 // ringAcceptForget is closeFd's part: the accepts are cancelled before the fd is closed, and
 // the backlog's connections are closed.
 func (s *stream) ringAcceptForget() {
-	s.loop.poller.AcceptForget(s.fd)
+	s.loop.poller.AcceptForget(s.io.fd)
 	for _, fd := range s.x.acc.backlog {
 		sock.Close(fd)
 	}

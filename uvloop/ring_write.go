@@ -53,7 +53,7 @@ func (s *stream) ringSend() bool {
 			s.advance(0) // empty writes are done at once, as write(2) of nothing is
 			continue
 		}
-		err := l.poller.Send(s.fd, bufs, s.io.tag)
+		err := l.poller.Send(s.io.fd, bufs, s.io.tag)
 		clear(bufs)
 		if err != nil {
 			return false
@@ -76,9 +76,9 @@ func (s *stream) onSent(n int, err error, inline bool) {
 	s.rw.inflight = false
 	s.loop.io.sends--
 	s.sent(n, err)
-	if !inline && s.fd >= 0 {
+	if !inline && s.io.fd >= 0 {
 		s.writeCallbacks()
-		if s.fd >= 0 && s.queue.head == nil {
+		if s.io.fd >= 0 && s.queue.head == nil {
 			s.drain()
 		}
 	}
@@ -95,7 +95,7 @@ func (s *stream) sent(n int, err error) {
 		s.finishReq(r)
 	default:
 		s.advance(n)
-		if s.queue.head != nil && s.fd >= 0 {
+		if s.queue.head != nil && s.io.fd >= 0 {
 			s.write()
 		}
 	}
@@ -109,7 +109,7 @@ func (s *stream) ringSendForget() {
 	}
 	s.rw.inflight = false
 	s.loop.io.sends--
-	n, ok, err := s.loop.poller.SendForget(s.fd)
+	n, ok, err := s.loop.poller.SendForget(s.io.fd)
 	switch {
 	case !ok, err == syscall.ECANCELED:
 	case err != nil:

@@ -209,21 +209,20 @@ const (
 // stream is the part TCP and Pipe share (libuv's uv_stream_t); loop goroutine only.
 type stream struct {
 	handle
-	io        ioWatcher
-	fd        int // -1 when there is none
+	io        ioWatcher // io.fd is the socket, -1 when there is none
 	readCb    func([]byte, error)
 	x         *streamRare // what listeners, connects and shutdowns use (stream_rare.go)
 	queue     reqList
 	done      reqList // written or failed, callbacks not yet run
 	queueSize int
-	// The small fields last, packed together: TCP is 192 bytes, a size class.
+	// The small fields last, packed together: TCP is 176 bytes, a size class.
 	sflags streamFlags
 	ring   ringRead  // reads through the io_uring backend (ring.go)
 	rw     ringWrite // writes through the io_uring backend (ring_write.go)
 }
 
 func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
-	s.fd = -1
+	s.io.fd = -1
 	s.io.st = s // the poller's reports go to s.ioReady and s.onRecv
 	s.handle.init(l, self, kind)
 	s.ringInit(kind)
@@ -231,7 +230,7 @@ func (s *stream) init(l *Loop, self Handle, kind HandleKind) {
 }
 
 // Fd returns the socket, or -1.
-func (s *stream) Fd() int { return s.fd }
+func (s *stream) Fd() int { return s.io.fd }
 
 // IsReadable reports whether reads may be started.
 func (s *stream) IsReadable() bool { return s.sflags&sReadable != 0 }
@@ -255,7 +254,7 @@ func (s *stream) OnDrain(cb func()) {
 
 // open adopts fd (non-blocking, close-on-exec) as the stream's socket (uv__stream_open).
 func (s *stream) open(fd int, flags streamFlags) error {
-	if s.fd != -1 && s.fd != fd {
+	if s.io.fd != -1 && s.io.fd != fd {
 		return errBusy
 	}
 	if t, ok := s.self.(*TCP); ok { // the kind's own options for a new fd
@@ -263,11 +262,11 @@ func (s *stream) open(fd int, flags streamFlags) error {
 			return err
 		}
 	}
-	if s.fd != fd {
+	if s.io.fd != fd {
 		if err := s.loop.io.attach(&s.io, fd, nil); err != nil {
 			return err
 		}
-		s.fd = fd
+		s.io.fd = fd
 	}
 	s.sflags |= flags
 	return nil
@@ -298,7 +297,7 @@ func (sh *streamShared) runFed() {
 
 func (s *stream) onFeed() {
 	s.sflags &^= sFed
-	if s.fd < 0 || s.flags&(flagClosing|flagClosed) != 0 {
+	if s.io.fd < 0 || s.flags&(flagClosing|flagClosed) != 0 {
 		return
 	}
 	if s.sflags&sConnecting != 0 && s.delayed() == nil {
@@ -323,20 +322,20 @@ func (s *stream) ioReady(events Events, err error) {
 	}
 	if events&(Readable|Error) != 0 && !s.ring.on {
 		s.read()
-		if s.fd < 0 {
+		if s.io.fd < 0 {
 			return // a callback closed the stream
 		}
 	}
 	if events&Hangup != 0 && events&Readable == 0 && s.sflags&(sReading|sEOF) == sReading && !s.ring.on {
 		s.eof()
-		if s.fd < 0 {
+		if s.io.fd < 0 {
 			return
 		}
 	}
 	if events&(Writable|Error|Hangup) != 0 {
 		s.write()
 		s.writeCallbacks()
-		if s.fd >= 0 && s.queue.head == nil {
+		if s.io.fd >= 0 && s.queue.head == nil {
 			s.drain()
 		}
 	}
@@ -370,7 +369,7 @@ func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if cb == nil {
 		return ErrNilCallback
 	}
-	if s.fd < 0 || s.sflags&sListening != 0 {
+	if s.io.fd < 0 || s.sflags&sListening != 0 {
 		return errReadBadFd
 	}
 	if s.sflags&sReading != 0 {
@@ -406,7 +405,7 @@ func (s *stream) stopReading() {
 	s.readCb = nil
 	if s.ring.on {
 		s.ringStop()
-	} else if s.fd >= 0 {
+	} else if s.io.fd >= 0 {
 		s.loop.io.stop(&s.io, Readable)
 	}
 	s.handle.stop()
@@ -417,7 +416,7 @@ func (s *stream) read() {
 	l := s.loop
 	for count := ioBurst; s.readCb != nil && count > 0; count-- {
 		buf := l.streams.readBuffer()
-		n, err := sock.Read(s.fd, buf)
+		n, err := sock.Read(s.io.fd, buf)
 		switch {
 		case err == syscall.EAGAIN:
 			return
@@ -440,7 +439,7 @@ func (s *stream) read() {
 // readFailed reports a read error and stops reading, also if the callback panics.
 func (s *stream) readFailed(err error) {
 	defer func() {
-		if s.sflags&sReading != 0 && s.fd >= 0 {
+		if s.sflags&sReading != 0 && s.io.fd >= 0 {
 			s.stopReading()
 		}
 	}()
@@ -496,7 +495,7 @@ func (s *stream) checkWrite() error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if s.fd < 0 {
+	if s.io.fd < 0 {
 		return errWriteBadFd
 	}
 	if s.sflags&sWritable == 0 {
@@ -563,11 +562,11 @@ func (s *stream) write() {
 		total := 0
 		if r := s.queue.head; r.next == nil && len(r.bufs) == 1 {
 			total = len(r.bufs[0])
-			n, err = sock.Write(s.fd, r.bufs[0])
+			n, err = sock.Write(s.io.fd, r.bufs[0])
 		} else {
 			var bufs [][]byte
 			bufs, total = s.gather()
-			n, err = sock.Writev(s.fd, bufs, &sh.iov)
+			n, err = sock.Writev(s.io.fd, bufs, &sh.iov)
 			clear(bufs)
 		}
 		if err == syscall.EAGAIN || err == syscall.ENOBUFS {
@@ -696,7 +695,7 @@ func (s *stream) writeCallbacks() {
 // drain runs once the queue is empty: no more interest in writability, and a pending
 // shutdown happens now (uv__drain).
 func (s *stream) drain() {
-	if s.flags&flagClosing == 0 && s.fd >= 0 {
+	if s.flags&flagClosing == 0 && s.io.fd >= 0 {
 		s.loop.io.stop(&s.io, Writable)
 	}
 	if s.sflags&sShutting == 0 {
@@ -709,7 +708,7 @@ func (s *stream) drain() {
 	case s.flags&flagClosing != 0:
 		err = errCanceledShu
 	default:
-		if e := sock.ShutdownWrite(s.fd); e != nil {
+		if e := sock.ShutdownWrite(s.io.fd); e != nil {
 			err = sysErr("shutdown", e)
 		} else {
 			s.sflags |= sShut
@@ -731,7 +730,7 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 	if err := s.checkWrite(); err != nil {
 		return 0, err
 	}
-	n, err := sock.Write(s.fd, data)
+	n, err := sock.Write(s.io.fd, data)
 	switch {
 	case err == syscall.EAGAIN || err == syscall.ENOBUFS:
 		return 0, errWriteAgain
@@ -744,7 +743,7 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 // Shutdown half-closes the stream once the queue is written (uv_shutdown). It fails with
 // an error wrapping ENOTCONN if the stream is not writable, already shut down or closing.
 func (s *stream) Shutdown(cb func(err error)) error {
-	if s.sflags&sWritable == 0 || s.sflags&(sShut|sShutting) != 0 || s.flags&(flagClosing|flagClosed) != 0 || s.fd < 0 {
+	if s.sflags&sWritable == 0 || s.sflags&(sShut|sShutting) != 0 || s.flags&(flagClosing|flagClosed) != 0 || s.io.fd < 0 {
 		return errNotConn
 	}
 	s.rare().shutdownCb = cb
@@ -763,7 +762,7 @@ func (s *stream) startConnect(cb func(error)) {
 	s.rare().connectCb = cb
 	s.sflags |= sConnecting
 	s.loop.reqStart(ReqConnect)
-	if s.fd >= 0 {
+	if s.io.fd >= 0 {
 		s.loop.io.start(&s.io, Writable)
 	}
 	if s.delayed() != nil {
@@ -777,7 +776,7 @@ func (s *stream) finishConnect() {
 	if err != nil {
 		s.x.delayedErr = nil
 	} else {
-		v, e := sock.SocketError(s.fd)
+		v, e := sock.SocketError(s.io.fd)
 		switch {
 		case e != nil:
 			err = sysErr("getsockopt", e)
@@ -792,7 +791,7 @@ func (s *stream) finishConnect() {
 		s.sflags |= sConnected
 	}
 	s.loop.reqDone(ReqConnect)
-	if s.fd >= 0 && (err != nil || s.queue.head == nil) {
+	if s.io.fd >= 0 && (err != nil || s.queue.head == nil) {
 		s.loop.io.stop(&s.io, Writable)
 	}
 	cb := s.rare().connectCb
@@ -819,7 +818,7 @@ func (s *stream) finishConnect() {
 func (s *stream) failWritesAfter(report func(), err error) {
 	reported := false
 	defer func() {
-		if !reported && s.fd >= 0 {
+		if !reported && s.io.fd >= 0 {
 			s.flushQueue(err)
 			if s.done.head != nil {
 				s.feed()
@@ -828,7 +827,7 @@ func (s *stream) failWritesAfter(report func(), err error) {
 	}()
 	report()
 	reported = true
-	if s.fd >= 0 {
+	if s.io.fd >= 0 {
 		s.flushQueue(err)
 		s.writeCallbacks()
 	}
@@ -859,7 +858,7 @@ func (s *stream) serverIO() {
 		l.reserveFd()
 	}
 	for s.x.acceptedFd == -1 {
-		fd, err := sock.Accept(s.fd)
+		fd, err := sock.Accept(s.io.fd)
 		if err == syscall.EMFILE || err == syscall.ENFILE {
 			err = s.emfileTrick(err)
 		}
@@ -882,7 +881,7 @@ func (s *stream) serverIO() {
 		l.io.stop(&s.io, Readable)
 		s.x.connCb(nil)
 		l.afterCallback()
-		if s.fd < 0 || s.x.acceptedFd != -1 {
+		if s.io.fd < 0 || s.x.acceptedFd != -1 {
 			return // closed by the callback, or the connection waits for Accept
 		}
 	}
@@ -901,7 +900,7 @@ func (s *stream) emfileTrick(orig error) error {
 	var err error
 	for {
 		var fd int
-		if fd, err = sock.Accept(s.fd); err != nil {
+		if fd, err = sock.Accept(s.io.fd); err != nil {
 			break
 		}
 		sock.Close(fd)
@@ -932,7 +931,7 @@ func (s *stream) accept(client *stream) error {
 	} else {
 		client.sflags |= sBound | sConnected
 	}
-	if s.fd >= 0 && s.sflags&sListening != 0 {
+	if s.io.fd >= 0 && s.sflags&sListening != 0 {
 		if s.accepting() {
 			s.ringAcceptResume()
 		} else {
@@ -955,7 +954,7 @@ func (s *stream) closeFinish() { s.destroy() }
 func (s *stream) closeFd() {
 	s.readCb = nil
 	s.sflags &^= sReading | sReadable | sWritable
-	if s.fd >= 0 {
+	if s.io.fd >= 0 {
 		if s.ring.on {
 			s.ringForget()
 		}
@@ -964,8 +963,8 @@ func (s *stream) closeFd() {
 			s.ringAcceptForget()
 		}
 		s.loop.io.detach(s.loop.poller, &s.io)
-		sock.Close(s.fd)
-		s.fd = -1
+		sock.Close(s.io.fd)
+		s.io.fd = -1
 	}
 	if s.x != nil && s.x.acceptedFd >= 0 {
 		sock.Close(s.x.acceptedFd)

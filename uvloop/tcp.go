@@ -42,7 +42,7 @@ func (l *Loop) NewTCP() (*TCP, error) {
 
 // ensureSocket creates the socket for family unless the handle has one (maybe_new_socket).
 func (t *TCP) ensureSocket(family int) error {
-	if t.fd >= 0 {
+	if t.io.fd >= 0 {
 		return nil
 	}
 	fd, err := sock.Socket(family, sock.Stream)
@@ -90,20 +90,20 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	if err := t.ensureSocket(family); err != nil {
 		return err
 	}
-	if err := sock.SetReuseAddr(t.fd); err != nil {
+	if err := sock.SetReuseAddr(t.io.fd); err != nil {
 		return sysErr("setsockopt", err)
 	}
 	if flags&TCPReusePort != 0 {
-		if err := sock.SetReusePort(t.fd); err != nil {
+		if err := sock.SetReusePort(t.io.fd); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
 	if family == sock.IPv6 {
-		if err := sock.SetIPv6Only(t.fd, flags&TCPIPv6Only != 0); err != nil {
+		if err := sock.SetIPv6Only(t.io.fd, flags&TCPIPv6Only != 0); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
-	err = sock.Bind(t.fd, addr, scope)
+	err = sock.Bind(t.io.fd, addr, scope)
 	switch {
 	case err == syscall.EADDRINUSE:
 		t.rare().delayedErr = sysErr("bind", err)
@@ -149,7 +149,7 @@ func (t *TCP) Listen(backlog int, cb func(err error)) error {
 	if err := t.ensureSocket(sock.IPv4); err != nil {
 		return err
 	}
-	if err := sock.Listen(t.fd, backlog); err != nil {
+	if err := sock.Listen(t.io.fd, backlog); err != nil {
 		return sysErr("listen", err)
 	}
 	t.sflags |= sBound
@@ -198,7 +198,7 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 		if err := t.ensureSocket(family); err != nil {
 			return err
 		}
-		err = sock.Connect(t.fd, addr, scope)
+		err = sock.Connect(t.io.fd, addr, scope)
 		switch err {
 		case nil, syscall.EINPROGRESS:
 		case syscall.ECONNREFUSED:
@@ -230,8 +230,8 @@ func (t *TCP) SetNoDelay(on bool) error {
 	if err := t.usable(); err != nil {
 		return err
 	}
-	if t.fd >= 0 {
-		if err := sock.SetNoDelay(t.fd, on); err != nil {
+	if t.io.fd >= 0 {
+		if err := sock.SetNoDelay(t.io.fd, on); err != nil {
 			return sysErr("setsockopt", err)
 		}
 	}
@@ -256,8 +256,8 @@ func (t *TCP) SetKeepAlive(on bool, delay time.Duration) error {
 		delay = time.Second
 	}
 	secs := int32(min(delay/time.Second, math.MaxInt32)) // the kernel takes far fewer
-	if t.fd >= 0 {
-		if err := setKeepAlive(t.fd, secs); err != nil {
+	if t.io.fd >= 0 {
+		if err := setKeepAlive(t.io.fd, secs); err != nil {
 			return err
 		}
 	}
@@ -301,10 +301,10 @@ func (t *TCP) LocalAddr() (netip.AddrPort, error) {
 	if err := t.delayed(); err != nil {
 		return netip.AddrPort{}, err
 	}
-	if t.fd < 0 {
+	if t.io.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getsockname", syscall.EBADF)
 	}
-	ap, scope, err := sock.Sockname(t.fd)
+	ap, scope, err := sock.Sockname(t.io.fd)
 	if err != nil {
 		return netip.AddrPort{}, sysErr("getsockname", err)
 	}
@@ -316,10 +316,10 @@ func (t *TCP) RemoteAddr() (netip.AddrPort, error) {
 	if err := t.delayed(); err != nil {
 		return netip.AddrPort{}, err
 	}
-	if t.fd < 0 {
+	if t.io.fd < 0 {
 		return netip.AddrPort{}, os.NewSyscallError("getpeername", syscall.EBADF)
 	}
-	ap, scope, err := sock.Peername(t.fd)
+	ap, scope, err := sock.Peername(t.io.fd)
 	if err != nil {
 		return netip.AddrPort{}, sysErr("getpeername", err)
 	}
@@ -344,8 +344,8 @@ func (t *TCP) CloseReset(cb func()) error {
 	if t.sflags&(sShutting|sShut) != 0 {
 		return os.NewSyscallError("close", syscall.EINVAL)
 	}
-	if t.fd >= 0 {
-		if err := sock.SetLingerZero(t.fd); err != nil && err != syscall.EINVAL {
+	if t.io.fd >= 0 {
+		if err := sock.SetLingerZero(t.io.fd); err != nil && err != syscall.EINVAL {
 			return sysErr("setsockopt", err)
 		}
 	}

@@ -124,13 +124,13 @@ func (t *TTY) SetMode(mode TTYMode) error {
 	savedTTY.mu.Lock()
 	defer savedTTY.mu.Unlock()
 	if savedTTY.state == nil {
-		st, err := tty.GetState(t.fd)
+		st, err := tty.GetState(t.io.fd)
 		if err != nil {
 			return os.NewSyscallError("tcgetattr", err)
 		}
 		savedTTY.fd, savedTTY.state = t.orig, st
 	}
-	if err := tty.SetMode(t.fd, savedTTY.state, tty.Mode(mode)); err != nil {
+	if err := tty.SetMode(t.io.fd, savedTTY.state, tty.Mode(mode)); err != nil {
 		return os.NewSyscallError("tcsetattr", err)
 	}
 	t.mode = mode
@@ -145,7 +145,7 @@ func (t *TTY) WinSize() (width, height int, err error) {
 	if err := t.usable(); err != nil {
 		return 0, 0, err
 	}
-	w, h, err := tty.WinSize(t.fd)
+	w, h, err := tty.WinSize(t.io.fd)
 	if err != nil {
 		return 0, 0, os.NewSyscallError("ioctl", err)
 	}
