@@ -47,7 +47,9 @@ func TestSetTimeoutAndImmediate(t *testing.T) {
 	record := func(p *promise.Promise[string]) {
 		promise.Then(p, func(v string) (int, error) { order = append(order, v); return 0, nil }, nil)
 	}
-	record(nodetimers.SetTimeout(l, 2*time.Millisecond, "timeout", nil))
+	// 50 ms, not less: the immediate comes first only if the loop's first timers phase is
+	// earlier than the timeout, which a loaded machine can delay by milliseconds.
+	record(nodetimers.SetTimeout(l, 50*time.Millisecond, "timeout", nil))
 	record(nodetimers.SetImmediate(l, "immediate", nil))
 	unref := nodetimers.SetTimeout(l, time.Hour, "never", &nodetimers.Options{Unref: true})
 	run(t, l)
