@@ -53,7 +53,7 @@ func TestScenarios(t *testing.T) {
 				}
 				lines, status, err := sc.RunStatus()
 				for attempt := 2; err == nil && sc.Racy != "" && attempt <= nodeAttempts && !matches(joinLines(lines), want); attempt++ {
-					t.Logf("attempt %d: another order (%s)", attempt, sc.Racy)
+					t.Logf("attempt %d printed another order (%s):\n%s", attempt-1, sc.Racy, joinLines(lines))
 					time.Sleep(time.Second) // let a burst of load pass
 					lines, status, err = sc.RunStatus()
 				}

@@ -106,6 +106,12 @@ func (p *Poller) rebind() error {
 	return p.ringRebind()
 }
 
+func (p *Poller) unbind() {
+	if p.q.ring != nil {
+		p.ringUnbind()
+	}
+}
+
 // openRingIfWhole opens the io_uring backend for BackendAuto and keeps it when the kernel has
 // everything that makes it worth it: multishot receives and accepts, and sends. Otherwise
 // (or when the ring does not open at all) it leaves p as it found it and reports false.

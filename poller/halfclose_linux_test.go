@@ -73,7 +73,13 @@ func TestWritableHalfClosedPeerSleeps(t *testing.T) {
 // voluntarySwitches returns the calling thread's voluntary context switches.
 func voluntarySwitches(t *testing.T) int {
 	t.Helper()
-	b, err := os.ReadFile("/proc/thread-self/status")
+	return switchesIn(t, "/proc/thread-self/status")
+}
+
+// switchesIn returns the voluntary context switches in a thread's /proc status file.
+func switchesIn(t *testing.T, status string) int {
+	t.Helper()
+	b, err := os.ReadFile(status)
 	if err != nil {
 		t.Skipf("cannot read the thread's status: %v", err)
 	}
@@ -86,6 +92,6 @@ func voluntarySwitches(t *testing.T) int {
 			return n
 		}
 	}
-	t.Skip("no voluntary_ctxt_switches in /proc/thread-self/status")
+	t.Skip("no voluntary_ctxt_switches in " + status)
 	return 0
 }

@@ -196,6 +196,18 @@ func (p *Poller) Rebind() error {
 	return p.rebind()
 }
 
+// Unbind tells the poller that the goroutine that waits on it is about to leave the thread of
+// the last Rebind, or to let other threads use the poller, until the next Rebind (a loop
+// WithLockOSThread calls it when Run returns). The io_uring backend then counts what is
+// submitted meanwhile, from whatever thread, and the next Rebind moves those requests to its
+// own thread even when it is the thread of the last Rebind. Other backends do nothing. Loop
+// goroutine only.
+func (p *Poller) Unbind() {
+	if !p.closed() {
+		p.unbind()
+	}
+}
+
 // RecvForget stops the reads of fd and drops what they would still report; call it before
 // closing fd. The cancellation reaches the kernel at once, so that the kernel lets go of the
 // socket when fd is closed. Loop goroutine only.
@@ -353,7 +365,10 @@ type Options struct {
 	// thread that sleeps is woken as before. Measured on HTTP hello with one core, it cuts
 	// the server's CPU per request by about a third (bench/README.md). Without the promise,
 	// a completion armed from a thread the goroutine has left could wait for that thread's
-	// next system call or timer tick. Other backends ignore it.
+	// next system call or timer tick. That is also what happens to a request submitted from
+	// another thread while bound, which the promise bodies of a locked loop do when they
+	// close a stream (they run on goroutines of their own): a bounded delay, not a loss.
+	// Other backends ignore it.
 	ThreadBound bool
 }
 

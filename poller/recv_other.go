@@ -10,3 +10,4 @@ func (p *Poller) recvStop(fd int) error              { return errBackend(Backend
 func (p *Poller) recvForget(fd int) error            { return errBackend(BackendIOURing, nil) }
 func (p *Poller) recvBuf(bid uint16, n int) []byte   { return nil }
 func (p *Poller) rebind() error                      { return nil }
+func (p *Poller) unbind()                            {}

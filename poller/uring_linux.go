@@ -31,14 +31,16 @@ import (
 //
 // The ring is set up without IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN: they bind the ring
 // to the OS thread that created it, and the loop's goroutine changes threads (unless
-// WithLockOSThread, and then only while Run runs; New may run on another). COOP_TASKRUN (with
-// TASKRUN_FLAG) is asked for only when the Poller is ThreadBound (see Options): it lets a
-// completion's work wait until the thread that submitted the request next enters the kernel,
-// which after the goroutine moved to another thread could be that thread's next system call
-// or timer tick; without it the kernel interrupts that thread at once to post the completion.
-// The interrupt is what makes it costly on a busy loop: a multishot receive woken by the
-// sender's CPU runs its recv in the interrupt while the sender still holds the socket's lock,
-// and spins on it (perf: a fifth of the loop thread's time, HTTP hello on one core).
+// WithLockOSThread, and then only while Run runs; New may run on another). COOP_TASKRUN is
+// asked for only when the Poller is ThreadBound (see Options): it lets a completion's work
+// wait until the thread that submitted the request next enters the kernel, which after the
+// goroutine moved to another thread could be that thread's next system call or timer tick;
+// without it the kernel interrupts that thread at once to post the completion. The interrupt
+// is what makes it costly on a busy loop: a multishot receive woken by the sender's CPU runs
+// its recv in the interrupt while the sender still holds the socket's lock, and spins on it
+// (perf: a fifth of the loop thread's time, HTTP hello on one core). Rebind moves to its
+// thread the requests of another thread: the polls, the multishot receives and accepts, the
+// wake-up's poll, and whatever was submitted while unbound (see Unbind).
 //
 // Streams can have the kernel read for them (RecvStart, when the kernel has provided buffer
 // rings and multishot receives): one multishot IORING_OP_RECV per descriptor, with buffers
@@ -70,7 +72,7 @@ const (
 	recvGroup   = 1        // the provided buffers' group id
 	recvBufs    = 256      // provided buffers
 	recvBufSize = 16 << 10 // bytes per provided buffer
-	udWake      = 1        // the wake-up's poll request
+	udWake      = 1        // the wake-up's poll request: udWake | generation<<1 (wakeUD), an odd low word
 )
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
@@ -84,12 +86,15 @@ type ringState struct {
 	rearm     []int32        // fds whose request completed since the last wait; armed again before the next
 	wakeFd    int            // the wake-up's eventfd (p.w.fd)
 	wakeArmed bool           // its poll request is in the kernel
+	wakeGen   uint32         // the generation of the wake-up's request armed last (Rebind moves it)
 	bufs      *uring.BufRing // the receives' buffers; nil when the kernel cannot (CanRecv is false)
 	recvs     recvTable      // indexed by fd: the receive
 	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
 	tid       int            // the thread that armed the polls (Rebind)
+	unbound   bool           // since Open or Unbind, and until the next Rebind
+	unboundAt uint64         // r.Submits() at Unbind: a submission since came from a thread of no Rebind
 	files     fileState      // the file system calls in flight (uring_file_linux.go)
 	acc       ringAccepts    // the listeners' multishot accepts (uring_accept_linux.go)
 	stat      unix.Stat_t    // register's fstat buffer
@@ -142,7 +147,7 @@ func pollMask(ev Events) uint32 {
 func (p *Poller) ringOpen() error {
 	flags := uring.SetupSubmitAll
 	if p.opts.ThreadBound {
-		flags |= uring.SetupCoopTaskrun | uring.SetupTaskrunFlag
+		flags |= uring.SetupCoopTaskrun // (without TASKRUN_FLAG: every Wait enters the kernel anyway)
 	}
 	r, err := uring.Setup(ringEntries, flags)
 	if err != nil {
@@ -161,7 +166,7 @@ func (p *Poller) ringOpen() error {
 		r.Close()
 		return errBackend(BackendIOURing, err)
 	}
-	p.q.ring = &ringState{r: r, wakeFd: -1}
+	p.q.ring = &ringState{r: r, wakeFd: -1, unbound: true}
 	p.q.ring.probeFiles(probe)
 	p.kind = BackendIOURing
 	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
@@ -169,6 +174,7 @@ func (p *Poller) ringOpen() error {
 	if err == nil {
 		err = p.openWake()
 	}
+	p.q.ring.unboundAt = r.Submits() // the probes' requests were reaped
 	if err != nil {
 		if b := p.q.ring.bufs; b != nil {
 			b.Close()
@@ -390,7 +396,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		if err != nil {
 			return 0, false, err
 		}
-		sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(rs.wakeFd), unix.POLLIN, udWake
+		sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(rs.wakeFd), unix.POLLIN, rs.wakeUD()
 		rs.wakeArmed = true
 	}
 	var err error
@@ -463,7 +469,7 @@ func (p *Poller) ringReap() (int, bool, error) {
 			continue
 		}
 		if ud>>32 == 0 {
-			if ud == udWake {
+			if ud&udWake != 0 && uint32(ud) == uint32(rs.wakeUD()) {
 				rs.wakeArmed = false
 				// Without a pending Wake, tryConsumeWake took this one already. The eventfd is
 				// not drained then: a count in it belongs to a Wake that set pending after
@@ -565,13 +571,20 @@ func (p *Poller) ringEvents(fd int, res int32) Events {
 // from the other thread, so the look would miss it, where epoll would not. A poll armed
 // anew checks readiness when it is submitted, on this thread, and the old one's completion
 // is dropped as stale.
+//
+// Requests submitted while unbound (before the first Rebind, or between Unbind and Rebind:
+// anything that entered the kernel then, a RecvForget or a full submission ring) came from a
+// thread that may not be this one, so they are moved too, even when this is the thread of
+// the last Rebind.
 func (p *Poller) ringRebind() error {
 	rs := p.q.ring
 	tid := unix.Gettid()
-	if tid == rs.tid {
+	foreign := rs.unbound && rs.r.Submits() != rs.unboundAt
+	rs.unbound = false
+	if tid == rs.tid && !foreign {
 		return nil
 	}
-	moved := rs.tid != 0 // else the multishot requests were not submitted yet
+	moved := rs.tid != 0 || foreign // else the multishot requests were not submitted yet
 	rs.tid = tid
 	for fd := range rs.polls {
 		if !rs.polls[fd].armed {
@@ -584,10 +597,27 @@ func (p *Poller) ringRebind() error {
 			return err
 		}
 	}
+	if rs.wakeArmed { // moved too: a generation's completion that is not the last one armed is dropped
+		sqe, err := rs.sqe()
+		if err != nil {
+			return err
+		}
+		sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, rs.wakeUD(), udIgnore
+		rs.wakeGen++
+		rs.wakeArmed = false // armed again by the next wait
+	}
 	if moved {
 		return rs.rebindMultishots()
 	}
 	return nil
+}
+
+// wakeUD is the user data of the wake-up's request of the current generation.
+func (rs *ringState) wakeUD() uint64 { return udWake | uint64(rs.wakeGen&0x7fffffff)<<1 }
+
+func (p *Poller) ringUnbind() {
+	rs := p.q.ring
+	rs.unbound, rs.unboundAt = true, rs.r.Submits()
 }
 
 func (p *Poller) ringRelease() error {

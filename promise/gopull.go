@@ -1,5 +1,7 @@
 package promise
 
+import "runtime"
+
 // goPull is iter.Pull on a goroutine: the same next, stop and yield, with a channel hand-off
 // where iter.Pull switches coroutines. The package uses it for a scheduler whose goroutine
 // locks its OS thread for part of its life (a ThreadLocker): the runtime lets a coroutine
@@ -7,7 +9,7 @@ package promise
 // (a *uvloop.Loop WithLockOSThread is locked while Run runs and not before or after, and each
 // Run may be on another thread), where a goroutine may run anywhere. Only one side runs at a
 // time, as with a coroutine. A panic of seq is raised again by the next or stop that resumed
-// it, as iter.Pull does.
+// it, and so is a runtime.Goexit, as iter.Pull does.
 func goPull(seq func(yield func(struct{}) bool)) (next func() (struct{}, bool), stop func()) {
 	resume := make(chan bool)     // to the goroutine: go on (true) or stop (false)
 	back := make(chan goPullStep) // from it: yielded, or ended (and how)
@@ -16,7 +18,13 @@ func goPull(seq func(yield func(struct{}) bool)) (next func() (struct{}, bool), 
 		step := goPullStep{}
 		defer func() {
 			if !step.returned {
-				step.panicked, step.panicValue = true, recover()
+				// A panic recovers as non-nil (panic(nil) as a *runtime.PanicNilError); nil
+				// is runtime.Goexit.
+				if v := recover(); v != nil {
+					step.panicked, step.panicValue = true, v
+				} else {
+					step.goexit = true
+				}
 			}
 			back <- step
 		}()
@@ -41,8 +49,11 @@ func goPull(seq func(yield func(struct{}) bool)) (next func() (struct{}, bool), 
 			return true
 		}
 		done = true
-		if step.panicked {
+		switch {
+		case step.panicked:
 			panic(step.panicValue)
+		case step.goexit:
+			runtime.Goexit()
 		}
 		return false
 	}
@@ -73,6 +84,7 @@ func goPull(seq func(yield func(struct{}) bool)) (next func() (struct{}, bool), 
 type goPullStep struct {
 	yielded    bool // it yielded a value and waits to be resumed
 	returned   bool // seq returned
+	goexit     bool // seq called runtime.Goexit
 	panicked   bool // seq panicked with panicValue
 	panicValue any
 }

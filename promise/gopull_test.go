@@ -3,6 +3,7 @@ package promise
 import (
 	"fmt"
 	"iter"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -67,6 +68,21 @@ func TestGoPullAsIterPull(t *testing.T) {
 			call(&log, "next", func() bool { _, ok := next(); return ok })
 			stop()
 			call(&log, "next", func() bool { _, ok := next(); return ok })
+			return log
+		},
+		"goexit": func(p pull) (log []string) {
+			next, stop := p(seqOf(&log, 3, 0))
+			call(&log, "next", func() bool { _, ok := next(); return ok })
+			done := make(chan bool)
+			go func() { // runtime.Goexit in seq ends the goroutine that resumed it
+				exited := true
+				defer func() { done <- exited }()
+				next2, _ := p(func(yield func(struct{}) bool) { runtime.Goexit() })
+				next2()
+				exited = false
+			}()
+			log = append(log, fmt.Sprint("goexit ended the caller: ", <-done))
+			stop()
 			return log
 		},
 		"stop before start": func(p pull) (log []string) {

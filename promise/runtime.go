@@ -46,9 +46,9 @@ type Closer interface {
 // LocksOSThread reports whether it does (a *uvloop.Loop WithLockOSThread locks it while Run
 // runs, and each Run may be on another thread). The runtime lets a coroutine run only with
 // the thread-lock state it was made with, so for such a scheduler the package runs Async
-// bodies on goroutines instead of coroutines (iter.Pull), which costs a channel hand-off
-// where a coroutine switches: about the price of two goroutine wake-ups per Await that
-// suspends.
+// bodies on goroutines instead of coroutines (iter.Pull), with a channel hand-off where a
+// coroutine switches. That is slow: each hand-off wakes the loop's locked thread, and an Await
+// that suspends was measured at about 38 µs, against 1.5 µs on an unlocked loop's coroutines.
 type ThreadLocker interface {
 	LocksOSThread() bool
 }

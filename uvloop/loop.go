@@ -294,6 +294,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 		l.stopFlag = false
 	}
 	if l.lockThread {
+		l.poller.Unbind() // what is submitted before the next Run, it moves to that Run's thread
 		runtime.UnlockOSThread()
 	}
 	l.leavePhases()

@@ -94,3 +94,37 @@ func TestAsyncOnLockedLoop(t *testing.T) {
 		t.Error("the body suspended at Close was not unwound")
 	}
 }
+
+// TestAsyncOnLockedLoopCallsLoop: bodies of a locked loop use the loop from their own
+// goroutines, as coroutines do, also where the goroutine was made by another one than the
+// loop's (a body started before Run, a body started by a body); under the
+// uvgo_checkgoroutine tag the owner check must accept them (the loop's goroutine then waits
+// "[chan receive, locked to thread]").
+func TestAsyncOnLockedLoopCallsLoop(t *testing.T) {
+	l := newLoopWith(t, uvloop.WithLockOSThread())
+	ran := 0
+	before := promise.Async(l, func() (int, error) {
+		v, err := promise.Await(promise.New(l, func(resolve func(int), _ func(error)) {
+			tm := l.NewTimer(func(tm *uvloop.Timer) { tm.Close(nil); resolve(1) })
+			mustOK(t, tm.Start(time.Millisecond, 0))
+		}))
+		l.SetImmediate(func() { ran++ })
+		return v, err
+	})
+	l.SetImmediate(func() {
+		promise.Async(l, func() (int, error) {
+			promise.Async(l, func() (int, error) {
+				l.SetImmediate(func() { ran++ })
+				return 0, nil
+			})
+			return 0, nil
+		})
+	})
+	done := make(chan error)
+	go func() { _, err := l.Run(uvloop.RunDefault); done <- err }()
+	mustOK(t, <-done)
+	if _, err := before.Result(); err != nil || ran != 2 {
+		t.Errorf("result %v, immediates run %d, want 2", err, ran)
+	}
+	closeLoop(t, l)
+}

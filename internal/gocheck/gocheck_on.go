@@ -72,16 +72,16 @@ func Check(l any, prefix, op string) {
 // isCoroutineOf reports whether the goroutine whose stack this is is a coroutine (made by
 // iter.Pull, as package promise runs Async bodies) that the owner switched to: made by the
 // owner, or else with the owner parked in a coroutine switch. A goroutine that package
-// promise runs a body on instead, for a loop that locks its thread (goPull), counts as one,
-// made by the owner or with the owner waiting for it on a channel.
+// promise runs a body on instead, for a loop that locks its thread (goPull), counts as one
+// whatever the owner is doing: goPull runs it only while the owner hands it control, and the
+// owner, between its channel send and its receive, may not look parked yet.
 func isCoroutineOf(stack []byte, owner int64) bool {
-	waiting := " [coroutine]"
+	if bytes.Contains(stack, []byte("created by github.com/uvgo/uvgo/promise.goPull")) {
+		return true
+	}
 	i := bytes.Index(stack, []byte("created by iter.Pull"))
 	if i < 0 {
-		waiting = " [chan receive]"
-		if i = bytes.Index(stack, []byte("created by github.com/uvgo/uvgo/promise.goPull")); i < 0 {
-			return false
-		}
+		return false
 	}
 	if bytes.Contains(stack[i:], []byte(" in goroutine "+strconv.FormatInt(owner, 10)+"\n")) {
 		return true
@@ -95,7 +95,7 @@ func isCoroutineOf(stack []byte, owner int64) bool {
 		}
 		all = make([]byte, 2*len(all))
 	}
-	return bytes.Contains(all, []byte("goroutine "+strconv.FormatInt(owner, 10)+waiting))
+	return bytes.Contains(all, []byte("goroutine "+strconv.FormatInt(owner, 10)+" [coroutine]"))
 }
 
 // goidBuf is goid's buffer, shared under goidMu: runtime.Stack makes a local one escape,

@@ -166,8 +166,9 @@ type Ring struct {
 	cqes      []CQE
 	head      uint32 // the next CQE to read; published to *cqHead by AdvanceCQ
 
-	arg getEventsArg // Enter's EXT_ARG, reused
-	ts  Timespec     // Enter's timeout, reused
+	arg     getEventsArg // Enter's EXT_ARG, reused
+	submits uint64       // Enter calls that handed the kernel at least one SQE (Submits)
+	ts      Timespec     // Enter's timeout, reused
 }
 
 // ErrSQFull is returned by Submit when the kernel accepted none of the queued SQEs because
@@ -299,6 +300,10 @@ func (r *Ring) Pending() uint32 { return r.tail - atomic.LoadUint32(r.sqHead) }
 // how many the kernel consumed.
 func (r *Ring) Submit() (int, error) { return r.Enter(0, nil) }
 
+// Submits returns how many Enter calls have handed the kernel SQEs, so that a caller can tell
+// whether anything was submitted between two moments (and so from which thread).
+func (r *Ring) Submits() uint64 { return r.submits }
+
 // Enter submits the queued SQEs and, when minComplete > 0, waits until at least minComplete
 // CQEs are ready or, if timeout is not nil, the timeout (relative) elapses, whichever comes
 // first. It always makes the system call. With minComplete == 0 it does not block and makes
@@ -310,6 +315,9 @@ func (r *Ring) Submit() (int, error) { return r.Enter(0, nil) }
 func (r *Ring) Enter(minComplete uint32, timeout *Timespec) (int, error) {
 	atomic.StoreUint32(r.sqTail, r.tail)
 	toSubmit := r.tail - atomic.LoadUint32(r.sqHead)
+	if toSubmit > 0 {
+		r.submits++
+	}
 	// GETEVENTS even when not waiting: the kernel then runs the completion work queued for
 	// this thread and flushes overflowed completions before it returns, so that what is
 	// complete shows in the completion ring (without it, a loop that only looked, Wait(0)
