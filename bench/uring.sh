@@ -7,7 +7,8 @@
 #                user-space part (utime; the rest is the kernel's: TCP over loopback, wake-ups)
 #   syscalls     system calls per HTTP request, counted by strace -c -f attached to the
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
-#   TCP echo     examples/echo, Node's net and libuv's echo_server driven by cmd/echoclient:
+#   TCP echo     examples/echo, Node's net and libuv's echo_server driven by libuv/echo_client.c
+#                (C, epoll; cmd/echoclient where no C compiler builds it):
 #                round trips/s
 #   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns: over the
 #                last IDLE-1000 of the IDLE connections, so that fixed costs such as io_uring's
@@ -53,6 +54,24 @@ if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cecho" "$here/libuv/echo_server.c" -luv 2>
 	echo_servers+=(echo-libuv)
 else
 	echo "uring.sh: libuv/echo_server.c does not build with ${CC:-gcc} -luv: no libuv column (apt-get install -y libuv1-dev): $(head -1 "$tmp/cc.log")"
+fi
+# The echo client: libuv/echo_client.c (plain epoll, one thread) where a C compiler builds it,
+# since cmd/echoclient in Go limits the servers (with it they ran at ~40% of their core);
+# cmd/echoclient otherwise.
+if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cclient" "$here/libuv/echo_client.c" 2>"$tmp/cc2.log"; then
+	echo_drive() { # port duration (Go's 3s, 500ms or 1m)
+		local secs
+		case $2 in
+		*ms) secs=$(awk "BEGIN{print ${2%ms}/1000}") ;;
+		*m) secs=$(awk "BEGIN{print ${2%m}*60}") ;;
+		*) secs=${2%s} ;;
+		esac
+		"${cli[@]}" "$tmp/cclient" "127.0.0.1:$1" "$CONNS" 64 "$secs"
+	}
+	echo "echo client: libuv/echo_client.c (C, epoll)"
+else
+	echo_drive() { "${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$1" -c "$CONNS" -size 64 -d "$2"; }
+	echo "echo client: cmd/echoclient (Go): libuv/echo_client.c does not build: $(head -1 "$tmp/cc2.log")"
 fi
 have_strace=1
 command -v strace >/dev/null || { have_strace=""; echo "uring.sh: strace is not installed: no system call row"; }
@@ -137,8 +156,8 @@ for r in $(seq "$ROUNDS"); do
 	for s in "${echo_servers[@]}"; do
 		port=$((port + 1))
 		start "$s" "$port"
-		"${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$port" -c "$CONNS" -size 64 -d 1s >/dev/null # warm up
-		v=$("${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$port" -c "$CONNS" -size 64 -d "$DURATION" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
+		echo_drive "$port" 1s >/dev/null # warm up
+		v=$(echo_drive "$port" "$DURATION" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
 		stop
 		port=$((port + 1))
 		start "$s" "$port" # a fresh server for the idle connections
