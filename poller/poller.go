@@ -365,9 +365,9 @@ type Options struct {
 	// thread that sleeps is woken as before. Measured on HTTP hello with one core, it cuts
 	// the server's CPU per request by about a third (bench/README.md). Without the promise,
 	// a completion armed from a thread the goroutine has left could wait for that thread's
-	// next system call or timer tick. That is also what happens to a request submitted from
-	// another thread while bound, which the promise bodies of a locked loop do when they
-	// close a stream (they run on goroutines of their own): a bounded delay, not a loss.
+	// next system call or timer tick. A request that another thread submits while bound
+	// (the promise bodies of a locked loop run on goroutines of their own, and closing a
+	// stream submits at once) is moved back, with everything else, by the loop's next Wait.
 	// Other backends ignore it.
 	ThreadBound bool
 }

@@ -75,3 +75,65 @@ func TestThreadBoundRebindMovesUnboundSubmissions(t *testing.T) {
 		t.Errorf("the setup thread was woken %d times for %d receives after Rebind: the receive was not moved", woken, n)
 	}
 }
+
+// TestThreadBoundMovesStraySubmissions: while bound (inside a locked Run), another thread
+// (a promise body of a locked loop closing a stream: RecvForget submits at once) submits a
+// multishot receive that a callback had queued; the loop's next wait must move it back to
+// the loop's thread, or every receive wakes the other thread.
+func TestThreadBoundMovesStraySubmissions(t *testing.T) {
+	if err := poller.Available(poller.BackendIOURing); err != nil {
+		t.Skip(err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	p, err := poller.OpenWith(poller.BackendIOURing, poller.Options{ThreadBound: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if !p.CanRecv() {
+		t.Skip("no multishot")
+	}
+	f := newFds(t)
+	a, b := f.socketpair()
+	c, _ := f.socketpair()
+	if err := p.Rebind(); err != nil { // Run begins on this thread
+		t.Fatal(err)
+	}
+	p.Wait(0)
+	if err := p.RecvStart(a, 3); err != nil { // queued by a callback
+		t.Fatal(err)
+	}
+	if err := p.RecvStart(c, 4); err != nil {
+		t.Fatal(err)
+	}
+	var bodyTid int
+	ready, release := make(chan error), make(chan struct{})
+	go func() { // a body on its own goroutine, locked here only to name its thread
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		bodyTid = unix.Gettid()
+		ready <- p.RecvForget(c) // submits a's queued receive from this thread
+		<-release
+	}()
+	if err := <-ready; err != nil {
+		t.Fatal(err)
+	}
+	defer close(release)
+	echo := func(i int) {
+		msg := fmt.Sprint("m", i)
+		f.write(b, msg)
+		if got, _ := recvAll(t, p, a, 3, msg); got != msg {
+			t.Fatalf("received %q, want %q", got, msg)
+		}
+	}
+	echo(0) // its wait moves the receive
+	before := switchesIn(t, fmt.Sprintf("/proc/self/task/%d/status", bodyTid))
+	const n = 50
+	for i := 1; i <= n; i++ {
+		echo(i)
+	}
+	if woken := switchesIn(t, fmt.Sprintf("/proc/self/task/%d/status", bodyTid)) - before; woken > n/2 {
+		t.Errorf("the body's thread was woken %d times for %d receives: the receive it submitted stays bound to it", woken, n)
+	}
+}

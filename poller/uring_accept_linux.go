@@ -112,6 +112,7 @@ func (p *Poller) acceptForget(fd int) error {
 	// What still completes is stale, its fds closed; a queued flush finds nothing to do.
 	*st = acceptState{dirty: st.dirty}
 	if armed {
+		rs.offSubmit()
 		if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
 			return os.NewSyscallError("io_uring_enter", e)
 		}

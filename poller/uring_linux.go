@@ -40,7 +40,8 @@ import (
 // its recv in the interrupt while the sender still holds the socket's lock, and spins on it
 // (perf: a fifth of the loop thread's time, HTTP hello on one core). Rebind moves to its
 // thread the requests of another thread: the polls, the multishot receives and accepts, the
-// wake-up's poll, and whatever was submitted while unbound (see Unbind).
+// wake-up's poll, and whatever was submitted while unbound (see Unbind); a wait does the
+// same after another thread submitted while bound (offSubmit).
 //
 // Streams can have the kernel read for them (RecvStart, when the kernel has provided buffer
 // rings and multishot receives): one multishot IORING_OP_RECV per descriptor, with buffers
@@ -94,6 +95,8 @@ type ringState struct {
 	inflight  int            // receives in the kernel (their last completion not reaped)
 	tid       int            // the thread that armed the polls (Rebind)
 	unbound   bool           // since Open or Unbind, and until the next Rebind
+	bound     bool           // the Poller is ThreadBound (COOP_TASKRUN)
+	stray     bool           // bound: another thread than tid submitted (offSubmit); the next wait moves everything
 	unboundAt uint64         // r.Submits() at Unbind: a submission since came from a thread of no Rebind
 	files     fileState      // the file system calls in flight (uring_file_linux.go)
 	acc       ringAccepts    // the listeners' multishot accepts (uring_accept_linux.go)
@@ -166,7 +169,7 @@ func (p *Poller) ringOpen() error {
 		r.Close()
 		return errBackend(BackendIOURing, err)
 	}
-	p.q.ring = &ringState{r: r, wakeFd: -1, unbound: true}
+	p.q.ring = &ringState{r: r, wakeFd: -1, unbound: true, bound: p.opts.ThreadBound}
 	p.q.ring.probeFiles(probe)
 	p.kind = BackendIOURing
 	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
@@ -192,11 +195,22 @@ func (p *Poller) ringAddWake(fd int) error {
 	return nil
 }
 
+// offSubmit is called before a submission that is not the loop's own wait or phase end (a
+// Forget, a full ring): on a ThreadBound ring, when it comes from another thread than the
+// loop's (a promise body of a locked loop runs on a goroutine of its own), what it submits
+// would have its completion work on that thread, so the next wait moves everything back.
+func (rs *ringState) offSubmit() {
+	if rs.bound && !rs.unbound && !rs.stray && unix.Gettid() != rs.tid {
+		rs.stray = true
+	}
+}
+
 // sqe returns a free SQE, submitting what is queued when the ring is full.
 func (rs *ringState) sqe() (*uring.SQE, error) {
 	if s := rs.r.GetSQE(); s != nil {
 		return s, nil
 	}
+	rs.offSubmit()
 	if _, err := rs.r.Submit(); err != nil && err != uring.ErrSQFull {
 		return nil, os.NewSyscallError("io_uring_enter", err)
 	}
@@ -301,6 +315,7 @@ func (rs *ringState) recvForget(fd int) error {
 		return err // still armed: Close cancels it
 	}
 	*st = recvState{} // what still completes is stale
+	rs.offSubmit()
 	if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
 		return os.NewSyscallError("io_uring_enter", e)
 	}
@@ -357,6 +372,12 @@ func (p *Poller) ringUnregister(fd int) error {
 // changes queued since the last wait, in the io_uring_enter that waits; and reaps.
 func (p *Poller) ringWait(msec int) (int, bool, error) {
 	rs := p.q.ring
+	if rs.stray { // another thread submitted (offSubmit): back to this one, the loop's
+		if err := p.ringMove(rs.tid, true); err != nil {
+			return 0, false, err
+		}
+		rs.stray = false
+	}
 	for i, fd := range rs.rearm {
 		if st, fst := rs.polls[fd], p.fds.Load(int(fd)); st.armed || !fst.added || fst.interest == 0 {
 			continue // removed, armed again by Modify, or without interest
@@ -579,13 +600,24 @@ func (p *Poller) ringEvents(fd int, res int32) Events {
 func (p *Poller) ringRebind() error {
 	rs := p.q.ring
 	tid := unix.Gettid()
-	foreign := rs.unbound && rs.r.Submits() != rs.unboundAt
-	rs.unbound = false
+	foreign := rs.unbound && rs.r.Submits() != rs.unboundAt || rs.stray
 	if tid == rs.tid && !foreign {
+		rs.unbound = false
 		return nil
 	}
-	moved := rs.tid != 0 || foreign // else the multishot requests were not submitted yet
-	rs.tid = tid
+	// On failure the state stays as it was, so that the next Rebind moves everything again.
+	if err := p.ringMove(tid, rs.tid != 0 || foreign); err != nil {
+		return err
+	}
+	rs.unbound, rs.stray = false, false
+	return nil
+}
+
+// ringMove arms again from thread tid (the caller's) the poll requests and, on a ThreadBound
+// ring, the wake-up's; with multishots, the multishot receives and accepts too (they were
+// submitted: else they go with the next wait anyway).
+func (p *Poller) ringMove(tid int, multishots bool) error {
+	rs := p.q.ring
 	for fd := range rs.polls {
 		if !rs.polls[fd].armed {
 			continue
@@ -597,7 +629,7 @@ func (p *Poller) ringRebind() error {
 			return err
 		}
 	}
-	if rs.wakeArmed { // moved too: a generation's completion that is not the last one armed is dropped
+	if rs.bound && rs.wakeArmed { // a generation's completion that is not the last one armed is dropped
 		sqe, err := rs.sqe()
 		if err != nil {
 			return err
@@ -606,9 +638,12 @@ func (p *Poller) ringRebind() error {
 		rs.wakeGen++
 		rs.wakeArmed = false // armed again by the next wait
 	}
-	if moved {
-		return rs.rebindMultishots()
+	if multishots {
+		if err := rs.rebindMultishots(); err != nil {
+			return err
+		}
 	}
+	rs.tid = tid
 	return nil
 }
 

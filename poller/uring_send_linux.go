@@ -276,6 +276,7 @@ func (p *Poller) sendForget(fd int) (int, bool, error) {
 	}
 	var err error
 	if st.armed {
+		rs.offSubmit()
 		err = rs.awaitSend(fd, st)
 	}
 	ok := !st.armed

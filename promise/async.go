@@ -1,6 +1,10 @@
 package promise
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/uvgo/uvgo/internal/gocheck"
+)
 
 // unwinding is the panic value with which Await unwinds a suspended body when its scheduler
 // closes; Async recovers it. Deferred functions of the body run, and an Await in them panics
@@ -108,7 +112,14 @@ func (rt *Runtime) getWorker() *worker {
 	}
 	w := &worker{}
 	if rt.goWorkers {
-		w.next, w.stop = goPull(w.loop)
+		sched := rt.sched
+		w.next, w.stop = goPull(func(yield func(struct{}) bool) {
+			if gocheck.Enabled { // the body may use its loop, as a coroutine may
+				gocheck.Adopt(sched)
+				defer gocheck.Disown(sched)
+			}
+			w.loop(yield)
+		})
 	} else {
 		w.next, w.stop = iter.Pull(w.loop)
 	}

@@ -32,6 +32,27 @@ func Enter(l any) {
 	mu.Unlock()
 }
 
+// Adopt records the calling goroutine as one that l's owner hands control to and waits for,
+// as a coroutine: package promise runs the Async bodies of a loop that locks its thread on
+// goroutines of their own (goPull), and adopts each for its loop. Disown forgets it.
+func Adopt(l any) {
+	g := goid()
+	mu.Lock()
+	if coros[l] == nil {
+		coros[l] = map[int64]bool{}
+	}
+	coros[l][g] = true
+	mu.Unlock()
+}
+
+// Disown forgets a goroutine that Adopt recorded for l.
+func Disown(l any) {
+	g := goid()
+	mu.Lock()
+	delete(coros[l], g)
+	mu.Unlock()
+}
+
 // Leave forgets l's owner (Run ends).
 func Leave(l any) {
 	mu.Lock()
@@ -72,16 +93,16 @@ func Check(l any, prefix, op string) {
 // isCoroutineOf reports whether the goroutine whose stack this is is a coroutine (made by
 // iter.Pull, as package promise runs Async bodies) that the owner switched to: made by the
 // owner, or else with the owner parked in a coroutine switch. A goroutine that package
-// promise runs a body on instead, for a loop that locks its thread (goPull), counts as one
-// whatever the owner is doing: goPull runs it only while the owner hands it control, and the
-// owner, between its channel send and its receive, may not look parked yet.
+// promise runs a body on instead, for a loop that locks its thread (goPull), counts as one,
+// made by the owner or with the owner waiting for it on a channel.
 func isCoroutineOf(stack []byte, owner int64) bool {
-	if bytes.Contains(stack, []byte("created by github.com/uvgo/uvgo/promise.goPull")) {
-		return true
-	}
+	waiting := " [coroutine]"
 	i := bytes.Index(stack, []byte("created by iter.Pull"))
 	if i < 0 {
-		return false
+		waiting = " [chan receive]"
+		if i = bytes.Index(stack, []byte("created by github.com/uvgo/uvgo/promise.goPull")); i < 0 {
+			return false
+		}
 	}
 	if bytes.Contains(stack[i:], []byte(" in goroutine "+strconv.FormatInt(owner, 10)+"\n")) {
 		return true
@@ -95,7 +116,7 @@ func isCoroutineOf(stack []byte, owner int64) bool {
 		}
 		all = make([]byte, 2*len(all))
 	}
-	return bytes.Contains(all, []byte("goroutine "+strconv.FormatInt(owner, 10)+" [coroutine]"))
+	return bytes.Contains(all, []byte("goroutine "+strconv.FormatInt(owner, 10)+waiting))
 }
 
 // goidBuf is goid's buffer, shared under goidMu: runtime.Stack makes a local one escape,
