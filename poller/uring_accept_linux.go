@@ -219,28 +219,7 @@ func (p *Poller) releaseAccepts() {
 			rs.acc.st[fd].want = false
 		}
 	}
-	for tries := 0; rs.acc.inflight > 0 && tries < 1000; tries++ {
-		rs.ts = uring.Timespec{Nsec: 10e6}
-		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
-			break
-		}
-		for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
-			ud, res, flags := cqe.UserData, cqe.Res, cqe.Flags
-			rs.r.AdvanceCQ()
-			switch {
-			case ud&udRecv != 0:
-				if flags&uring.CQEFMore == 0 {
-					rs.inflight--
-				}
-			case ud&udAccept != 0:
-				if p.ringAccepted(ud, res, flags, 0) && res >= 0 {
-					unix.Close(int(res))
-				}
-			case ud&udFile != 0:
-				rs.fileCompleted(ud, res) // fileRelease, next, counts on it
-			}
-		}
-	}
+	rs.releaseReap(1000, func() bool { return rs.acc.inflight == 0 })
 }
 
 // acceptDropped is Close's part for an accept's completion that no Wait will report: the fd

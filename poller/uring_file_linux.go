@@ -217,24 +217,7 @@ func (rs *ringState) fileRelease() {
 			sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, udFile|uint64(i), udIgnore
 		}
 	}
-	for tries := 0; fs.inflight > 0 && tries < fileReleaseTries; tries++ {
-		rs.ts = uring.Timespec{Nsec: 10e6}
-		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
-			break
-		}
-		for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
-			ud, res, flags := cqe.UserData, cqe.Res, cqe.Flags
-			rs.r.AdvanceCQ()
-			switch {
-			case ud&udRecv != 0:
-				if flags&uring.CQEFMore == 0 {
-					rs.inflight--
-				}
-			case ud&udFile != 0:
-				rs.fileCompleted(ud, res)
-			}
-		}
-	}
+	rs.releaseReap(fileReleaseTries, func() bool { return fs.inflight == 0 })
 	fs.done, fs.head = nil, 0
 	if fs.inflight == 0 {
 		return

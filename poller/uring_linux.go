@@ -668,18 +668,7 @@ func (p *Poller) ringRelease() error {
 				rs.cancelRecv(fd)
 			}
 		}
-		for tries := 0; rs.inflight > 0 && tries < 1000; tries++ {
-			rs.ts = uring.Timespec{Nsec: 10e6}
-			if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
-				break
-			}
-			for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
-				if cqe.UserData&udRecv != 0 && cqe.Flags&uring.CQEFMore == 0 {
-					rs.inflight--
-				}
-				rs.r.AdvanceCQ()
-			}
-		}
+		rs.releaseReap(1000, func() bool { return rs.inflight == 0 })
 		if rs.inflight == 0 {
 			rs.bufs.Close()
 		} // else leak the buffers rather than let the kernel write into freed memory
@@ -689,6 +678,33 @@ func (p *Poller) ringRelease() error {
 		err = e
 	}
 	return err
+}
+
+// releaseReap is Close's wait for the kernel to let go of what it still has: until done
+// reports true, or after tries waits of 10 ms, it reaps every completion and handles it as
+// no Wait will: a receive's last completion is counted, an accepted fd closed (and the
+// accept's last completion counted), a file request completed.
+func (rs *ringState) releaseReap(tries int, done func() bool) {
+	for i := 0; !done() && i < tries; i++ {
+		rs.ts = uring.Timespec{Nsec: 10e6}
+		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
+			return
+		}
+		for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
+			ud, res, flags := cqe.UserData, cqe.Res, cqe.Flags
+			rs.r.AdvanceCQ()
+			switch {
+			case ud&udRecv != 0:
+				if flags&uring.CQEFMore == 0 {
+					rs.inflight--
+				}
+			case ud&udAccept != 0:
+				rs.acceptDropped(res, flags)
+			case ud&udFile != 0:
+				rs.fileCompleted(ud, res)
+			}
+		}
+	}
 }
 
 // quietPoll handles a completion of fd's multishot poll, which goes on: a report that is
