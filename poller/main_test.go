@@ -149,7 +149,11 @@ func TestAutoThreadBound(t *testing.T) {
 		}
 		got := p.Backend()
 		p.Close()
-		if w := map[bool]poller.Backend{false: poller.BackendEpoll, true: want}[bound]; got != w {
+		w := poller.BackendEpoll
+		if bound {
+			w = want
+		}
+		if got != w {
 			t.Errorf("ThreadBound %v: auto opened %v, want %v", bound, got, w)
 		}
 	}
