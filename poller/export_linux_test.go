@@ -1,5 +1,7 @@
 package poller
 
+import "unsafe"
+
 // WakeFD returns the eventfd of p's wake-up.
 func WakeFD(p *Poller) int { return p.w.fd }
 
@@ -15,4 +17,10 @@ func MissMultishot(recv, accept bool) (restore func()) {
 		probeMissing |= 2
 	}
 	return func() { probeMissing = old }
+}
+
+// RingStateSizes returns the sizes of the io_uring backend's per-fd states: what every
+// registered fd costs it beyond fdState.
+func RingStateSizes() (poll, recv, send uintptr) {
+	return unsafe.Sizeof(pollState{}), unsafe.Sizeof(recvState{}), unsafe.Sizeof(sendState{})
 }

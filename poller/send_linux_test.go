@@ -232,3 +232,12 @@ func TestSendForgetFindsStashedCompletion(t *testing.T) {
 	}
 	wantNone(t, p)
 }
+
+// TestRingStateSizes holds the io_uring backend's per-fd states to their sizes: every
+// connection pays them while idle (bench/uring.sh's idle row, against libuv's 270 bytes).
+func TestRingStateSizes(t *testing.T) {
+	poll, recv, send := poller.RingStateSizes()
+	if poll > 12 || recv > 12 || send > 16 {
+		t.Errorf("per-fd states: poll %d, recv %d, send %d bytes; want at most 12, 12, 16", poll, recv, send)
+	}
+}

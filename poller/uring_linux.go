@@ -82,7 +82,7 @@ var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
 // ringState is the io_uring backend's state; loop goroutine only.
 type ringState struct {
 	r         *uring.Ring
-	polls     []pollState    // indexed by fd: the armed request
+	polls     pollTable      // indexed by fd: the armed request
 	seq       uint32         // the generation of the request armed last
 	rearm     []int32        // fds whose request completed since the last wait; armed again before the next
 	wakeFd    int            // the wake-up's eventfd (p.w.fd)
@@ -106,11 +106,14 @@ type ringState struct {
 	snd       sendRing // the sends (uring_send_linux.go)
 }
 
-// pollState is the poll request the kernel holds for one fd.
+// pollTable holds the fds' poll requests; it grows in chunks, never copied (queue.Table).
+type pollTable = queue.Table[pollState]
+
+// pollState is the poll request the kernel holds for one fd: 12 bytes.
 type pollState struct {
-	armed bool   // a request is armed (or queued to be)
 	seq   uint32 // its generation, in the low word of its user data
 	mask  uint32 // the POLL* bits it waits for
+	armed bool   // a request is armed (or queued to be)
 	multi bool   // the armed request is multishot (quietPoll)
 	quiet bool   // the last one-shot completed with a hangup only it did not ask for: arm a multishot
 }
@@ -229,18 +232,19 @@ func (rs *ringState) arm(fd int, ev Events) error {
 	rs.seq++
 	mask := pollMask(ev)
 	sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(fd), mask, pollUD(fd, rs.seq)
-	multi := rs.polls[fd].quiet && rs.r.Features()&uring.FeatRsrcTags != 0
+	st := rs.polls.At(fd)
+	multi := st.quiet && rs.r.Features()&uring.FeatRsrcTags != 0
 	if multi {
 		sqe.Len = uring.PollAddMulti
 	}
-	rs.polls[fd] = pollState{armed: true, seq: rs.seq, mask: mask, multi: multi}
+	*st = pollState{armed: true, seq: rs.seq, mask: mask, multi: multi}
 	return nil
 }
 
 // cancel queues the removal of fd's armed request. fd's state says unarmed even when no SQE
 // was free: the request's completion, whenever it comes, is then dropped as stale.
 func (rs *ringState) cancel(fd int) error {
-	st := &rs.polls[fd]
+	st := rs.polls.At(fd)
 	st.armed = false
 	sqe, err := rs.sqe()
 	if err != nil {
@@ -330,11 +334,7 @@ func (p *Poller) ringRegister(fd int, ev Events) error {
 	if t := rs.stat.Mode & unix.S_IFMT; t == unix.S_IFREG || t == unix.S_IFDIR {
 		return errRingFile
 	}
-	if fd >= len(rs.polls) {
-		polls := make([]pollState, max(2*len(rs.polls), fd+1, 64))
-		copy(polls, rs.polls)
-		rs.polls = polls
-	}
+	rs.polls.At(fd) // its chunk, so that Wait's lookups find it
 	if ev == 0 {
 		return nil
 	}
@@ -343,7 +343,7 @@ func (p *Poller) ringRegister(fd int, ev Events) error {
 
 func (p *Poller) ringUpdate(fd int, ev Events) error {
 	rs := p.q.ring
-	st := rs.polls[fd]
+	st := *rs.polls.At(fd)
 	if st.armed && st.mask == pollMask(ev) {
 		return nil // only the tag changed: Wait reads it from p.fds
 	}
@@ -361,10 +361,11 @@ func (p *Poller) ringUpdate(fd int, ev Events) error {
 func (p *Poller) ringUnregister(fd int) error {
 	rs := p.q.ring
 	var err error
-	if rs.polls[fd].armed {
+	st := rs.polls.At(fd)
+	if st.armed {
 		err = rs.cancel(fd)
 	}
-	rs.polls[fd] = pollState{}
+	*st = pollState{}
 	return err
 }
 
@@ -379,7 +380,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		rs.stray = false
 	}
 	for i, fd := range rs.rearm {
-		if st, fst := rs.polls[fd], p.fds.Load(int(fd)); st.armed || !fst.added || fst.interest == 0 {
+		if st, fst := rs.polls.Load(int(fd)), p.fds.Load(int(fd)); st.armed || !fst.added || fst.interest == 0 {
 			continue // removed, armed again by Modify, or without interest
 		}
 		if err := rs.arm(int(fd), p.fds.Load(int(fd)).interest); err != nil {
@@ -504,16 +505,17 @@ func (p *Poller) ringReap() (int, bool, error) {
 			continue
 		}
 		fd, seq := int(ud>>32-1), uint32(ud)
-		if fd >= len(rs.polls) || !rs.polls[fd].armed || rs.polls[fd].seq != seq {
+		st := rs.polls.Get(fd)
+		if st == nil || !st.armed || st.seq != seq {
 			continue // stale: removed, or replaced by a newer request
 		}
-		if rs.polls[fd].multi && flags&uring.CQEFMore != 0 {
+		if st.multi && flags&uring.CQEFMore != 0 {
 			if p.quietPoll(fd, res, k) {
 				k++
 			}
 			continue
 		}
-		rs.polls[fd].armed = false
+		st.armed = false
 		rs.rearm = append(rs.rearm, int32(fd))
 		if res == -int32(unix.ECANCELED) {
 			continue // the submitting thread exited; armed again by the next wait
@@ -522,7 +524,7 @@ func (p *Poller) ringReap() (int, bool, error) {
 			p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev}
 			k++
 		} else {
-			rs.polls[fd].quiet = res > 0 && uint32(res)&unix.POLLRDHUP != 0
+			st.quiet = res > 0 && uint32(res)&unix.POLLRDHUP != 0
 		}
 	}
 	return k, woke, nil
@@ -618,8 +620,8 @@ func (p *Poller) ringRebind() error {
 // submitted: else they go with the next wait anyway).
 func (p *Poller) ringMove(tid int, multishots bool) error {
 	rs := p.q.ring
-	for fd := range rs.polls {
-		if !rs.polls[fd].armed {
+	for fd := range rs.polls.Len() {
+		if st := rs.polls.Get(fd); st == nil || !st.armed {
 			continue
 		}
 		if err := rs.cancel(fd); err != nil {
@@ -717,7 +719,7 @@ func (p *Poller) quietPoll(fd int, res int32, k int) bool {
 	}
 	rs := p.q.ring
 	rs.cancel(fd) // on failure its completions, stale, are dropped
-	rs.polls[fd].quiet = false
+	rs.polls.At(fd).quiet = false
 	rs.rearm = append(rs.rearm, int32(fd))
 	p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev}
 	return true

@@ -38,7 +38,8 @@ type sendRing struct {
 	probed bool
 	ok     bool        // the kernel has the opcodes (probed on the first CanSend)
 	sends  sendTable   // indexed by fd; an entry never moves
-	free   *sendVec    // sendVecs no send holds
+	vecs   []*sendVec  // every sendVec made; a sendState names its own by index
+	free   uint32      // the sendVecs no send holds: 1 + the index of the first, 0 for none
 	queued bool        // a send was queued since the last Submit
 	stash  []uring.CQE // completions Submit took out that are not sends: the next Wait's first
 	head   int         // the first of stash that Wait has not handled
@@ -48,41 +49,49 @@ type sendRing struct {
 // sendTable holds the fds' sends; it grows in chunks, never copied (queue.Table).
 type sendTable = queue.Table[sendState]
 
-// sendState is the send of one fd: 24 bytes, so that the many fds that are not sending
-// cost little (a stream that writes through the ring keeps its entry).
+// sendState is the send of one fd: 16 bytes, so that the many fds that are not sending
+// cost little (a stream that writes through the ring keeps its entry). What only a send in
+// flight needs, its tag among it, is in its sendVec.
 type sendState struct {
+	seq   uint32 // its generation
+	res   int32  // the reaped completion's result, while done
+	vec   uint32 // its sendVec, 1 + an index in sendRing.vecs, while armed (and after a send SendForget gave up on); else 0
 	armed bool   // a send is queued or in the kernel, its completion not reaped
 	done  bool   // its completion was reaped and reported; SendForget may still ask for it
-	seq   uint32 // its generation
-	tag   uint32
-	res   int32    // the reaped completion's result, while done
-	vec   *sendVec // the send's iovecs and msghdr, while armed (and after a send SendForget gave up on)
 }
 
 // sendVec is what the kernel reads of a send: its iovecs (which also keep the caller's bytes
-// alive) and, for several buffers, the msghdr. A send takes one from sendRing.free and gives
-// it back when it completes, so that there are as many as sends in flight, not as fds.
+// alive) and, for several buffers, the msghdr; and the send's tag. A send takes one from
+// sendRing.free and gives it back when it completes, so that there are as many as sends in
+// flight, not as fds.
 type sendVec struct {
 	iov  []unix.Iovec
 	msg  unix.Msghdr
-	next *sendVec // in sendRing.free
+	tag  uint32
+	next uint32 // in sendRing.free: as sendRing.free
 }
 
-// takeVec lends a sendVec to a send.
-func (sr *sendRing) takeVec() *sendVec {
-	v := sr.free
-	if v == nil {
-		return new(sendVec)
+// takeVec lends a sendVec to a send; it returns its name for sendState.vec.
+func (sr *sendRing) takeVec() uint32 {
+	id := sr.free
+	if id == 0 {
+		sr.vecs = append(sr.vecs, new(sendVec))
+		return uint32(len(sr.vecs))
 	}
-	sr.free, v.next = v.next, nil
-	return v
+	v := sr.vecs[id-1]
+	sr.free, v.next = v.next, 0
+	return id
 }
+
+// vec returns the sendVec named id (not 0).
+func (sr *sendRing) vec(id uint32) *sendVec { return sr.vecs[id-1] }
 
 // putVec takes back the sendVec of a completed send.
-func (sr *sendRing) putVec(v *sendVec) {
+func (sr *sendRing) putVec(id uint32) {
+	v := sr.vec(id)
 	clear(v.iov) // the caller's bytes are its own again
-	v.iov, v.msg = v.iov[:0], unix.Msghdr{}
-	v.next, sr.free = sr.free, v
+	v.iov, v.msg, v.tag = v.iov[:0], unix.Msghdr{}, 0
+	v.next, sr.free = sr.free, id
 }
 
 func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
@@ -120,10 +129,10 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 		return err
 	}
 	rs.seq++
-	if st.vec == nil { // else a send SendForget gave up on left it: the kernel may still read it
+	if st.vec == 0 { // else a send SendForget gave up on left it: the kernel may still read it
 		st.vec = sr.takeVec()
 	}
-	vec := st.vec
+	vec := sr.vec(st.vec)
 	vec.iov = vec.iov[:0]
 	for _, b := range bufs {
 		var v unix.Iovec
@@ -141,7 +150,7 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&vec.msg))), 1
 	}
 	sqe.Fd, sqe.OpFlags, sqe.UserData = int32(fd), unix.MSG_NOSIGNAL, sendUD(fd, rs.seq)
-	st.armed, st.done, st.seq, st.tag = true, false, rs.seq, tag
+	st.armed, st.done, st.seq, vec.tag = true, false, rs.seq, tag
 	sr.queued = true
 	return nil
 }
@@ -155,9 +164,10 @@ func (sr *sendRing) reaped(ud uint64, res int32) (Event, bool) {
 		return Event{}, false
 	}
 	st.armed, st.done, st.res = false, true, res
+	tag := sr.vec(st.vec).tag
 	sr.putVec(st.vec)
-	st.vec = nil
-	return Event{Fd: int32(fd), Tag: st.tag, res: res, sent: true}, true
+	st.vec = 0
+	return Event{Fd: int32(fd), Tag: tag, res: res, sent: true}, true
 }
 
 func (p *Poller) sendQueued() bool {
