@@ -46,7 +46,7 @@ func (s *stream) ringSend() bool {
 		return true
 	}
 	l := s.loop
-	for s.queue.head != nil {
+	for s.queue.front() != nil {
 		bufs, total := s.gather()
 		if total == 0 {
 			clear(bufs)
@@ -78,7 +78,7 @@ func (s *stream) onSent(n int, err error, inline bool) {
 	s.sent(n, err)
 	if !inline && s.io.fd >= 0 {
 		s.writeCallbacks()
-		if s.io.fd >= 0 && s.queue.head == nil {
+		if s.io.fd >= 0 && s.queue.front() == nil {
 			s.drain()
 		}
 	}
@@ -95,7 +95,7 @@ func (s *stream) sent(n int, err error) {
 		s.finishReq(r)
 	default:
 		s.advance(n)
-		if s.queue.head != nil && s.io.fd >= 0 {
+		if s.queue.front() != nil && s.io.fd >= 0 {
 			s.write()
 		}
 	}

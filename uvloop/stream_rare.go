@@ -3,7 +3,7 @@ package uvloop
 // streamRare is the part of a stream that only listeners, connects, shutdowns, failed binds,
 // OnDrain, TCP keep-alive and reads through the ring that stopped with bytes in flight use. It
 // is allocated by rare the first time one of them needs it, so that an accepted connection
-// that only reads and writes does not carry it: TCP is 176 bytes (a size class) instead of 320.
+// that only reads and writes does not carry it: TCP is 160 bytes (a size class) instead of 320.
 type streamRare struct {
 	connCb     func(error) // Listen's callback
 	connectCb  func(error)
