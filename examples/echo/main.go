@@ -10,13 +10,12 @@
 // On io_uring (which the loop gets by default, being locked to its thread, where the kernel
 // has it: see uvloop.WithBackend) a stream writes through the ring: each Write is a send
 // submitted with the others at the end of the phase, not a write(2) of its own. The echo then
-// always copies, keeps one send in flight per connection and gathers what is read meanwhile
-// behind it, up to 64 KiB before it stops reading.
+// always copies and writes; the loop keeps one send in flight per connection and sends what
+// was written meanwhile as one when it completes. Reading stops while 64 KiB wait.
 //
-// A connection keeps its buffers only while a write is in flight; then they go back to a
-// pool and the next write takes them again, so steady state allocates nothing. An idle
-// connection costs its TCP handle and 16 bytes (a read callback over the handle) on epoll,
-// 32 through the ring (a conn of two pointers and its read callback).
+// A write's buffer is held only while the write is in flight; then it goes back to a pool and
+// the next write takes it again, so steady state allocates nothing. An idle connection costs
+// its TCP handle and 16 bytes (a read callback over the handle).
 //
 // Like Node's net.Server and libuv's echo server, it has no idle timeout: a connection stays
 // open until its client closes or resets it, or the server shuts down.
@@ -175,73 +174,51 @@ func listen(loop *uvloop.Loop, addr string) (*uvloop.TCP, error) {
 	return ln, nil
 }
 
-// conn is a connection's echo state where it needs one: from the start through the ring, where
-// reads go on while a write is in flight; on epoll from the first write that has to wait
-// (until then the read callback is a closure over the handle alone). Its read callback is
-// bound once; out is there while a write is in flight.
-type conn struct {
-	tcp *uvloop.TCP
-	out *out // nil while no write is in flight
-}
-
-// out is what a connection needs while a write is in flight: the bytes it writes (stable
-// until its callback), on io_uring the bytes read meanwhile, and the callbacks bound for it.
-// It comes from outs when a write starts and goes back once nothing is in flight, buffers and
-// callbacks kept for the next, so that idle connections keep none.
+// out is one write in flight: the bytes it writes, a copy (the loop's are valid only until
+// the read callback returns) that must stay unchanged until its callback; whether reading
+// stopped for it; and its callback, bound once. It comes from outs when the write starts and
+// goes back when its callback runs, buffer and callback kept for the next, so that idle
+// connections keep none and steady state allocates nothing.
 //
+// On epoll only the rest that TryWrite left is written, and reading stops until it has gone.
 // Through the ring (TCP.RingWrites) a Write is a send that the kernel makes after the
-// callback has returned, so the bytes are always copied; one write is in flight at a time,
-// what is read meanwhile gathers in next and goes out as one send when it completes, and
-// reading stops while next holds maxPending bytes or more, until it has gone out
-// (backpressure). On epoll only the rest that TryWrite left is written, and reading stops
-// until it has gone.
+// callback has returned, so every read is copied and written; the loop keeps one send in
+// flight per connection and sends what was queued behind it as one when it completes. Once
+// maxPending bytes are queued, reading stops until the last write has gone (backpressure).
 type out struct {
-	c          *conn
-	busy, next []byte      // the bytes of the write in flight, and the ones read since (ring)
-	stopped    bool        // reading stopped: restarted once the write is done
-	onWrite    func(error) // o.written, bound once per out
-	reader     *conn       // whose read onRead is
-	onRead     func([]byte, error)
+	tcp     *uvloop.TCP
+	buf     []byte
+	stopped bool        // reading stopped at this write: restarted when it is done
+	onWrite func(error) // o.written, bound once per out
 }
 
-// outs holds the outs that no connection uses (a sync.Pool, so that the servers of several
-// loops may share it). An out there may still hold its last reader, until it is taken again
-// or the pool drops it.
+// outs holds the outs that no write uses (a sync.Pool, so that the servers of several loops
+// may share it).
 var outs sync.Pool
 
-// maxPending is how many bytes a ring stream gathers behind its write in flight before it
-// stops reading.
+// maxPending is how many bytes a ring stream queues before it stops reading.
 const maxPending = 64 << 10
 
+// newConn starts echoing t.
 func newConn(t *uvloop.TCP) {
-	var cb func([]byte, error)
-	if t.RingWrites() {
-		cb = (&conn{tcp: t}).read
-	} else {
-		cb = func(data []byte, err error) { echo(t, nil, data, err) }
-	}
-	if t.ReadStart(cb) != nil {
+	if t.ReadStart(reader(t)) != nil {
 		t.Close(nil)
 	}
 }
 
-func (c *conn) read(data []byte, err error) { echo(c.tcp, c, data, err) }
+// reader returns t's read callback: a closure over the handle alone, which with the handle
+// is all that an idle connection costs.
+func reader(t *uvloop.TCP) func([]byte, error) {
+	return func(data []byte, err error) { echo(t, data, err) }
+}
 
-// echo writes back what t read; c is t's conn, nil on epoll until a write first has to wait.
-func echo(t *uvloop.TCP, c *conn, data []byte, err error) {
+// echo writes back what t read.
+func echo(t *uvloop.TCP, data []byte, err error) {
 	if err != nil { // io.EOF or a read error
 		t.Close(nil)
 		return
 	}
 	ring := t.RingWrites()
-	if c != nil && c.out != nil && ring { // a write is in flight: gather behind it
-		o := c.out
-		o.next = append(o.next, data...)
-		if len(o.next) >= maxPending {
-			o.stop()
-		}
-		return
-	}
 	n := 0
 	if !ring {
 		n, err = t.TryWrite(data)
@@ -253,57 +230,37 @@ func echo(t *uvloop.TCP, c *conn, data []byte, err error) {
 			return
 		}
 	}
-	if c == nil {
-		c = &conn{tcp: t}
-	}
 	o, _ := outs.Get().(*out)
 	if o == nil {
 		o = new(out)
 		o.onWrite = o.written
 	}
-	o.c, c.out = c, o
-	o.busy = append(o.busy[:0], data[n:]...) // data is the loop's: copy what must wait
-	if !ring {
-		o.stop() // until the rest has gone; reading goes on with c.read
-	}
-	if t.Write(o.busy, o.onWrite) != nil {
+	o.tcp = t
+	o.buf = append(o.buf[:0], data[n:]...)
+	if t.Write(o.buf, o.onWrite) != nil {
 		t.Close(nil)
-	}
-}
-
-// stop stops reading until the write in flight is done.
-func (o *out) stop() {
-	o.stopped = true
-	o.c.tcp.ReadStop()
-}
-
-// written sends what was gathered while the write that completed was in flight, starts
-// reading again if it had stopped, and once nothing is in flight gives o back to outs.
-func (o *out) written(err error) {
-	c := o.c
-	if err != nil {
-		if !c.tcp.IsClosing() {
-			c.tcp.Close(nil)
-		}
-		return // o stays with c, which is gone
-	}
-	o.busy, o.next = o.next, o.busy[:0]
-	if len(o.busy) > 0 && c.tcp.Write(o.busy, o.onWrite) != nil {
-		c.tcp.Close(nil)
 		return
 	}
-	if o.stopped {
-		o.stopped = false
-		if o.reader != c { // ReadStart wants c's callback: bind it (once per out and conn)
-			o.reader, o.onRead = c, c.read
-		}
-		if c.tcp.ReadStart(o.onRead) != nil {
-			c.tcp.Close(nil)
-			return
-		}
+	if !ring || t.WriteQueueSize() >= maxPending {
+		o.stopped = true // reads nothing more, so no write follows this one
+		t.ReadStop()
 	}
-	if len(o.busy) == 0 {
-		c.out, o.c = nil, nil
-		outs.Put(o)
+}
+
+// written gives o back to outs and starts reading again if it had stopped at o.
+func (o *out) written(err error) {
+	t, stopped := o.tcp, o.stopped
+	o.tcp, o.stopped = nil, false
+	outs.Put(o)
+	if err != nil {
+		if !t.IsClosing() {
+			t.Close(nil)
+		}
+		return
+	}
+	// A new read callback: only after backpressure, where one allocation is nothing beside
+	// the wait.
+	if stopped && t.ReadStart(reader(t)) != nil {
+		t.Close(nil)
 	}
 }
