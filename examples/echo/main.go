@@ -17,6 +17,9 @@
 // the next write takes it again, so steady state allocates nothing. An idle connection costs
 // its TCP handle and 16 bytes (a read callback over the handle).
 //
+// A client that half-closes still gets back everything it sent: the server writes what is
+// queued, then ends its side and closes.
+//
 // Like Node's net.Server and libuv's echo server, it has no idle timeout: a connection stays
 // open until its client closes or resets it, or the server shuts down.
 //
@@ -27,6 +30,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"io"
 	"log"
 	"net/netip"
 	"sync"
@@ -143,7 +147,7 @@ func shutdownOnSignals(loop *uvloop.Loop, ln *uvloop.TCP, grace time.Duration) e
 	return nil
 }
 
-// listen binds addr and accepts connections, each echoed by a conn.
+// listen binds addr and accepts connections, each echoed by newConn.
 func listen(loop *uvloop.Loop, addr string) (*uvloop.TCP, error) {
 	ln, err := loop.NewTCP()
 	if err != nil {
@@ -215,7 +219,7 @@ func reader(t *uvloop.TCP) func([]byte, error) {
 // echo writes back what t read.
 func echo(t *uvloop.TCP, data []byte, err error) {
 	if err != nil { // io.EOF or a read error
-		t.Close(nil)
+		finish(t, err)
 		return
 	}
 	ring := t.RingWrites()
@@ -247,17 +251,30 @@ func echo(t *uvloop.TCP, data []byte, err error) {
 	}
 }
 
+// finish ends t at the end of its stream or on a read error. At the end, what is still
+// queued goes out first (as Node's end() after 'end'): Shutdown sends the end of the stream
+// once the queue is written, then t closes. Through the ring the end can come while writes
+// are queued, since reading goes on meanwhile.
+func finish(t *uvloop.TCP, err error) {
+	if errors.Is(err, io.EOF) && t.WriteQueueSize() > 0 && t.Shutdown(func(error) { t.Close(nil) }) == nil {
+		return
+	}
+	t.Close(nil)
+}
+
 // written gives o back to outs and starts reading again if it had stopped at o.
 func (o *out) written(err error) {
 	t, stopped := o.tcp, o.stopped
-	o.tcp, o.stopped = nil, false
-	outs.Put(o)
 	if err != nil {
+		// o stays out of outs: a send the loop could not cancel when t closed (the kernel
+		// held it past SendForget's bound) may still read its buffer.
 		if !t.IsClosing() {
 			t.Close(nil)
 		}
 		return
 	}
+	o.tcp, o.stopped = nil, false
+	outs.Put(o)
 	// A new read callback: only after backpressure, where one allocation is nothing beside
 	// the wait.
 	if stopped && t.ReadStart(reader(t)) != nil {

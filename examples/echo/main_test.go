@@ -121,6 +121,53 @@ func TestEchoSlowReader(t *testing.T) {
 	}
 }
 
+// TestEchoHalfClose has the client send its last bytes and half-close at once: everything
+// it sent must still come back before the server closes (through the ring, reads go on while
+// writes are in flight, so the end of the stream can arrive with writes queued).
+func TestEchoHalfClose(t *testing.T) {
+	bound, stop, err := Serve("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	msg := make([]byte, 4<<20)
+	for i := range msg {
+		msg[i] = byte(i * 31 / 11)
+	}
+	for round := range 5 {
+		c, err := net.Dial("tcp", bound.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		werr := make(chan error, 1)
+		go func() {
+			var err error
+			for b := msg; len(b) > 0 && err == nil; b = b[min(1000, len(b)):] {
+				_, err = c.Write(b[:min(1000, len(b))])
+			}
+			if err == nil {
+				err = c.(*net.TCPConn).CloseWrite()
+			}
+			werr <- err
+		}()
+		got, err := io.ReadAll(c)
+		c.Close()
+		if err := <-werr; err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if !bytes.Equal(got, msg) {
+			t.Fatalf("round %d: got %d bytes back of %d (or different ones)", round, len(got), len(msg))
+		}
+	}
+}
+
 // TestEchoAllocs checks that echoing a message allocates nothing in steady state, on the
 // server and (net.Conn's Write and Read) on the client.
 func TestEchoAllocs(t *testing.T) {
