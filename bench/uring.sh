@@ -4,7 +4,12 @@
 # loopback, interleaved rounds:
 #   HTTP hello   examples/http under wrk (-t1 -c$CONNS): requests/s and the server's CPU
 #                µs per request (utime+stime from /proc/PID/stat over the wrk run), and its
-#                user-space part (utime; the rest is the kernel's: TCP over loopback, wake-ups)
+#                user-space part (utime; the rest is the kernel's: TCP over loopback, wake-ups);
+#                then, on the same server, under libuv/http_client.c (C, epoll, $CONNS
+#                keep-alive connections, one request in flight on each, as wrk): requests/s
+#                and CPU µs per request again. On its core wrk itself runs at 96-100%, and
+#                it costs more per request than the C client, so with it a fast server waits
+#                for its client: the C client's rows say what the servers do
 #   syscalls     system calls per HTTP request, counted by strace -c -f attached to the
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
 #   TCP echo     examples/echo, Node's net and libuv's echo_server driven by libuv/echo_client.c
@@ -14,7 +19,7 @@
 #                last IDLE-1000 of the IDLE connections, so that fixed costs such as io_uring's
 #                receive buffers' first pages, 1 MiB by the 256th connection, are not counted)
 # With 2 CPUs or more (and taskset), every server (all its threads) runs on CPU 0 and the
-# client (wrk, echoclient, idleconns) on CPU 1, so that a server's rate is what one core does
+# client (wrk, the C clients, idleconns) on CPU 1, so that a server's rate is what one core does
 # (PIN=0: no pinning). Prints each round, then the medians side by side and the issue's aims;
 # on a busy machine the CPU µs per request is steadier than the rates, so its ratios follow.
 #   ROUNDS=3 DURATION=5s CONNS=50 IDLE=5000 PIN=1 ./uring.sh
@@ -55,18 +60,28 @@ if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cecho" "$here/libuv/echo_server.c" -luv 2>
 else
 	echo "uring.sh: libuv/echo_server.c does not build with ${CC:-gcc} -luv: no libuv column (apt-get install -y libuv1-dev): $(head -1 "$tmp/cc.log")"
 fi
+secs() { # a Go duration (3s, 500ms or 1m) in seconds, for the C clients
+	case $1 in
+	*ms) awk "BEGIN{print ${1%ms}/1000}" ;;
+	*m) awk "BEGIN{print ${1%m}*60}" ;;
+	*) echo "${1%s}" ;;
+	esac
+}
+# The HTTP client beside wrk: libuv/http_client.c (C, epoll, one thread).
+have_hclient=""
+if [ -n "$have_wrk" ]; then
+	if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/hclient" "$here/libuv/http_client.c" 2>"$tmp/cc3.log"; then
+		have_hclient=1
+	else
+		echo "uring.sh: libuv/http_client.c does not build: no C-client HTTP rows: $(head -1 "$tmp/cc3.log")"
+	fi
+fi
 # The echo client: libuv/echo_client.c (plain epoll, one thread) where a C compiler builds it,
 # since cmd/echoclient in Go limits the servers (with it they ran at ~40% of their core);
 # cmd/echoclient otherwise.
 if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cclient" "$here/libuv/echo_client.c" 2>"$tmp/cc2.log"; then
-	echo_drive() { # port duration (Go's 3s, 500ms or 1m)
-		local secs
-		case $2 in
-		*ms) secs=$(awk "BEGIN{print ${2%ms}/1000}") ;;
-		*m) secs=$(awk "BEGIN{print ${2%m}*60}") ;;
-		*) secs=${2%s} ;;
-		esac
-		"${cli[@]}" "$tmp/cclient" "127.0.0.1:$1" "$CONNS" 64 "$secs"
+	echo_drive() { # port duration
+		"${cli[@]}" "$tmp/cclient" "127.0.0.1:$1" "$CONNS" 64 "$(secs "$2")"
 	}
 	echo "echo client: libuv/echo_client.c (C, epoll)"
 else
@@ -80,7 +95,7 @@ if [ "$PIN" = 0 ]; then
 	echo "not pinned (PIN=0): servers and clients share the CPUs"
 elif [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	srv=(taskset -c 0) cli=(taskset -c 1)
-	echo "pinned: every server (all its threads; Go's GOMAXPROCS follows, so 1) to CPU 0 with taskset -c 0; wrk, echoclient and idleconns to CPU 1"
+	echo "pinned: every server (all its threads; Go's GOMAXPROCS follows, so 1) to CPU 0 with taskset -c 0; the clients (wrk, the C clients, idleconns) to CPU 1"
 else
 	echo "not pinned ($(nproc) CPU(s)$(command -v taskset >/dev/null || echo ', no taskset')): servers and clients share the CPUs"
 fi
@@ -107,8 +122,8 @@ record() { echo "$3" >>"$tmp/$1.$2"; } # row server value
 median() { [ -s "$tmp/$1.$2" ] && sort -g "$tmp/$1.$2" | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 port=18600
 if [ -n "$have_wrk" ]; then
-	echo "| round | server | req/s | CPU µs/req | of which user |"
-	echo "|---|---|---|---|---|"
+	echo "| round | server | req/s (wrk) | CPU µs/req | of which user | req/s (C client) | CPU µs/req |"
+	echo "|---|---|---|---|---|---|---|"
 	for r in $(seq "$ROUNDS"); do
 		for s in "${http_servers[@]}"; do
 			port=$((port + 1))
@@ -125,7 +140,18 @@ if [ -n "$have_wrk" ]; then
 			record cpu "$s" "$us"
 			record ucpu "$s" "$uus"
 			record kcpu "$s" "$(awk "BEGIN{printf \"%.2f\", $us-$uus}")"
-			echo "| $r | $s | $rps | $us | $uus |"
+			crps="" cus=""
+			if [ -n "$have_hclient" ]; then
+				c0=$(cpu "$pid")
+				out=$("${cli[@]}" "$tmp/hclient" "127.0.0.1:$port" "$CONNS" "$(secs "$DURATION")")
+				c1=$(cpu "$pid")
+				n=$(echo "$out" | sed -n 's/.*requests=\([0-9]*\).*/\1/p')
+				crps=$(echo "$out" | sed -n 's/req_per_s=\([0-9]*\).*/\1/p')
+				cus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+				record crps "$s" "$crps"
+				record ccpu "$s" "$cus"
+			fi
+			echo "| $r | $s | $rps | $us | $uus | $crps | $cus |"
 			stop
 		done
 	done
@@ -189,6 +215,10 @@ if [ -n "$have_wrk" ]; then
 	row "of which in user space" ucpu
 	row "of which in the kernel" kcpu
 fi
+if [ -n "$have_wrk" ] && [ -n "$have_hclient" ]; then
+	row "HTTP hello, req/s (C client, $CONNS conns)" crps
+	row "HTTP hello, server CPU µs/request (C client)" ccpu
+fi
 if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 	row "system calls/request (strace -c -f, all; 1 run)" sys
 	row "of which read, write, epoll_pwait, io_uring_enter" sysio
@@ -207,6 +237,8 @@ kratio() { # label server: net/http's whole CPU per request over the server's ke
 for s in epoll io_uring; do
 	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ net/http GOMAXPROCS=1 (aim ≥ 3)" rps "$s" nethttp-1
 	[ -z "$have_wrk" ] || ratio "HTTP req/s, $s ÷ Node (aim ≥ 2.5)" rps "$s" node
+	[ -z "$have_hclient" ] || ratio "HTTP req/s (C client), $s ÷ net/http GOMAXPROCS=1 (aim ≥ 3)" crps "$s" nethttp-1
+	[ -z "$have_hclient" ] || ratio "HTTP req/s (C client), $s ÷ Node (aim ≥ 2.5)" crps "$s" node
 	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s" cpu nethttp-1 "$s"
 	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, Node ÷ $s" cpu node "$s"
 	[ -z "$have_wrk" ] || kratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s's kernel part alone (the most req/s ratio any user space could reach)" "$s"
