@@ -14,7 +14,7 @@
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
 #   TCP echo     examples/echo, Node's net and libuv's echo_server driven by libuv/echo_client.c
 #                (C, epoll; cmd/echoclient where no C compiler builds it):
-#                round trips/s
+#                round trips/s, and the server's CPU µs per round trip
 #   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns: over the
 #                last IDLE-1000 of the IDLE connections, so that fixed costs such as io_uring's
 #                receive buffers' first pages, 1 MiB by the 256th connection, are not counted)
@@ -176,22 +176,28 @@ if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 	done
 	echo
 fi
-echo "| round | echo server | round trips/s ($CONNS conns, 64 B) | RSS per idle connection ($IDLE conns) |"
-echo "|---|---|---|---|"
+echo "| round | echo server | round trips/s ($CONNS conns, 64 B) | server CPU µs/round trip | RSS per idle connection ($IDLE conns) |"
+echo "|---|---|---|---|---|"
 for r in $(seq "$ROUNDS"); do
 	for s in "${echo_servers[@]}"; do
 		port=$((port + 1))
 		start "$s" "$port"
 		echo_drive "$port" 1s >/dev/null # warm up
-		v=$(echo_drive "$port" "$DURATION" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
+		c0=$(cpu "$pid")
+		out=$(echo_drive "$port" "$DURATION")
+		c1=$(cpu "$pid")
+		v=$(echo "$out" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
+		n=$(echo "$out" | sed 's/.*round_trips=\([0-9]*\).*/\1/')
+		eus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
 		stop
 		port=$((port + 1))
 		start "$s" "$port" # a fresh server for the idle connections
 		b=$("${cli[@]}" "$tmp/idleconns" -addr "127.0.0.1:$port" -pid "$pid" -n "$IDLE" | sed 's/.*bytes_per_conn=\([0-9-]*\).*/\1/')
 		stop
 		record rtt "${s#echo-}" "$v"
+		record ecpu "${s#echo-}" "$eus"
 		record idle "${s#echo-}" "$b"
-		echo "| $r | $s | $v | $b B |"
+		echo "| $r | $s | $v | $eus | $b B |"
 	done
 done
 echo
@@ -224,6 +230,7 @@ if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 	row "of which read, write, epoll_pwait, io_uring_enter" sysio
 fi
 row "TCP echo, round trips/s ($CONNS conns, 64 B)" rtt
+row "TCP echo, server CPU µs/round trip" ecpu
 row "RSS per idle echo connection ($IDLE)" idle " B"
 echo
 ratio() { # label metric a b: a/b of the medians
@@ -243,6 +250,7 @@ for s in epoll io_uring; do
 	[ -z "$have_wrk" ] || ratio "HTTP server CPU/request, Node ÷ $s" cpu node "$s"
 	[ -z "$have_wrk" ] || kratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s's kernel part alone (the most req/s ratio any user space could reach)" "$s"
 	ratio "echo round trips/s, $s ÷ libuv C (aim ≥ 1.25, i.e. round trip ≤ 0.8×)" rtt "$s" libuv
+	ratio "echo server CPU/round trip, $s ÷ libuv C (aim ≤ 0.8)" ecpu "$s" libuv
 	ratio "idle bytes/connection, $s ÷ libuv C (aim ≤ 1)" idle "$s" libuv
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
