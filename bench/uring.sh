@@ -60,13 +60,18 @@ if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cecho" "$here/libuv/echo_server.c" -luv 2>
 else
 	echo "uring.sh: libuv/echo_server.c does not build with ${CC:-gcc} -luv: no libuv column (apt-get install -y libuv1-dev): $(head -1 "$tmp/cc.log")"
 fi
-secs() { # a Go duration (3s, 500ms or 1m) in seconds, for the C clients
+secs() { # a duration of one unit (3s, 1.5s, 500ms or 1m) in seconds, for the C clients
+	if ! [[ $1 =~ ^[0-9]+(\.[0-9]+)?(ms|s|m)$ ]]; then
+		echo "uring.sh: DURATION must be a number of s, ms or m (3s, 500ms, 1m), not $1" >&2
+		exit 2
+	fi
 	case $1 in
 	*ms) awk "BEGIN{print ${1%ms}/1000}" ;;
 	*m) awk "BEGIN{print ${1%m}*60}" ;;
 	*) echo "${1%s}" ;;
 	esac
 }
+secs "$DURATION" >/dev/null # refuse a bad DURATION now, not after minutes of rounds
 # The HTTP client beside wrk: libuv/http_client.c (C, epoll, one thread).
 have_hclient=""
 if [ -n "$have_wrk" ]; then
@@ -143,13 +148,17 @@ if [ -n "$have_wrk" ]; then
 			crps="" cus=""
 			if [ -n "$have_hclient" ]; then
 				c0=$(cpu "$pid")
-				out=$("${cli[@]}" "$tmp/hclient" "127.0.0.1:$port" "$CONNS" "$(secs "$DURATION")")
+				out=$("${cli[@]}" "$tmp/hclient" "127.0.0.1:$port" "$CONNS" "$(secs "$DURATION")") || out="" # its error is on stderr
 				c1=$(cpu "$pid")
 				n=$(echo "$out" | sed -n 's/.*requests=\([0-9]*\).*/\1/p')
-				crps=$(echo "$out" | sed -n 's/req_per_s=\([0-9]*\).*/\1/p')
-				cus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
-				record crps "$s" "$crps"
-				record ccpu "$s" "$cus"
+				if [ "${n:-0}" -gt 0 ]; then
+					crps=$(echo "$out" | sed -n 's/req_per_s=\([0-9]*\).*/\1/p')
+					cus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+					record crps "$s" "$crps"
+					record ccpu "$s" "$cus"
+				else
+					crps="failed" # a round without it: its medians are of the others
+				fi
 			fi
 			echo "| $r | $s | $rps | $us | $uus | $crps | $cus |"
 			stop
@@ -184,18 +193,19 @@ for r in $(seq "$ROUNDS"); do
 		start "$s" "$port"
 		echo_drive "$port" 1s >/dev/null # warm up
 		c0=$(cpu "$pid")
-		out=$(echo_drive "$port" "$DURATION")
+		out=$(echo_drive "$port" "$DURATION") || out="" # its error is on stderr
 		c1=$(cpu "$pid")
-		v=$(echo "$out" | sed 's/.*rtt_per_s=\([0-9]*\).*/\1/')
-		n=$(echo "$out" | sed 's/.*round_trips=\([0-9]*\).*/\1/')
-		eus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+		v=$(echo "$out" | sed -n 's/.*rtt_per_s=\([0-9]*\).*/\1/p')
+		n=$(echo "$out" | sed -n 's/.*round_trips=\([0-9]*\).*/\1/p')
+		eus=""
+		[ "${n:-0}" -gt 0 ] && eus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
 		stop
 		port=$((port + 1))
 		start "$s" "$port" # a fresh server for the idle connections
 		b=$("${cli[@]}" "$tmp/idleconns" -addr "127.0.0.1:$port" -pid "$pid" -n "$IDLE" | sed 's/.*bytes_per_conn=\([0-9-]*\).*/\1/')
 		stop
-		record rtt "${s#echo-}" "$v"
-		record ecpu "${s#echo-}" "$eus"
+		[ -z "$v" ] || record rtt "${s#echo-}" "$v"
+		[ -z "$eus" ] || record ecpu "${s#echo-}" "$eus"
 		record idle "${s#echo-}" "$b"
 		echo "| $r | $s | $v | $eus | $b B |"
 	done

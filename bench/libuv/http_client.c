@@ -1,14 +1,15 @@
 /* http_client.c: an HTTP/1.1 load client for bench/uring.sh in C, one thread on epoll, like
  * echo_client.c beside it, so that the client is not what limits a fast server: pinned to
- * its core, wrk ran at 96-100% of it while uvgo's io_uring server had room on its own. Each
+ * its core, wrk saturated it while uvgo's io_uring server had room on its own. Each
  * of CONNS keep-alive connections sends "GET / HTTP/1.1", reads the whole response (its
  * headers, then Content-Length bytes of body), and sends the next request, for SECONDS; one
  * request is in flight per connection, as with wrk. It prints:
  *   http_client 127.0.0.1:8080 50 3
  *   req_per_s=123456 requests=370368 conns=50
  * It stops with an error, and status 1, on a response that is not "HTTP/1.1 200", that has
- * no Content-Length (a chunked body, say), that exceeds 4 KiB, or on a connection
- * the server closes: every server it measures must answer each request in full.
+ * no Content-Length or a bad one, that has a Transfer-Encoding (chunked, say), that exceeds
+ * 4 KiB, or on a connection the server closes: every server it measures must answer each
+ * request in full.
  * Build: cc -O2 -o http_client http_client.c (no libuv needed). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -63,8 +64,22 @@ static void send_all(int fd, const char *msg, size_t size) {
 	}
 }
 
+/* header reports whether line (inside the headers, before end) is the header name, and sets
+ * *value to the first byte of its value past spaces and tabs. */
+static int header(const char *line, const char *end, const char *name, const char **value) {
+	size_t n = strlen(name);
+	if ((size_t)(end - line) <= n || strncasecmp(line, name, n) != 0 || line[n] != ':')
+		return 0;
+	const char *p = line + n + 1;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	*value = p;
+	return 1;
+}
+
 /* measure sets c->want from the headers in c->buf, once they are all in; it fails on a
- * response this client does not take. */
+ * response this client does not take: not "HTTP/1.1 200", no Content-Length or two that
+ * differ, a Content-Length that is not digits alone on its line, any Transfer-Encoding. */
 static void measure(struct conn *c) {
 	char *end = memmem(c->buf, c->got, "\r\n\r\n", 4);
 	if (!end) {
@@ -78,14 +93,20 @@ static void measure(struct conn *c) {
 	long length = -1;
 	for (char *line = memchr(c->buf, '\n', head); line && line < end; line = memchr(line, '\n', (size_t)(end - line))) {
 		line++;
-		if ((size_t)(end - line) > 15 && strncasecmp(line, "Content-Length:", 15) == 0) {
-			char *p = line + 15, *stop;
-			while (*p == ' ' || *p == '\t')
-				p++;
-			length = strtol(p, &stop, 10);
-			if (stop == p || length < 0 || length > 1 << 20)
-				fail("a bad Content-Length");
-		}
+		const char *p;
+		if (header(line, end, "Transfer-Encoding", &p))
+			fail("a response with Transfer-Encoding");
+		if (!header(line, end, "Content-Length", &p))
+			continue;
+		long v = 0;
+		const char *digits = p;
+		while (p < end && *p >= '0' && *p <= '9' && v <= 1 << 20)
+			v = v * 10 + (*p++ - '0');
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == digits || v > 1 << 20 || *p != '\r' || (length >= 0 && v != length))
+			fail("a bad Content-Length");
+		length = v;
 	}
 	if (length < 0)
 		fail("a response without Content-Length");
@@ -145,7 +166,7 @@ int main(int argc, char **argv) {
 			die("epoll_wait");
 		}
 		if (n == 0 && now() > deadline + 5)
-			fail("no response for 5 seconds");
+			fail("responses still missing 5 seconds after the deadline");
 		int past = now() >= deadline;
 		for (int k = 0; k < n; k++) {
 			struct conn *c = &cs[evs[k].data.u32];
@@ -174,5 +195,7 @@ int main(int argc, char **argv) {
 	}
 	double el = now() - start;
 	printf("req_per_s=%.0f requests=%lld conns=%d\n", total / el, total, nconns);
+	free(cs);
+	close(ep);
 	return 0;
 }
