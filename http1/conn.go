@@ -137,6 +137,11 @@ func (c *conn) read(data []byte, err error) {
 			c.w.closeAfter = true // a half-close after the request: answer, then close
 		case err == io.EOF && c.phase == phaseClosing:
 			// the last response is being written: then close
+		case err == io.EOF && (c.writing || len(c.out) > 0):
+			// Responses are still queued (a write through the io_uring ring always waits
+			// for the end of the phase): they go out, then the connection closes, as
+			// Node's end() after 'end' does.
+			c.closeNow()
 		default:
 			c.destroy(nil)
 		}
@@ -613,7 +618,16 @@ func (c *conn) flush() {
 // through the io_uring ring is not tried first: its Write is submitted with the other
 // connections' at the end of the phase, one system call for all of them.
 func (c *conn) flushNow() {
-	if c.phase == phaseClosed || c.phase == phaseUpgraded || c.writing {
+	if c.phase == phaseClosed || c.phase == phaseUpgraded {
+		return
+	}
+	if c.writing {
+		// A client that asks faster than it reads: its responses gather in c.out behind
+		// the write in flight, so reading stops until they are written, as it stops on a
+		// long write.
+		if c.st.WriteQueueSize()+len(c.out) > c.s.o.highWater {
+			c.pause(pauseWrite)
+		}
 		return
 	}
 	if len(c.out) == 0 {

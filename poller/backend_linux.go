@@ -76,6 +76,13 @@ func (p *Poller) addWake(fd int) error {
 
 func (p *Poller) canRecv() bool { return p.q.ring != nil && p.q.ring.bufs != nil }
 
+func (p *Poller) recvLimit() int {
+	if !p.canRecv() || !p.q.ring.recvLim {
+		return 0
+	}
+	return recvLimit
+}
+
 func (p *Poller) recvStart(fd int, tag uint32) error {
 	if !p.canRecv() {
 		return errBackend(BackendIOURing, nil)

@@ -24,3 +24,11 @@ func MissMultishot(recv, accept bool) (restore func()) {
 func RingStateSizes() (poll, recv, send uintptr) {
 	return unsafe.Sizeof(pollState{}), unsafe.Sizeof(recvState{}), unsafe.Sizeof(sendState{})
 }
+
+// MissRecvLimit makes the Pollers opened until restore is called act as on a kernel whose
+// multishot receives take no byte limit.
+func MissRecvLimit() (restore func()) {
+	old := probeMissing
+	probeMissing |= 4
+	return func() { probeMissing = old }
+}

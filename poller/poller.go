@@ -155,6 +155,19 @@ func (p *Poller) RecvData(e *Event) (data []byte, err error) {
 // for it into buffers all streams share, instead of asking for Readable and reading itself.
 func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 
+// RecvLimit is how many bytes a receive reads at most before RecvStop's cancellation takes
+// effect, where the kernel ends a multishot receive after a number of bytes (newer kernels;
+// Open arms one to find out), and Wait arms the next while the stream reads; 0 where it
+// cannot (no RecvStart, or the limit is refused). Until the cancellation reaches the kernel
+// a receive goes on reading into the shared buffers, and what it reads is reported after
+// RecvStop: without a limit, up to all of the shared buffers (4 MiB).
+func (p *Poller) RecvLimit() int {
+	if p.closed() {
+		return 0
+	}
+	return p.recvLimit()
+}
+
 // RecvStart makes the kernel read fd (a connected stream socket) as bytes arrive, into
 // buffers of a pool the poller shares among descriptors: each read is reported by Wait as a
 // received Event with tag, in order, until the end of the stream, an error or RecvStop.

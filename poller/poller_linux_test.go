@@ -1,6 +1,7 @@
 package poller_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -230,5 +231,87 @@ func TestRecvForgetQueuedRestart(t *testing.T) {
 	f.close(a)
 	if evs, _ := wait(t, p, 50*time.Millisecond); len(evs) > 0 {
 		t.Fatalf("events after RecvForget and close: %+v", evs)
+	}
+}
+
+// TestRecvLimit: where the kernel ends a multishot receive after a number of bytes,
+// RecvLimit says how many, and a stream many limits long arrives whole and in order across
+// the receives that Wait arms again; on a kernel without the limit (MissRecvLimit) RecvLimit
+// is 0 and the same stream arrives the same.
+func TestRecvLimit(t *testing.T) {
+	for _, missing := range []bool{false, true} {
+		name := "limit"
+		if missing {
+			name = "none"
+		}
+		t.Run(name, func(t *testing.T) {
+			if missing {
+				defer poller.MissRecvLimit()()
+			}
+			f, p := newFds(t), newPoller(t)
+			if !p.CanRecv() {
+				if p.RecvLimit() != 0 {
+					t.Errorf("RecvLimit %d without RecvStart", p.RecvLimit())
+				}
+				t.Skipf("the %v backend does not read for its caller", p.Backend())
+			}
+			lim := p.RecvLimit()
+			switch {
+			case missing && lim != 0:
+				t.Fatalf("RecvLimit %d on a kernel without the limit", lim)
+			case !missing && lim == 0:
+				t.Logf("this kernel takes no byte limit for a multishot receive (newer kernels do)")
+			}
+			a, b := f.socketpair()
+			if err := p.RecvStart(a, 7); err != nil {
+				t.Fatal(err)
+			}
+			msg := make([]byte, 4*256<<10+12345)
+			for i := range msg {
+				msg[i] = byte(i*7 + i>>12)
+			}
+			werr := make(chan error, 1)
+			go func() {
+				for off := 0; off < len(msg); {
+					n, err := unix.Write(b, msg[off:])
+					if err == unix.EAGAIN {
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					if err != nil {
+						werr <- err
+						return
+					}
+					off += n
+				}
+				werr <- nil
+			}()
+			var got []byte
+			for len(got) < len(msg) {
+				evs, _, err := p.Wait(soon)
+				if err == poller.ErrInterrupted {
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(evs) == 0 {
+					t.Fatalf("nothing received within %v; have %d bytes of %d", soon, len(got), len(msg))
+				}
+				for i := range evs {
+					data, err := p.RecvData(&evs[i])
+					if err != nil || data == nil {
+						t.Fatalf("received %d bytes, then error %v (end %v)", len(got), err, data == nil)
+					}
+					got = append(got, data...)
+				}
+			}
+			if err := <-werr; err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, msg) {
+				t.Fatalf("received %d bytes, not the %d written (or not in order)", len(got), len(msg))
+			}
+		})
 	}
 }

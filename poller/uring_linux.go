@@ -76,6 +76,14 @@ const (
 	udWake      = 1        // the wake-up's poll request: udWake | generation<<1 (wakeUD), an odd low word
 )
 
+// recvLimit is how many bytes a multishot receive reads before it ends, where the kernel
+// takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. It
+// bounds what a stream that stops reading is handed later: until its cancellation reaches
+// the kernel, the receive goes on reading into the shared buffers (under a flood, up to all
+// of them, 4 MiB, in one wake-up), and the stream keeps a copy of it all for its next
+// RecvStart. On epoll a stopped stream reads nothing more; here at most this.
+const recvLimit = 256 << 10
+
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
 
@@ -93,6 +101,7 @@ type ringState struct {
 	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
+	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
 	tid       int            // the thread that armed the polls (Rebind)
 	unbound   bool           // since Open or Unbind, and until the next Rebind
 	bound     bool           // the Poller is ThreadBound (COOP_TASKRUN)
@@ -265,6 +274,9 @@ func (rs *ringState) armRecv(fd int) error {
 	rs.seq++
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
 		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, rs.seq)
+	if rs.recvLim {
+		sqe.SpliceFdIn = recvLimit // the union's optlen: the receive's byte limit
+	}
 	st := rs.recvs.At(fd)
 	st.armed, st.canceling, st.seq = true, false, rs.seq
 	rs.inflight++

@@ -16,15 +16,19 @@ import (
 // name): a kernel that has the flag keeps the request armed, one that lacks it completes it
 // at once. The armed ones are cancelled and reaped before Open returns.
 
+// A third probe asks whether the kernel ends a multishot receive after a number of bytes
+// (sqe->optlen, recvLimit): one that does not know the limit refuses it with EINVAL.
+//
 // The probes' user data: a zero high word, so that a completion reaped later is ignored as
 // the backend's own.
 const (
-	udProbeRecv   = 0x7072_6f01
-	udProbeAccept = 0x7072_6f02
+	udProbeRecv    = 0x7072_6f01
+	udProbeAccept  = 0x7072_6f02
+	udProbeRecvLim = 0x7072_6f03
 )
 
-// probeMissing makes Open treat multishot receives (bit 0) or accepts (bit 1) as missing
-// (tests of the fall-back; export_linux_test.go).
+// probeMissing makes Open treat multishot receives (bit 0), accepts (bit 1) or the
+// receives' byte limit (bit 2) as missing (tests of the fall-back; export_linux_test.go).
 var probeMissing uint8
 
 // probeMultishot registers the receives' buffer ring and sets rs.acc.on, for what the kernel
@@ -62,6 +66,11 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 			uring.OpRecv, int32(pair[0]), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), udProbeRecv
 		armed |= 1
 	}
+	if sqe := rs.probeSQE(recv); sqe != nil {
+		sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.SpliceFdIn, sqe.UserData =
+			uring.OpRecv, int32(pair[0]), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvLimit, udProbeRecvLim
+		armed |= 4
+	}
 	if sqe := rs.probeSQE(acc); sqe != nil {
 		sqe.Opcode, sqe.Fd, sqe.Ioprio, sqe.OpFlags, sqe.UserData =
 			uring.OpAccept, int32(ln), uring.AcceptMultishot, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, udProbeAccept
@@ -88,7 +97,7 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 	}
 	reap()
 	ok &= armed
-	for _, ud := range [...]uint64{udProbeRecv, udProbeAccept} {
+	for _, ud := range [...]uint64{udProbeRecv, udProbeAccept, udProbeRecvLim} {
 		if armed&probeBit(ud) != 0 {
 			if sqe := rs.r.GetSQE(); sqe != nil {
 				sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
@@ -109,6 +118,7 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 		rs.bufs = nil
 	}
 	rs.acc.on = ok&2 != 0
+	rs.recvLim = ok&1 != 0 && ok&4 != 0 && probeMissing&4 == 0
 	return nil
 }
 
@@ -125,6 +135,8 @@ func probeBit(ud uint64) int {
 		return 1
 	case udProbeAccept:
 		return 2
+	case udProbeRecvLim:
+		return 4
 	}
 	return 0
 }

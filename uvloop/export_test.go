@@ -11,3 +11,7 @@ func init() {
 	// registered (wake.go).
 	forceKernelWait = os.Getenv("UVGO_KERNEL_WAIT") != ""
 }
+
+// RecvLimit is the loop's poller.RecvLimit: the most a ring stream is handed, after ReadStop,
+// of what the kernel read meanwhile (0: no limit but the shared buffers', or no ring reads).
+func RecvLimit(l *Loop) int { return l.poller.RecvLimit() }
