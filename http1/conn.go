@@ -140,8 +140,10 @@ func (c *conn) read(data []byte, err error) {
 		case err == io.EOF && (c.writing || len(c.out) > 0):
 			// Responses are still queued (a write through the io_uring ring always waits
 			// for the end of the phase): they go out, then the connection closes, as
-			// Node's end() after 'end' does.
+			// Node's end() after 'end' does. A client that does not read them gets the
+			// keep-alive timeout, restarted by each write that completes (written).
 			c.closeNow()
+			c.s.idle.push(&c.tIdle)
 		default:
 			c.destroy(nil)
 		}
@@ -626,7 +628,7 @@ func (c *conn) flushNow() {
 		// the write in flight, so reading stops until they are written, as it stops on a
 		// long write.
 		if c.st.WriteQueueSize()+len(c.out) > c.s.o.highWater {
-			c.pause(pauseWrite)
+			c.pauseForOutput()
 		}
 		return
 	}
@@ -656,6 +658,17 @@ func (c *conn) flushNow() {
 		return
 	}
 	if c.st.WriteQueueSize() > c.s.o.highWater {
+		c.pauseForOutput()
+	}
+}
+
+// pauseForOutput stops reading while output is over the high-water mark; not while a
+// request's body comes in: a handler that writes as the body arrives, heedless of NeedDrain
+// (Node's req.on('data', d => res.write(d))), would then wait for the rest of a body that no
+// longer comes in, from a client that sends it all before it reads. Node buffers that
+// output as well.
+func (c *conn) pauseForOutput() {
+	if c.phase != phaseRespond || c.bodyDone {
 		c.pause(pauseWrite)
 	}
 }
@@ -673,6 +686,9 @@ func (c *conn) written(err error) {
 	if err != nil {
 		c.destroy(err)
 		return
+	}
+	if c.eof && c.phase == phaseClosing {
+		c.s.idle.push(&c.tIdle) // the client ended and still reads: its timeout starts again
 	}
 	c.flushNow()
 }

@@ -155,12 +155,13 @@ func (p *Poller) RecvData(e *Event) (data []byte, err error) {
 // for it into buffers all streams share, instead of asking for Readable and reading itself.
 func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 
-// RecvLimit is how many bytes a receive reads at most before RecvStop's cancellation takes
-// effect, where the kernel ends a multishot receive after a number of bytes (newer kernels;
-// Open arms one to find out), and Wait arms the next while the stream reads; 0 where it
-// cannot (no RecvStart, or the limit is refused). Until the cancellation reaches the kernel
-// a receive goes on reading into the shared buffers, and what it reads is reported after
-// RecvStop: without a limit, up to all of the shared buffers (4 MiB).
+// RecvLimit is how many bytes a receive reads at most, where the kernel ends a multishot
+// receive after a number of bytes (newer kernels; Open arms one to find out), and Wait arms
+// the next while the stream reads; 0 where it cannot (no RecvStart, or the limit is
+// refused). It bounds what is reported after RecvStop: until the cancellation reaches the
+// kernel a receive goes on reading into the shared buffers, without a limit up to all of
+// them (4 MiB). The kernel checks the limit after each read, so the bound is the limit
+// (256 KiB) and one buffer (16 KiB).
 func (p *Poller) RecvLimit() int {
 	if p.closed() {
 		return 0

@@ -315,3 +315,68 @@ func TestRecvLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestRecvLimitBounds: one receive gets 1 byte, then 5000, then a flood, then RecvStop;
+// everything reported is that receive's (none is armed after the stop), and its total stays
+// within RecvLimit, the limit and one buffer (the kernel checks the limit after each read,
+// so a read that starts under it may end over it).
+func TestRecvLimitBounds(t *testing.T) {
+	f, p := newFds(t), newPoller(t)
+	if !p.CanRecv() || p.RecvLimit() == 0 {
+		t.Skipf("the %v backend takes no receive limit here", p.Backend())
+	}
+	a, b := f.socketpair()
+	unix.SetsockoptInt(b, unix.SOL_SOCKET, unix.SO_SNDBUF, 4<<20)
+	if err := p.RecvStart(a, 7); err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	drain := func(d time.Duration) {
+		for {
+			evs, _, err := p.Wait(d)
+			if err == poller.ErrInterrupted {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(evs) == 0 {
+				return
+			}
+			for i := range evs {
+				data, err := p.RecvData(&evs[i])
+				if err != nil || data == nil {
+					t.Fatalf("err %v", err)
+				}
+				total += len(data)
+			}
+			d = 50 * time.Millisecond
+		}
+	}
+	unix.Write(b, []byte{1})
+	drain(soon)
+	unix.Write(b, make([]byte, 5000))
+	time.Sleep(20 * time.Millisecond)
+	big := make([]byte, 600<<10)
+	for off := 0; off < len(big); {
+		n, err := unix.Write(b, big[off:])
+		if err == unix.EAGAIN {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		off += n
+		if off > 400<<10 {
+			break
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	p.RecvStop(a)
+	drain(200 * time.Millisecond)
+	t.Logf("one receive read %d bytes; RecvLimit %d", total, p.RecvLimit())
+	if total > p.RecvLimit() {
+		t.Errorf("one receive read %d bytes > RecvLimit %d", total, p.RecvLimit())
+	}
+}
