@@ -12,9 +12,10 @@ import "github.com/uvgo/uvgo/poller"
 // Bytes the kernel read after ReadStop (the receive ends asynchronously) are not lost: the
 // stream keeps a copy (held) and hands it over, before any later bytes, in the poll phase
 // after the next ReadStart, as it would read them from the socket on readiness. Where the
-// kernel ends a multishot receive after a number of bytes (poller.RecvLimit, 256 KiB; the
-// next wait arms another while the stream reads), that bounds what is held; elsewhere a
-// flood can fill all the shared buffers (4 MiB) before the cancellation reaches the kernel.
+// kernel ends a multishot receive after a number of bytes (256 KiB; the next wait arms
+// another while the stream reads), that bounds what is held (poller.RecvLimit: 272 KiB);
+// elsewhere a flood can fill all the shared buffers (4 MiB) before the cancellation reaches
+// the kernel.
 
 // ringRead is a stream's state for reads through the ring; loop goroutine only.
 type ringRead struct {
