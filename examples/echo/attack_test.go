@@ -19,9 +19,10 @@ import (
 
 // The Attack tests are hostile and unusual clients against the echo server (resets with writes
 // queued, half-closes, clients that never read, floods, storms, running out of fds), on the
-// backend the loop gets (UVGO_BACKEND; CI runs them on epoll and on io_uring): every byte a
-// well-behaved client sends is answered, a misbehaving one is cut off without harm to the
-// others, and stopping the server under all of it returns and leaves no fd behind.
+// backend the loop gets (UVGO_BACKEND; CI runs them on io_uring, which auto gives these locked
+// loops where the kernel allows it, and on epoll): every byte a well-behaved client sends is
+// answered, a misbehaving one is cut off without harm to the others, and stopping the server
+// under all of it returns and leaves no fd behind.
 
 // backendName reports which backend this process's loops run on: a ring fd open means
 // io_uring (the server's loop holds one while it runs).

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -17,9 +19,10 @@ import (
 
 // The Attack tests are hostile and unusual clients against the HTTP server (resets with writes
 // queued, half-closes, clients that never read, floods, storms, running out of fds), on the
-// backend the loop gets (UVGO_BACKEND; CI runs them on epoll and on io_uring): every byte a
-// well-behaved client sends is answered, a misbehaving one is cut off without harm to the
-// others, and stopping the server under all of it returns and leaves no fd behind.
+// backend the loop gets (UVGO_BACKEND; CI runs them on io_uring, which auto gives these locked
+// loops where the kernel allows it, and on epoll): every byte a well-behaved client sends is
+// answered, a misbehaving one is cut off without harm to the others, and stopping the server
+// under all of it returns and leaves no fd behind.
 
 func backendName() string {
 	ents, _ := os.ReadDir("/proc/self/fd")
@@ -383,9 +386,16 @@ func TestAttackCloseUnderLoad(t *testing.T) {
 			c.Close()
 		}
 		mu.Unlock()
-		time.Sleep(50 * time.Millisecond)
-		if after := len(mustReadDir(t)); after > before {
-			t.Errorf("round %d: %d fds before, %d after", round, before, after)
+		// The closes reach the loop through the kernel: give them up to 2 s.
+		for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			after := len(mustReadDir(t))
+			if after <= before {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("round %d: %d fds before, %d after", round, before, after)
+				break
+			}
 		}
 	}
 }
@@ -613,7 +623,11 @@ func TestAttackTrickleThenFlood(t *testing.T) {
 	runtime.ReadMemStats(&ms1)
 	t.Logf("answered %d by the trickle, %d after a flood of %d requests, nothing read; heap in use %d MB -> %d MB",
 		n1, n2, sent, ms0.HeapInuse>>20, ms1.HeapInuse>>20)
-	if n2-n1 > 5000 {
+	// What the kernel's buffers take between them (the server's send buffer grows to 4 MiB,
+	// about 30,000 responses, and under load the trickle may end before they are full) is
+	// allowed; when responses gathered without bound behind a stuck write, 545,000-800,000
+	// more were answered (70-100 MB).
+	if n2-n1 > 60000 {
 		t.Errorf("the server answered %d more requests (~%d MB) after the client's socket was full", n2-n1, (n2-n1)*130>>20)
 	}
 }
