@@ -240,6 +240,23 @@ func (c *conn) feedLoop(data []byte) {
 				}
 				return
 			}
+		case phaseRequest:
+			if len(data) > 0 && c.p.Idle() {
+				if c.buffered() > c.s.o.highWater {
+					// Pipelined requests wait while the responses before them are over
+					// the high-water mark (drained feeds them): else one read of small
+					// requests for a large response (1,600 GETs in 64 KiB) would be
+					// answered into memory at once, each response copied.
+					c.hold(data)
+					return
+				}
+				if len(c.stash) > 0 { // requests held so: they go first
+					stash := c.stash
+					c.stash = nil
+					c.resume(pauseStash)
+					data = append(stash, data...)
+				}
+			}
 		}
 		n, ev, err := c.p.Parse(data)
 		data = data[n:]
@@ -698,6 +715,18 @@ func (c *conn) drained() {
 	c.resume(pauseWrite)
 	if cap(c.out) > 4*c.s.o.highWater {
 		c.out = nil
+	}
+	if c.phase == phaseRequest && len(c.stash) > 0 && !c.inFeed && !c.panicked {
+		// The requests held while output was over the high-water mark (feedLoop).
+		stash := c.stash
+		c.stash = nil
+		c.resume(pauseStash)
+		c.feed(stash)
+		if len(c.stash) == 0 && cap(stash) <= keepBuf {
+			c.stash = stash[:0]
+		}
+		c.account()
+		return
 	}
 	switch c.phase {
 	case phaseClosing:
