@@ -130,6 +130,10 @@ func (c *conn) read(data []byte, err error) {
 		switch {
 		case c.panicked && c.phase < phaseClosing:
 			c.destroy(nil) // no answer will come (Node: its parser, in error, ends it)
+		case err == io.EOF && len(c.stash) > 0 && (c.phase == phaseRequest || c.phase == phaseRespond && c.bodyDone && !c.s.o.endOnEOF):
+			// Pipelined requests are held (behind output over the high-water mark, or
+			// behind the response in progress): they are answered first, then the
+			// connection closes (goIdle), as Node answers what it parsed before the end.
 		case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
 			c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
 			c.closeNow()
@@ -394,6 +398,10 @@ func (c *conn) finish() {
 // goIdle waits for the next request with keepAliveTimeout.
 func (c *conn) goIdle() {
 	if c.phase != phaseRequest || !c.p.Idle() {
+		return
+	}
+	if c.eof { // the client ended, and its last request is answered
+		c.closeNow()
 		return
 	}
 	c.phase = phaseIdle

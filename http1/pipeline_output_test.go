@@ -1,8 +1,10 @@
 package http1
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -67,5 +69,40 @@ func TestPipelinedRequestsHeldInOrder(t *testing.T) {
 	}
 	if st := ts.stats(); st.Refused != 0 {
 		t.Errorf("%+v: refused", st)
+	}
+}
+
+// TestPipelinedHalfCloseAnswersHeld: 300 pipelined GETs for a 256 KiB response, then the
+// client's end at once. Requests held behind the output are still answered, every one, and
+// then the connection closes (the end was read long before the last answer).
+func TestPipelinedHalfCloseAnswersHeld(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 256<<10)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }))
+	c, _ := ts.dial()
+	const n = 300
+	werr := make(chan error, 1)
+	go func() {
+		_, err := c.Write([]byte(strings.Repeat("GET / HTTP/1.1\r\nHost: x\r\n\r\n", n)))
+		if err == nil {
+			err = c.(*net.TCPConn).CloseWrite()
+		}
+		werr <- err
+	}()
+	br := bufio.NewReader(c)
+	for i := range n {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v; %+v", i, err, ts.stats())
+		}
+		if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(len(big)) {
+			t.Fatalf("response %d: %d bytes, %v", i, m, err)
+		}
+	}
+	if err := <-werr; err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if extra, err := io.ReadAll(br); err != nil || len(extra) != 0 {
+		t.Fatalf("after the last response: %d bytes, %v; want the end of the connection", len(extra), err)
 	}
 }
