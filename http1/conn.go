@@ -379,19 +379,25 @@ func (c *conn) finish() {
 	c.phase = phaseRequest
 	c.startRequest()
 	if !c.inFeed {
-		stash := c.stash
-		c.stash = nil
-		c.resume(pauseStash)
-		if len(stash) > 0 {
-			c.feed(stash)
-			if len(c.stash) == 0 && cap(stash) <= keepBuf {
-				c.stash = stash[:0]
-			}
+		if len(c.stash) > 0 {
+			c.feedStash()
 		} else {
-			c.stash = stash[:0]
+			c.resume(pauseStash)
 			c.goIdle()
 		}
 		c.account()
+	}
+}
+
+// feedStash feeds the requests held in the stash (behind a response, or behind output over
+// the high-water mark), keeping its buffer when it is small.
+func (c *conn) feedStash() {
+	stash := c.stash
+	c.stash = nil
+	c.resume(pauseStash)
+	c.feed(stash)
+	if len(c.stash) == 0 && cap(stash) <= keepBuf {
+		c.stash = stash[:0]
 	}
 }
 
@@ -652,7 +658,7 @@ func (c *conn) flushNow() {
 		// A client that asks faster than it reads: its responses gather in c.out behind
 		// the write in flight, so reading stops until they are written, as it stops on a
 		// long write.
-		if c.st.WriteQueueSize()+len(c.out) > c.s.o.highWater {
+		if c.buffered() > c.s.o.highWater {
 			c.pauseForOutput()
 		}
 		return
@@ -725,14 +731,7 @@ func (c *conn) drained() {
 		c.out = nil
 	}
 	if c.phase == phaseRequest && len(c.stash) > 0 && !c.inFeed && !c.panicked {
-		// The requests held while output was over the high-water mark (feedLoop).
-		stash := c.stash
-		c.stash = nil
-		c.resume(pauseStash)
-		c.feed(stash)
-		if len(c.stash) == 0 && cap(stash) <= keepBuf {
-			c.stash = stash[:0]
-		}
+		c.feedStash() // the requests held while output was over the high-water mark (feedLoop)
 		c.account()
 		return
 	}
