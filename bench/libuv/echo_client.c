@@ -7,66 +7,25 @@
  *   rtt_per_s=123456 round_trips=370368 conns=50 size=64
  * Build: cc -O2 -o echo_client echo_client.c (no libuv needed). */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
+#include "client.h"
 
 struct conn {
 	int fd;
 	size_t got; /* bytes of the current echo received */
 };
 
-static double now(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what) {
-	perror(what);
-	exit(1);
-}
-
-/* send_all writes the whole message (a 64-byte write to a fresh socket buffer always fits). */
-static void send_all(int fd, const char *msg, size_t size) {
-	size_t off = 0;
-	while (off < size) {
-		ssize_t n = write(fd, msg + off, size - off);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			die("write");
-		}
-		off += (size_t)n;
-	}
-}
-
 int main(int argc, char **argv) {
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s HOST:PORT CONNS SIZE SECONDS\n", argv[0]);
 		return 2;
 	}
-	char host[64];
-	snprintf(host, sizeof host, "%s", argv[1]);
-	char *colon = strrchr(host, ':');
-	if (!colon)
+	struct sockaddr_in sa;
+	if (parse_addr(argv[1], &sa) < 0)
 		return 2;
-	*colon = 0;
-	int port = atoi(colon + 1), nconns = atoi(argv[2]);
+	int nconns = atoi(argv[2]);
 	size_t size = (size_t)atol(argv[3]);
 	double secs = atof(argv[4]);
 	if (nconns <= 0 || size == 0 || size > 65536 || secs <= 0)
-		return 2;
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
 		return 2;
 	char *msg = malloc(size), *buf = malloc(size);
 	memset(msg, 'x', size);
@@ -74,17 +33,8 @@ int main(int argc, char **argv) {
 	if (ep < 0)
 		die("epoll_create1");
 	struct conn *cs = calloc((size_t)nconns, sizeof *cs);
-	for (int i = 0; i < nconns; i++) {
-		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-			die("connect");
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		cs[i].fd = fd;
-		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
-			die("epoll_ctl");
-	}
+	for (int i = 0; i < nconns; i++)
+		cs[i].fd = dial(&sa, ep, i);
 	long long total = 0;
 	double start = now(), deadline = start + secs;
 	for (int i = 0; i < nconns; i++)

@@ -12,18 +12,8 @@
  * request in full.
  * Build: cc -O2 -o http_client http_client.c (no libuv needed). */
 #define _GNU_SOURCE
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "client.h"
 #include <strings.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 enum { BUFSIZE = 4096 };
 
@@ -34,34 +24,9 @@ struct conn {
 	char buf[BUFSIZE];
 };
 
-static double now(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what) {
-	perror(what);
-	exit(1);
-}
-
 static void fail(const char *why) {
 	fprintf(stderr, "http_client: %s\n", why);
 	exit(1);
-}
-
-/* send_all writes the whole request (a short write to a fresh socket buffer always fits). */
-static void send_all(int fd, const char *msg, size_t size) {
-	size_t off = 0;
-	while (off < size) {
-		ssize_t n = write(fd, msg + off, size - off);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			die("write");
-		}
-		off += (size_t)n;
-	}
 }
 
 /* header reports whether line (inside the headers, before end) is the header name, and sets
@@ -120,38 +85,25 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: %s HOST:PORT CONNS SECONDS\n", argv[0]);
 		return 2;
 	}
-	char host[64];
-	snprintf(host, sizeof host, "%s", argv[1]);
-	char *colon = strrchr(host, ':');
-	if (!colon)
+	struct sockaddr_in sa;
+	if (parse_addr(argv[1], &sa) < 0)
 		return 2;
-	*colon = 0;
-	int port = atoi(colon + 1), nconns = atoi(argv[2]);
+	int nconns = atoi(argv[2]);
 	double secs = atof(argv[3]);
 	if (nconns <= 0 || secs <= 0)
 		return 2;
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port)};
-	if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
-		return 2;
 	char req[128];
 	int reqlen = snprintf(req, sizeof req, "GET / HTTP/1.1\r\nHost: %s\r\n\r\n", argv[1]);
+	if (reqlen < 0 || (size_t)reqlen >= sizeof req)
+		return 2;
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0)
 		die("epoll_create1");
 	struct conn *cs = calloc((size_t)nconns, sizeof *cs);
 	if (!cs)
 		die("calloc");
-	for (int i = 0; i < nconns; i++) {
-		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0)
-			die("connect");
-		int one = 1;
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		cs[i].fd = fd;
-		struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
-		if (epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) < 0)
-			die("epoll_ctl");
-	}
+	for (int i = 0; i < nconns; i++)
+		cs[i].fd = dial(&sa, ep, i);
 	long long total = 0;
 	double start = now(), deadline = start + secs;
 	for (int i = 0; i < nconns; i++)
