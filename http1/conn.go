@@ -63,6 +63,8 @@ type conn struct {
 	stash []byte // bytes of the next requests, waiting for the response in progress
 	held  int64  // bytes counted in s.buffered
 
+	outMark int // output not yet read by the client when tIdle started or last found progress
+
 	out, spare  []byte // output being gathered; the spare buffer for when out is queued
 	inflight    []byte // output queued on the stream (must not change until written)
 	writing     bool
@@ -127,30 +129,7 @@ func (c *conn) read(data []byte, err error) {
 	if err != nil {
 		c.reading = false
 		c.eof = true
-		switch {
-		case c.panicked && c.phase < phaseClosing:
-			c.destroy(nil) // no answer will come (Node: its parser, in error, ends it)
-		case err == io.EOF && len(c.stash) > 0 && (c.phase == phaseRequest || c.phase == phaseRespond && c.bodyDone && !c.s.o.endOnEOF):
-			// Pipelined requests are held (behind output over the high-water mark, or
-			// behind the response in progress): they are answered first, then the
-			// connection closes (goIdle), as Node answers what it parsed before the end.
-		case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
-			c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
-			c.closeNow()
-		case err == io.EOF && c.phase == phaseRespond && c.bodyDone:
-			c.w.closeAfter = true // a half-close after the request: answer, then close
-		case err == io.EOF && c.phase == phaseClosing:
-			// the last response is being written: then close
-		case err == io.EOF && (c.writing || len(c.out) > 0):
-			// Responses are still queued (a write through the io_uring ring always waits
-			// for the end of the phase): they go out, then the connection closes, as
-			// Node's end() after 'end' does. A client that does not read them gets the
-			// keep-alive timeout, restarted by each write that completes (written).
-			c.closeNow()
-			c.s.idle.push(&c.tIdle)
-		default:
-			c.destroy(nil)
-		}
+		c.clientEnded(err)
 		return
 	}
 	switch c.phase {
@@ -168,6 +147,34 @@ func (c *conn) read(data []byte, err error) {
 		c.flushNow()
 	}
 	c.account()
+}
+
+// clientEnded handles the end of the client's stream (err: io.EOF, or the read's error).
+// Requests held then are answered first: feedStash calls it again once they are fed.
+func (c *conn) clientEnded(err error) {
+	switch {
+	case c.panicked && c.phase < phaseClosing:
+		c.destroy(nil) // no answer will come (Node: its parser, in error, ends it)
+	case err == io.EOF && len(c.stash) > 0 && (c.phase == phaseRequest || c.phase == phaseRespond && c.bodyDone && !c.s.o.endOnEOF):
+		// Pipelined requests are held (behind output over the high-water mark, or
+		// behind the response in progress): they are answered first, then the
+		// connection closes (goIdle), as Node answers what it parsed before the end.
+	case err == io.EOF && c.phase == phaseRespond && c.bodyDone && c.s.o.endOnEOF:
+		c.w.ended, c.w.closeAfter = true, true // Node: end at once, the response cut
+		c.closeNow()
+	case err == io.EOF && c.phase == phaseRespond && c.bodyDone:
+		c.w.closeAfter = true // a half-close after the request: answer, then close
+	case err == io.EOF && c.phase == phaseClosing:
+		// the last response is being written: then close
+	case err == io.EOF && (c.writing || len(c.out) > 0):
+		// Responses are still queued (a write through the io_uring ring always waits
+		// for the end of the phase): they go out, then the connection closes, as
+		// Node's end() after 'end' does. A client that does not read them gets the
+		// keep-alive timeout (closeNow).
+		c.closeNow()
+	default:
+		c.destroy(nil)
+	}
 }
 
 // feed parses data and dispatches the events, one exchange at a time. If a callback it
@@ -250,8 +257,15 @@ func (c *conn) feedLoop(data []byte) {
 					// Pipelined requests wait while the responses before them are over
 					// the high-water mark (drained feeds them): else one read of small
 					// requests for a large response (1,600 GETs in 64 KiB) would be
-					// answered into memory at once, each response copied.
+					// answered into memory at once, each response copied. They
+					// arrived whole: the request's clocks stop, and the client has
+					// keepAliveTimeout to read some of the output (watchOutput).
 					c.hold(data)
+					c.s.headers.remove(&c.tHeaders)
+					c.s.request.remove(&c.tRequest)
+					if !c.tIdle.in {
+						c.watchOutput()
+					}
 					return
 				}
 				if len(c.stash) > 0 { // requests held so: they go first
@@ -324,7 +338,7 @@ func (c *conn) hold(data []byte) {
 // account updates the bytes the connection holds in the server's count, and refuses the
 // connection with 503 if they would take the server over MaxBufferedBytes.
 func (c *conn) account() {
-	if c.phase == phaseClosed {
+	if c.phase == phaseClosed || c.phase == phaseUpgraded {
 		return
 	}
 	now := int64(c.p.Buffered() + cap(c.stash) + cap(c.body) + cap(c.detach))
@@ -396,8 +410,14 @@ func (c *conn) feedStash() {
 	c.stash = nil
 	c.resume(pauseStash)
 	c.feed(stash)
-	if len(c.stash) == 0 && cap(stash) <= keepBuf {
+	if len(c.stash) > 0 {
+		return // held again
+	}
+	if c.phase <= phaseRespond && cap(stash) <= keepBuf {
 		c.stash = stash[:0]
+	}
+	if c.eof {
+		c.clientEnded(io.EOF) // the end came while they were held
 	}
 }
 
@@ -413,6 +433,15 @@ func (c *conn) goIdle() {
 	c.phase = phaseIdle
 	c.s.headers.remove(&c.tHeaders)
 	c.s.request.remove(&c.tRequest)
+	c.watchOutput()
+}
+
+// watchOutput starts the keep-alive timeout (tIdle). While output waits for the client to
+// read it, the timeout ends the connection only if the client read none of it since the
+// timeout started (idleExpired): a slow reader goes on, one that reads nothing is closed.
+// Node has no such timeout by default (server.timeout 0); here every wait has one.
+func (c *conn) watchOutput() {
+	c.outMark = c.buffered()
 	c.s.idle.push(&c.tIdle)
 }
 
@@ -487,7 +516,7 @@ func (c *conn) closeNow() {
 	c.phase = phaseClosing
 	c.s.headers.remove(&c.tHeaders)
 	c.s.request.remove(&c.tRequest)
-	c.s.idle.remove(&c.tIdle)
+	c.watchOutput() // until the output is written (linger)
 	c.release()
 	c.queueFlush()
 }
@@ -506,13 +535,25 @@ func (c *conn) linger() {
 	}
 	c.paused = 0
 	c.setReading()
+	c.s.idle.remove(&c.tIdle)
 	c.s.linger.push(&c.tLinger)
 }
 
 func (c *conn) headersExpired() { c.timedOut() }
 func (c *conn) requestExpired() { c.timedOut() }
-func (c *conn) idleExpired()    { c.s.stats.Timeouts++; c.destroy(nil) }
 func (c *conn) lingerExpired()  { c.destroy(nil) }
+
+// idleExpired ends a connection that waited keepAliveTimeout for a request, or for the
+// client to read some of the output it has not read (watchOutput).
+func (c *conn) idleExpired() {
+	if b := c.buffered(); b > 0 && b < c.outMark {
+		c.outMark = b // the client reads: it has another keepAliveTimeout
+		c.s.idle.push(&c.tIdle)
+		return
+	}
+	c.s.stats.Timeouts++
+	c.destroy(nil)
+}
 
 var errTimeout = &Error{408, "request timeout"}
 
@@ -718,9 +759,6 @@ func (c *conn) written(err error) {
 		c.destroy(err)
 		return
 	}
-	if c.eof && c.phase == phaseClosing {
-		c.s.idle.push(&c.tIdle) // the client ended and still reads: its timeout starts again
-	}
 	c.flushNow()
 }
 
@@ -731,14 +769,24 @@ func (c *conn) drained() {
 		c.out = nil
 	}
 	if c.phase == phaseRequest && len(c.stash) > 0 && !c.inFeed && !c.panicked {
-		c.feedStash() // the requests held while output was over the high-water mark (feedLoop)
+		// The requests held while output was over the high-water mark (feedLoop): their
+		// clocks start again.
+		c.startRequest()
+		c.feedStash()
 		c.account()
 		return
 	}
 	switch c.phase {
 	case phaseClosing:
 		c.linger()
-	case phaseRespond, phaseRequest, phaseIdle:
+	case phaseIdle:
+		if c.s.shutdown { // Shutdown let it write its last response (CloseIdle)
+			c.closeNow()
+			return
+		}
+		c.s.idle.push(&c.tIdle) // the keep-alive timeout runs from the response's end, as Node's
+		fallthrough
+	case phaseRespond, phaseRequest:
 		if fn := c.w.onDrain; fn != nil && !c.w.ended {
 			c.w.onDrain = nil
 			fn()

@@ -281,11 +281,19 @@ func (s *Server) Shutdown(cb func()) {
 func (s *Server) CloseIdle() {
 	for c := s.conns.next; c != &s.conns; {
 		next := c.next
-		if c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle() {
+		if c.idle() {
 			c.destroy(nil)
 		}
 		c = next
 	}
+}
+
+// idle reports whether the connection waits for a request, with no request held and no
+// output still to write (Node's closeIdleConnections leaves a response being written, until
+// its 'finish').
+func (c *conn) idle() bool {
+	return (c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle()) &&
+		len(c.stash) == 0 && !c.writing && c.buffered() == 0
 }
 
 func (s *Server) closeListeners() {
@@ -362,10 +370,14 @@ func (l *tlist) push(n *tnode) {
 	if l.d <= 0 {
 		return
 	}
+	deadline := l.s.loop.Now() + l.d
 	if n.in {
+		if n == l.tail && n.deadline == deadline {
+			return // pushed already at this loop time
+		}
 		l.remove(n)
 	}
-	n.deadline = l.s.loop.Now() + l.d
+	n.deadline = deadline
 	n.in = true
 	n.prev, n.next = l.tail, nil
 	if l.tail != nil {

@@ -1,0 +1,404 @@
+package http1
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Requests held (pipelined behind a response, or behind output the client has not read)
+// and the waits around them: each ends, and none ends a client that does its part.
+
+// slowServer answers /slow when the test ends the response it is sent; the rest as hello.
+func slowServer(t *testing.T, opts ...Option) (*testServer, chan *Response) {
+	pending := make(chan *Response, 4)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+		if string(r.Target) == "/slow" {
+			pending <- w
+			return
+		}
+		hello.ServeHTTP1(w, r)
+	}), opts...)
+	return ts, pending
+}
+
+// waitEOF waits until the server's connection has read the client's end.
+func (ts *testServer) waitEOF() {
+	ts.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var eof bool
+		ts.on(func() {
+			for c := ts.srv.conns.next; c != &ts.srv.conns; c = c.next {
+				eof = eof || c.eof
+			}
+		})
+		if eof {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.t.Fatal("the server did not read the client's end in 10 s")
+		}
+	}
+}
+
+// describeConns logs the state of every connection, for a failure's message.
+func (ts *testServer) describeConns() {
+	ts.on(func() {
+		for c := ts.srv.conns.next; c != &ts.srv.conns; c = c.next {
+			ts.t.Logf("conn: phase %d eof %v reading %v paused %d stash %d parser idle %v writing %v out %d queued %d timers headers %v request %v idle %v linger %v",
+				c.phase, c.eof, c.reading, c.paused, len(c.stash), c.p.Idle(), c.writing, len(c.out), c.st.WriteQueueSize(),
+				c.tHeaders.in, c.tRequest.in, c.tIdle.in, c.tLinger.in)
+		}
+	})
+}
+
+// waitGone waits up to 10 s for the server to have no connection; else it fails, and says
+// whether Shutdown still completes.
+func (ts *testServer) waitGone(what string) {
+	ts.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && ts.stats().Connections != 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := ts.stats(); st.Connections != 0 {
+		ts.describeConns()
+		done := make(chan struct{})
+		ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
+		select {
+		case <-done:
+		case <-time.After(time.Second):
+			ts.t.Errorf("and Shutdown does not complete")
+		}
+		ts.t.Fatalf("%s: still connected 10 s on: %+v", what, st)
+	}
+}
+
+// TestHeldIncompleteAfterEnd: a client sends a request and the start of another, and ends
+// its side. Once the first is answered, the connection closes (the partial request dropped),
+// as when no request was held; it had stayed open until the headers timeout.
+func TestHeldIncompleteAfterEnd(t *testing.T) {
+	for _, tc := range []struct{ name, tail string }{
+		{"partial head", "GET / HTTP/1.1\r\nHo"},
+		{"partial body", "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n12345"},
+		{"trailing CRLF", "\r\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts, pending := slowServer(t, HeadersTimeout(60*time.Second), RequestTimeout(120*time.Second))
+			c, br := ts.dial()
+			c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n" + tc.tail))
+			c.(*net.TCPConn).CloseWrite()
+			ts.waitEOF()
+			w := <-pending
+			ts.on(func() { w.EndString("slow") })
+			expect(t, br, "GET", 200, "slow", false)
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			if b, err := io.ReadAll(br); err != nil {
+				ts.describeConns()
+				t.Fatalf("after the answer to a client that ended: %q, %v; want the end", b, err)
+			}
+			ts.waitGone("the client ended")
+		})
+	}
+}
+
+// TestHeldBehindOutputNonReaderCloses: a client pipelines GETs for a large response and
+// reads nothing (its side open, or ended). The requests held behind the output do not run
+// the headers timeout (they came whole); the keep-alive timeout closes the connection, since
+// the client reads none of the output. Before, the headers timeout answered 408 and closed
+// with no timer left: the connection stayed for good, and Shutdown never completed.
+func TestHeldBehindOutputNonReaderCloses(t *testing.T) {
+	for _, end := range []bool{false, true} {
+		name := "open"
+		if end {
+			name = "ended"
+		}
+		t.Run(name, func(t *testing.T) {
+			big := bytes.Repeat([]byte("z"), 16<<20)
+			ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }),
+				HeadersTimeout(200*time.Millisecond), KeepAliveTimeout(200*time.Millisecond),
+				RequestTimeout(10*time.Second), LingerTimeout(200*time.Millisecond))
+			c, _ := ts.dial()
+			c.Write([]byte(strings.Repeat(get, 4)))
+			if end {
+				c.(*net.TCPConn).CloseWrite()
+			}
+			ts.waitGone("a client that reads nothing")
+			if st := ts.stats(); st.Timeouts == 0 {
+				t.Errorf("closed without a timeout: %+v", st)
+			}
+		})
+	}
+}
+
+// TestHeldAnswerToEndedNonReaderCloses: the end of the client's side is read while a
+// request waits behind the response in progress; that request's large answer then goes to a
+// client that reads nothing. The keep-alive timeout closes it (it had no timer).
+func TestHeldAnswerToEndedNonReaderCloses(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 16<<20)
+	pending := make(chan *Response, 1)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+		if string(r.Target) == "/slow" {
+			pending <- w
+			return
+		}
+		w.End(big)
+	}), HeadersTimeout(200*time.Millisecond), KeepAliveTimeout(200*time.Millisecond),
+		RequestTimeout(10*time.Second), LingerTimeout(200*time.Millisecond))
+	c, _ := ts.dial()
+	c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n" + get))
+	c.(*net.TCPConn).CloseWrite()
+	ts.waitEOF()
+	w := <-pending
+	ts.on(func() { w.EndString("slow") })
+	ts.waitGone("an ended client that reads nothing")
+}
+
+// TestCloseResponseNonReaderCloses: Connection: close, a large response, a client that
+// reads nothing: the keep-alive timeout closes it (closeNow had stopped every timer).
+func TestCloseResponseNonReaderCloses(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 16<<20)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }),
+		HeadersTimeout(200*time.Millisecond), KeepAliveTimeout(200*time.Millisecond),
+		RequestTimeout(10*time.Second), LingerTimeout(200*time.Millisecond))
+	c, _ := ts.dial()
+	c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+	ts.waitGone("Connection: close to a client that reads nothing")
+}
+
+// TestHeldSlowReaderAnswered: two pipelined GETs for a large response, and a client that
+// starts reading after the headers timeout: the second, held behind the first's output, is
+// answered (as Node answers it), not refused with 408.
+func TestHeldSlowReaderAnswered(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 4<<20)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }),
+		HeadersTimeout(300*time.Millisecond))
+	c, br := ts.dial()
+	c.Write([]byte(get + get))
+	time.Sleep(time.Second)
+	for i := range 2 {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v; %+v", i, err, ts.stats())
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || n != int64(len(big)) {
+			t.Fatalf("response %d: %d with %d bytes; %+v", i, resp.StatusCode, n, ts.stats())
+		}
+	}
+}
+
+// TestSlowReaderOutlivesKeepAlive: a client that reads a large response more slowly than
+// the keep-alive timeout, but reads: it gets all of it, with the connection kept alive, and
+// its next request is answered; with Connection: close it gets all of it, then the end.
+func TestSlowReaderOutlivesKeepAlive(t *testing.T) {
+	for _, closing := range []bool{false, true} {
+		name := "keep-alive"
+		if closing {
+			name = "close"
+		}
+		t.Run(name, func(t *testing.T) {
+			big := bytes.Repeat([]byte("z"), 16<<20)
+			ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+				if string(r.Target) == "/big" {
+					w.End(big)
+					return
+				}
+				hello.ServeHTTP1(w, r)
+			}), KeepAliveTimeout(time.Second))
+			c, br := ts.dial()
+			req := "GET /big HTTP/1.1\r\nHost: x\r\n\r\n"
+			if closing {
+				req = "GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+			}
+			c.Write([]byte(req))
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, n := time.Now(), 0
+			buf := make([]byte, 64<<10)
+			for n < len(big) {
+				m, err := resp.Body.Read(buf)
+				n += m
+				if err != nil {
+					break
+				}
+				time.Sleep(10 * time.Millisecond) // 256 reads: at least 2.5 s
+			}
+			t.Logf("read %d of %d bytes in %v", n, len(big), time.Since(start).Round(time.Millisecond))
+			if n != len(big) {
+				ts.describeConns()
+				t.Fatalf("a slow reader got %d of %d bytes (%+v)", n, len(big), ts.stats())
+			}
+			if closing {
+				if b, err := io.ReadAll(br); err != nil || len(b) > 0 {
+					t.Fatalf("after the response: %q, %v; want the end", b, err)
+				}
+				return
+			}
+			c.Write([]byte(get))
+			expect(t, br, "GET", 200, "Hello, World!", false)
+		})
+	}
+}
+
+// TestUpgradeFromStashBuffered: an upgrade request held behind a response in progress is
+// handed over from the stash; the stash's buffer is not counted for the upgraded connection
+// (Stats.Buffered came back 80 with no connection left, and stayed).
+func TestUpgradeFromStashBuffered(t *testing.T) {
+	pending := make(chan *Response, 1)
+	upgraded := make(chan struct{}, 1)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { pending <- w }),
+		OnUpgrade(func(r *Request, s uvloop.Stream, head []byte) {
+			s.Close(nil)
+			upgraded <- struct{}{}
+		}))
+	c, br := ts.dial()
+	c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n" +
+		"GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"))
+	w := <-pending
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var held bool
+		ts.on(func() {
+			for c := ts.srv.conns.next; c != &ts.srv.conns; c = c.next {
+				held = held || len(c.stash) > 0
+			}
+		})
+		if held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the upgrade request was not held in 10 s")
+		}
+	}
+	ts.on(func() { w.EndString("slow") })
+	expect(t, br, "GET", 200, "slow", false)
+	<-upgraded
+	ts.waitConnections(0)
+	if st := ts.stats(); st.Buffered != 0 {
+		t.Fatalf("Buffered %d with no connection left: %+v", st.Buffered, st)
+	}
+}
+
+// TestHeldParseErrorAfterAnswers: a malformed request among held ones: the 400 comes after
+// the answers before it, then the end.
+func TestHeldParseErrorAfterAnswers(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 1<<20)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }))
+	c, br := ts.dial()
+	c.Write([]byte(strings.Repeat(get, 5) + "BAD\x01 / HTTP/1.1\r\n\r\n" + get))
+	time.Sleep(200 * time.Millisecond)
+	for i := range 5 {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		n, _ := io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode != 200 || n != int64(len(big)) {
+			t.Fatalf("response %d: %d, %d bytes", i, resp.StatusCode, n)
+		}
+	}
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != 400 {
+		t.Fatalf("after the 5: %v %v, want 400", resp, err)
+	}
+	if b, err := io.ReadAll(br); err != nil || len(b) > 0 {
+		t.Fatalf("after the 400: %q %v, want the end", b, err)
+	}
+}
+
+// TestHeldExpectContinue: Expect: 100-continue held behind output: the 100 comes after the
+// answers before it, then the answer.
+func TestHeldExpectContinue(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 1<<20)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+		if string(r.Target) == "/echo" {
+			hello.ServeHTTP1(w, r)
+			return
+		}
+		w.End(big)
+	}))
+	c, br := ts.dial()
+	c.Write([]byte(strings.Repeat(get, 3) + "POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"))
+	time.Sleep(200 * time.Millisecond)
+	for i := range 3 {
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+	}
+	line, err := br.ReadString('\n')
+	if err != nil || !strings.Contains(line, "100") {
+		t.Fatalf("want 100 Continue, got %q %v", line, err)
+	}
+	br.ReadString('\n')
+	c.Write([]byte("hello"))
+	expect(t, br, "POST", 200, "hello", false)
+}
+
+// TestHeldStashBounded: a client pipelines 10.8 MB of GETs and reads nothing: what the
+// server holds stays bounded.
+func TestHeldStashBounded(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 256<<10)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }))
+	c, _ := ts.dial()
+	go c.Write([]byte(strings.Repeat(get, 400000))) // ends with the connection's close
+	time.Sleep(time.Second)
+	st := ts.stats()
+	if st.MaxBuffered > 512<<10 {
+		t.Errorf("held %d bytes: %+v", st.MaxBuffered, st)
+	}
+}
+
+// TestShutdownLetsResponseFinish: Shutdown while a response already answered is still being
+// written (the connection idle after it, or holding requests behind it): the response goes
+// out whole, then the connection closes (Node's closeIdleConnections waits for 'finish').
+func TestShutdownLetsResponseFinish(t *testing.T) {
+	for _, n := range []int{1, 3} {
+		t.Run(strings.Repeat("GET ", n), func(t *testing.T) {
+			big := bytes.Repeat([]byte("z"), 16<<20)
+			ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }))
+			c, br := ts.dial()
+			c.Write([]byte(strings.Repeat(get, n)))
+			for deadline := time.Now().Add(10 * time.Second); ts.stats().Requests == 0; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatal("no request answered in 10 s")
+				}
+			}
+			done := make(chan struct{})
+			ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
+			resp, err := http.ReadResponse(br, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := io.Copy(io.Discard, resp.Body)
+			if err != nil || m != int64(len(big)) {
+				t.Fatalf("the response answered before Shutdown: %d of %d bytes, %v", m, len(big), err)
+			}
+			c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			for {
+				resp, err := http.ReadResponse(br, nil)
+				if err != nil {
+					break // the end (the held requests need not be answered)
+				}
+				if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(len(big)) {
+					t.Fatalf("a held request's response: %d of %d bytes, %v", m, len(big), err)
+				}
+			}
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				ts.describeConns()
+				t.Fatal("Shutdown not done 10 s after the response")
+			}
+		})
+	}
+}
