@@ -58,7 +58,7 @@ measure() {
 		n=$(echo "$out" | sed -n 's/.*requests=\([0-9]*\).*/\1/p')
 	fi
 	stop
-	awk "BEGIN{printf \"%d %.3f\", $n/$DURATION, ($c1-$c0)/$tck*1e6/$n}"
+	awk "BEGIN{printf \"%d %.3f\\n\", $n/$DURATION, ($c1-$c0)/$tck*1e6/$n}"
 }
 echo "before: $rev ($(git -C "$root" rev-parse --short "$rev")); after: the working tree ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ', modified')); backend $BACKEND; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| round | test | side | rate/s | server CPU µs/op |"
