@@ -32,3 +32,14 @@ func MissRecvLimit() (restore func()) {
 	probeMissing |= 4
 	return func() { probeMissing = old }
 }
+
+// ForgetUncancelled forgets fd's multishot accept (accept) or receive (!accept) as
+// AcceptForget or RecvForget would, but leaves the request in the kernel: what a
+// cancellation the kernel refused leaves behind.
+func ForgetUncancelled(p *Poller, fd int, accept bool) {
+	if accept {
+		p.q.ring.acc.st[fd] = acceptState{}
+		return
+	}
+	*p.q.ring.recvs.At(fd) = recvState{}
+}

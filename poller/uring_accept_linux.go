@@ -190,6 +190,7 @@ func (p *Poller) ringAccepted(ud uint64, res int32, flags uint32, k int) bool {
 		if res >= 0 {
 			unix.Close(int(res)) // accepted after AcceptForget
 		}
+		rs.stale(ud, flags)
 		return false
 	}
 	st := &rs.acc.st[fd]

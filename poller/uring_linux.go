@@ -519,7 +519,8 @@ func (p *Poller) ringReap() (int, bool, error) {
 		fd, seq := int(ud>>32-1), uint32(ud)
 		st := rs.polls.Get(fd)
 		if st == nil || !st.armed || st.seq != seq {
-			continue // stale: removed, or replaced by a newer request
+			rs.stale(ud, flags) // removed, or replaced by a newer request
+			continue
 		}
 		if st.multi && flags&uring.CQEFMore != 0 {
 			if p.quietPoll(fd, res, k) {
@@ -558,7 +559,8 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 	fd, seq := int(ud>>32&0x7fffffff-1), uint32(ud)
 	st := rs.recvs.Get(fd)
 	if st == nil || !st.armed || st.seq != seq {
-		return false // stale: forgotten
+		rs.stale(ud, flags) // forgotten
+		return false
 	}
 	if final {
 		st.armed, st.canceling = false, false
@@ -571,6 +573,21 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 	}
 	p.out[k] = Event{Fd: int32(fd), Tag: st.tag, res: res, bid: bid, recv: true}
 	return true
+}
+
+// stale is called for the completion of a request no longer armed (removed, forgotten or
+// replaced). One that says more will come is a multishot still in the kernel: its
+// cancellation is queued again, since the first may have missed it (no free SQE, or the
+// kernel refused it while the request ran); else it would go on, for good, reading data or
+// accepting connections that are dropped, and holding its file open after the caller closed
+// the descriptor. A request that ended meanwhile answers ENOENT, ignored.
+func (rs *ringState) stale(ud uint64, flags uint32) {
+	if flags&uring.CQEFMore == 0 {
+		return
+	}
+	if sqe, err := rs.sqe(); err == nil {
+		sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
+	} // else the next of its completions tries again
 }
 
 // ringEvents translates a poll request's result (POLL* bits, or a negative errno) to Events,
