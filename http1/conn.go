@@ -784,7 +784,11 @@ func (c *conn) drained() {
 			c.closeNow()
 			return
 		}
-		c.s.idle.push(&c.tIdle) // the keep-alive timeout runs from the response's end, as Node's
+		if c.outMark > c.s.o.highWater {
+			// A large response took a while: the keep-alive timeout runs from its end,
+			// as Node's (from 'finish'). A small one is taken by the socket at once.
+			c.s.idle.push(&c.tIdle)
+		}
 		fallthrough
 	case phaseRespond, phaseRequest:
 		if fn := c.w.onDrain; fn != nil && !c.w.ended {

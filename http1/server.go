@@ -372,8 +372,8 @@ func (l *tlist) push(n *tnode) {
 	}
 	deadline := l.s.loop.Now() + l.d
 	if n.in {
-		if n == l.tail && n.deadline == deadline {
-			return // pushed already at this loop time
+		if n.deadline == deadline {
+			return // pushed already at this loop time: the list stays in order
 		}
 		l.remove(n)
 	}
