@@ -63,7 +63,7 @@ type conn struct {
 	stash []byte // bytes of the next requests, waiting for the response in progress
 	held  int64  // bytes counted in s.buffered
 
-	outMark int // output not yet read by the client when tIdle started or last found progress
+	outMark int // unsent() when tIdle last expired with output not taken; -1: not yet
 
 	out, spare  []byte // output being gathered; the spare buffer for when out is queued
 	inflight    []byte // output queued on the stream (must not change until written)
@@ -272,6 +272,9 @@ func (c *conn) feedLoop(data []byte) {
 					stash := c.stash
 					c.stash = nil
 					c.resume(pauseStash)
+					if c.tIdle.in { // held behind output: the request's clocks start again
+						c.startRequest()
+					}
 					data = append(stash, data...)
 				}
 			}
@@ -316,12 +319,22 @@ func (c *conn) feedLoop(data []byte) {
 			}
 			if c.w.ended {
 				c.finish()
-				if c.phase == phaseRequest && len(data) == 0 {
-					c.goIdle()
+				if c.phase == phaseRequest && emptyLines(data) {
+					c.goIdle() // (the parser skips empty lines after a request)
 				}
 			}
 		}
 	}
+}
+
+// emptyLines reports whether data holds nothing but the CRs and LFs of empty lines.
+func emptyLines(data []byte) bool {
+	for _, b := range data {
+		if b != '\r' && b != '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // hold keeps data (bytes of the next requests) until the response in progress ends.
@@ -437,12 +450,24 @@ func (c *conn) goIdle() {
 }
 
 // watchOutput starts the keep-alive timeout (tIdle). While output waits for the client to
-// read it, the timeout ends the connection only if the client read none of it since the
-// timeout started (idleExpired): a slow reader goes on, one that reads nothing is closed.
-// Node has no such timeout by default (server.timeout 0); here every wait has one.
+// read it, the timeout ends the connection only if the client took none of it in a whole
+// timeout (idleExpired): a slow reader goes on, one that reads nothing is closed after one
+// to two timeouts. Node has no such timeout by default (server.timeout 0); here every wait
+// has one.
 func (c *conn) watchOutput() {
-	c.outMark = c.buffered()
+	c.outMark = -1 // measured when the timeout first expires
 	c.s.idle.push(&c.tIdle)
+}
+
+// unsent is the output the client has not taken: queued here, and, where the system says,
+// in the socket, not yet acknowledged (it goes down as the client reads, byte by byte,
+// where the queue here moves when the socket takes a third of its buffer).
+func (c *conn) unsent() int {
+	n := c.buffered()
+	if fd := c.st.Fd(); fd >= 0 {
+		n += socketUnsent(fd)
+	}
+	return n
 }
 
 // responseEnded is called by Response.End.
@@ -544,10 +569,12 @@ func (c *conn) requestExpired() { c.timedOut() }
 func (c *conn) lingerExpired()  { c.destroy(nil) }
 
 // idleExpired ends a connection that waited keepAliveTimeout for a request, or for the
-// client to read some of the output it has not read (watchOutput).
+// client to take some of the output it has not taken (watchOutput).
 func (c *conn) idleExpired() {
-	if b := c.buffered(); b > 0 && b < c.outMark {
-		c.outMark = b // the client reads: it has another keepAliveTimeout
+	switch n := c.unsent(); {
+	case n > 0 && (c.outMark < 0 || n < c.outMark), // the client reads (or: first look)
+		n == 0 && (c.writing || len(c.stash) > 0): // written; drained runs next
+		c.outMark = n
 		c.s.idle.push(&c.tIdle)
 		return
 	}
@@ -784,9 +811,9 @@ func (c *conn) drained() {
 			c.closeNow()
 			return
 		}
-		if c.outMark > c.s.o.highWater {
-			// A large response took a while: the keep-alive timeout runs from its end,
-			// as Node's (from 'finish'). A small one is taken by the socket at once.
+		if ka := c.s.o.keepAliveTimeout; c.s.loop.Now()+ka-c.tIdle.deadline > ka/8 {
+			// The response took a while to write: the keep-alive timeout runs from its
+			// end, as Node's (from 'finish'). (Most are written at once.)
 			c.s.idle.push(&c.tIdle)
 		}
 		fallthrough

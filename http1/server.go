@@ -272,28 +272,26 @@ func (s *Server) Shutdown(cb func()) {
 	s.shutdown = true
 	s.closeCb = cb
 	s.closeListeners()
-	s.CloseIdle()
+	s.closeIdle(true)
 	s.maybeDone()
 }
 
 // CloseIdle closes the connections that wait for a request, having sent nothing of it
-// (Node's closeIdleConnections).
-func (s *Server) CloseIdle() {
+// (Node's closeIdleConnections: a response ended but still being written is cut, as
+// Node's is).
+func (s *Server) CloseIdle() { s.closeIdle(false) }
+
+// closeIdle closes the connections that wait for a request with none held; letFinish
+// (Shutdown) spares those still writing a response: drained closes them once it is out.
+func (s *Server) closeIdle(letFinish bool) {
 	for c := s.conns.next; c != &s.conns; {
 		next := c.next
-		if c.idle() {
+		if (c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle()) && len(c.stash) == 0 &&
+			(!letFinish || !c.writing && c.buffered() == 0) {
 			c.destroy(nil)
 		}
 		c = next
 	}
-}
-
-// idle reports whether the connection waits for a request, with no request held and no
-// output still to write (Node's closeIdleConnections leaves a response being written, until
-// its 'finish').
-func (c *conn) idle() bool {
-	return (c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle()) &&
-		len(c.stash) == 0 && !c.writing && c.buffered() == 0
 }
 
 func (s *Server) closeListeners() {
