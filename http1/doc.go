@@ -48,7 +48,8 @@
 //
 //   - HeadersTimeout 60 s, from a request's first byte (or the connection's start) to the
 //     end of its head; RequestTimeout 300 s, to the end of its body: 408, then close.
-//     KeepAliveTimeout 5 s between requests. Each kind of timeout is one loop timer for the
+//     KeepAliveTimeout 5 s between requests, and for a client that takes none of its
+//     output (see KeepAliveTimeout). Each kind of timeout is one loop timer for the
 //     whole server, over its connections in order of deadline: entering, leaving and
 //     moving cost a few pointer writes, and there is no goroutine per connection.
 //   - MaxHeaderSize 16 KiB, MaxRequestLineSize 8 KiB, MaxHeadersCount 2000, MaxBodySize

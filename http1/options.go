@@ -78,7 +78,12 @@ func RequestTimeout(d time.Duration) Option { return func(o *options) { o.reques
 
 // KeepAliveTimeout limits how long a connection waits for its next request after a
 // response; on expiry it closes. 0 disables it. Default 5 s (Node's
-// server.keepAliveTimeout).
+// server.keepAliveTimeout). It also bounds how long output may wait for a client that
+// takes none of it: while a response is being written after Connection: close or the
+// client's end, between keep-alive requests, or with pipelined requests held behind it, a
+// connection is closed once a whole timeout (one to two in all) passes with no byte of it
+// taken (read by the client, by what the socket reports as acknowledged on Linux); a
+// client that reads slowly goes on. Node has no such limit by default.
 func KeepAliveTimeout(d time.Duration) Option { return func(o *options) { o.keepAliveTimeout = d } }
 
 // LingerTimeout limits how long a connection that the server ends (after a refused
