@@ -136,7 +136,9 @@ func (c *conn) read(data []byte, err error) {
 	case phaseLinger, phaseClosing, phaseClosed, phaseUpgraded:
 		return // dropped
 	case phaseIdle:
-		c.startRequest()
+		if !emptyLines(data) { // (empty lines between requests are skipped, up to a limit)
+			c.startRequest()
+		}
 	}
 	c.inRead = true
 	c.feed(data)
@@ -806,18 +808,21 @@ func (c *conn) drained() {
 	switch c.phase {
 	case phaseClosing:
 		c.linger()
-	case phaseIdle:
-		if c.s.shutdown { // Shutdown let it write its last response (CloseIdle)
-			c.closeNow()
+	case phaseIdle, phaseRequest:
+		if c.s.shutdown && c.p.Idle() && len(c.stash) == 0 {
+			c.closeNow() // Shutdown let it write its last response (closeIdle)
 			return
+		}
+		if c.phase == phaseRequest {
+			break
 		}
 		if ka := c.s.o.keepAliveTimeout; c.s.loop.Now()+ka-c.tIdle.deadline > ka/8 {
 			// The response took a while to write: the keep-alive timeout runs from its
 			// end, as Node's (from 'finish'). (Most are written at once.)
 			c.s.idle.push(&c.tIdle)
 		}
-		fallthrough
-	case phaseRespond, phaseRequest:
+	}
+	if c.phase <= phaseRespond {
 		if fn := c.w.onDrain; fn != nil && !c.w.ended {
 			c.w.onDrain = nil
 			fn()

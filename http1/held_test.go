@@ -1,11 +1,13 @@
 package http1
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -552,4 +554,187 @@ func TestShutdownAfterEmptyLine(t *testing.T) {
 		ts.describeConns()
 		t.Fatal("Shutdown not done 10 s after the response was read")
 	}
+}
+
+// TestShutdownAfterEmptyLineRead: as TestShutdownAfterEmptyLine, but the empty line
+// comes in its own read, after the response was ended and while it is still being written
+// (reading is on: the output is under the high-water mark). Shutdown spares the connection
+// (writing), then closes it once the response is out; it had waited for the headers
+// timeout (60 s) and sent a 408.
+func TestShutdownAfterEmptyLineRead(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 16<<20)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }), HighWaterMark(64<<20))
+	c, br := ts.dial()
+	c.SetDeadline(time.Now().Add(60 * time.Second))
+	c.Write([]byte(get))
+	for deadline := time.Now().Add(10 * time.Second); ts.stats().Requests == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no request answered in 10 s")
+		}
+	}
+	c.Write([]byte("\r\n"))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var req, writing bool
+		ts.on(func() {
+			for c := ts.srv.conns.next; c != &ts.srv.conns; c = c.next {
+				req = c.p.lead > 0 // the empty line was read
+				writing = c.writing
+			}
+		})
+		if req {
+			if !writing {
+				t.Skip("the response was written before the empty line came")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			ts.describeConns()
+			t.Fatal("the empty line was not read in 10 s")
+		}
+	}
+	done := make(chan struct{})
+	ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(len(big)) {
+		t.Fatalf("%d of %d bytes, %v", m, len(big), err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		ts.describeConns()
+		t.Fatal("Shutdown not done 10 s after the response was read")
+	}
+}
+
+// TestCloseIdleAfterSmallResponse: CloseIdle from a NextTick right after a small
+// response is ended. Node's write reaches the socket at once, so closeIdleConnections does
+// not lose it; here it must not depend on the backend.
+func TestCloseIdleAfterSmallResponse(t *testing.T) {
+	var srv atomic.Pointer[Server]
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+		w.EndString("hi")
+		s := srv.Load()
+		s.Loop().NextTick(func() { s.CloseIdle() })
+	}))
+	ts.on(func() { srv.Store(ts.srv) })
+	for i := 0; i < 20; i++ {
+		c, br := ts.dial()
+		c.Write([]byte(get))
+		expect(t, br, "GET", 200, "hi", false)
+	}
+}
+
+// TestEmptyLineKeepsKeepAlive: a keep-alive client that sends a stray CRLF after its
+// request, in a later packet (RFC 9112 2.2 tolerates it), then waits. The connection ends
+// quietly by the keep-alive timeout (it got the headers timeout and a 408).
+func TestEmptyLineKeepsKeepAlive(t *testing.T) {
+	ts := startServer(t, hello, KeepAliveTimeout(200*time.Millisecond), HeadersTimeout(2*time.Second))
+	c, br := ts.dial()
+	c.Write([]byte(get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	c.Write([]byte("\r\n"))
+	b, err := io.ReadAll(br)
+	if len(b) > 0 {
+		t.Fatalf("after a stray CRLF on an idle keep-alive connection: %q, %v; want the end", b, err)
+	}
+}
+
+// TestPipeOutputWatch: over a Unix socket, a client that reads none of a large response
+// is closed by the keep-alive watch, and one reading steadily is not.
+func TestPipeOutputWatch(t *testing.T) {
+	big := bytes.Repeat([]byte("z"), 8<<20)
+	ka := 100 * time.Millisecond
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) { w.End(big) }), KeepAliveTimeout(ka))
+	path := t.TempDir() + "/h.sock"
+	var err error
+	ts.on(func() { err = ts.srv.ListenPipe(path) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// non-reader
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte(get))
+	ts.waitGone("a non-reader over a pipe")
+	// steady reader: 256 KiB per timeout
+	c2, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	c2.SetDeadline(time.Now().Add(60 * time.Second))
+	c2.Write([]byte(get))
+	br := bufio.NewReader(c2)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16<<10)
+	n := 0
+	for n < len(big) {
+		m, err := io.ReadFull(resp.Body, buf)
+		n += m
+		if err != nil {
+			break
+		}
+		time.Sleep(ka / 16)
+	}
+	if n != len(big) {
+		t.Fatalf("a pipe client reading 256 KiB per timeout was cut after %d of %d", n, len(big))
+	}
+}
+
+// TestCloseIdleAfterLateEnd: a handler ends its response later (from a timer, after
+// a database call...), and the same callback closes the idle connections (nodehttp's
+// server.close(): `res.end('done'); server.close()`). The response, gathered for the flush
+// at the callback's end, goes to the socket before the connection closes, as Node's end()
+// writes at once (the client got nothing).
+func TestCloseIdleAfterLateEnd(t *testing.T) {
+	ts, pending := slowServer(t)
+	c, br := ts.dial()
+	c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n"))
+	w := <-pending
+	ts.on(func() {
+		w.EndString("done")
+		ts.srv.CloseIdle()
+	})
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatalf("the response ended before CloseIdle: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if string(b) != "done" {
+		t.Fatalf("got %q", b)
+	}
+}
+
+// TestCloseIdleFromOnDestroy: an OnDestroy hook that closes the idle connections
+// (its own server's CloseIdle) while CloseIdle iterates: the connection next in line was
+// unlinked under it (a nil dereference).
+func TestCloseIdleFromOnDestroy(t *testing.T) {
+	var srv atomic.Pointer[Server]
+	ts := startServer(t, hello, OnConnection(func(k *Conn) {
+		k.SetOnDestroy(func() { srv.Load().CloseIdle() })
+	}))
+	ts.on(func() { srv.Store(ts.srv) })
+	for i := 0; i < 3; i++ {
+		c, br := ts.dial()
+		c.Write([]byte(get))
+		expect(t, br, "GET", 200, "Hello, World!", false)
+	}
+	var perr any
+	ts.on(func() {
+		defer func() { perr = recover() }()
+		ts.srv.CloseIdle()
+	})
+	if perr != nil {
+		t.Fatalf("CloseIdle, with an OnDestroy hook calling CloseIdle: panic %v", perr)
+	}
+	ts.waitGone("CloseIdle")
 }

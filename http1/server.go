@@ -247,11 +247,7 @@ func (s *Server) Close(cb func()) {
 	s.closed = true
 	s.closeCb = cb
 	s.closeListeners()
-	for c := s.conns.next; c != &s.conns; {
-		next := c.next
-		c.destroy(ErrServerClosed)
-		c = next
-	}
+	s.eachConn(func(c *conn) { c.destroy(ErrServerClosed) })
 	s.headers.close()
 	s.request.close()
 	s.idle.close()
@@ -284,11 +280,29 @@ func (s *Server) CloseIdle() { s.closeIdle(false) }
 // closeIdle closes the connections that wait for a request with none held; letFinish
 // (Shutdown) spares those still writing a response: drained closes them once it is out.
 func (s *Server) closeIdle(letFinish bool) {
+	s.eachConn(func(c *conn) {
+		if c.phase != phaseIdle && (c.phase != phaseRequest || !c.p.Idle()) || len(c.stash) > 0 ||
+			letFinish && (c.writing || c.buffered() > 0) {
+			return
+		}
+		if len(c.out) > 0 && !c.writing {
+			// A response ended in this callback, gathered for the flush at its end: it
+			// goes to the socket first, as Node's end() writes at once (what the socket
+			// does not take is cut, as Node's is).
+			c.flushNow()
+		}
+		c.destroy(nil)
+	})
+}
+
+// eachConn calls fn for each connection, fn being free to end any of them (a hook that
+// destroy runs may close others).
+func (s *Server) eachConn(fn func(c *conn)) {
 	for c := s.conns.next; c != &s.conns; {
 		next := c.next
-		if (c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle()) && len(c.stash) == 0 &&
-			(!letFinish || !c.writing && c.buffered() == 0) {
-			c.destroy(nil)
+		fn(c)
+		if next != &s.conns && next.next == nil { // next was ended meanwhile: start again
+			next = s.conns.next
 		}
 		c = next
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,5 +58,52 @@ func TestCloseCutsEndedResponse(t *testing.T) {
 	}
 	if n >= int64(len(big)) {
 		t.Fatalf("the client got %d bytes (the whole response) after server.close(); Node v20 cuts an ended response (3.9 MB of 16 MB)", n)
+	}
+}
+
+// TestCloseAfterLateEnd: a handler answers from a timer and closes the server:
+// res.end('done'); server.close(). Node v20 delivers "done" (res.end writes to the socket
+// at once; closeIdleConnections then destroys the connection).
+func TestCloseAfterLateEnd(t *testing.T) {
+	l, err := uvloop.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var srv *nodehttp.Server
+	srv = nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+		tm := l.NewTimer(func(tm *uvloop.Timer) {
+			res.End([]byte("done"))
+			srv.Close(nil)
+			tm.Close(nil)
+		})
+		tm.Start(10*time.Millisecond, 0)
+	})
+	port := make(chan int, 1)
+	srv.Listen(0, "127.0.0.1", func() { port <- srv.Address().Port })
+	l.Run(uvloop.RunNoWait)
+	p := <-port
+	got := make(chan string, 1)
+	go func() {
+		c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			got <- err.Error()
+			l.Post(func() { srv.Close(nil) })
+			return
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+		b, _ := io.ReadAll(c)
+		got <- string(b)
+	}()
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		t.Fatal(err)
+	}
+	s := <-got
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(s, "\r\n\r\ndone") {
+		t.Fatalf("the client got %q; Node v20 delivers the response ended before server.close()", s)
 	}
 }
