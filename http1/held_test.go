@@ -534,26 +534,8 @@ func TestShutdownAfterEmptyLine(t *testing.T) {
 	c, br := ts.dial()
 	c.SetDeadline(time.Now().Add(60 * time.Second))
 	c.Write([]byte(get + "\r\n"))
-	for deadline := time.Now().Add(10 * time.Second); ts.stats().Requests == 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no request answered in 10 s")
-		}
-	}
-	done := make(chan struct{})
-	ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(len(big)) {
-		t.Fatalf("%d of %d bytes, %v", m, len(big), err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		ts.describeConns()
-		t.Fatal("Shutdown not done 10 s after the response was read")
-	}
+	ts.waitAnswered()
+	ts.shutdownReading(br, len(big))
 }
 
 // TestShutdownAfterEmptyLineRead: as TestShutdownAfterEmptyLine, but the empty line
@@ -567,11 +549,7 @@ func TestShutdownAfterEmptyLineRead(t *testing.T) {
 	c, br := ts.dial()
 	c.SetDeadline(time.Now().Add(60 * time.Second))
 	c.Write([]byte(get))
-	for deadline := time.Now().Add(10 * time.Second); ts.stats().Requests == 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no request answered in 10 s")
-		}
-	}
+	ts.waitAnswered()
 	c.Write([]byte("\r\n"))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
 		var req, writing bool
@@ -592,21 +570,7 @@ func TestShutdownAfterEmptyLineRead(t *testing.T) {
 			t.Fatal("the empty line was not read in 10 s")
 		}
 	}
-	done := make(chan struct{})
-	ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(len(big)) {
-		t.Fatalf("%d of %d bytes, %v", m, len(big), err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		ts.describeConns()
-		t.Fatal("Shutdown not done 10 s after the response was read")
-	}
+	ts.shutdownReading(br, len(big))
 }
 
 // TestCloseIdleAfterSmallResponse: CloseIdle from a NextTick right after a small
@@ -737,4 +701,35 @@ func TestCloseIdleFromOnDestroy(t *testing.T) {
 		t.Fatalf("CloseIdle, with an OnDestroy hook calling CloseIdle: panic %v", perr)
 	}
 	ts.waitGone("CloseIdle")
+}
+
+// waitAnswered waits until the server has answered a request (at most 10 s).
+func (ts *testServer) waitAnswered() {
+	ts.t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ts.stats().Requests == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			ts.t.Fatal("no request answered in 10 s")
+		}
+	}
+}
+
+// shutdownReading calls Shutdown, reads the response of size bytes in progress, and checks
+// that Shutdown completes after it.
+func (ts *testServer) shutdownReading(br *bufio.Reader, size int) {
+	ts.t.Helper()
+	done := make(chan struct{})
+	ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(size) {
+		ts.t.Fatalf("%d of %d bytes, %v", m, size, err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		ts.describeConns()
+		ts.t.Fatal("Shutdown not done 10 s after the response was read")
+	}
 }
