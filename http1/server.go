@@ -256,8 +256,11 @@ func (s *Server) Close(cb func()) {
 }
 
 // Shutdown stops listening, closes the idle connections, and lets the others finish the
-// exchange in progress (each closes after its response); cb (may be nil) runs once every
-// connection is gone. Close cuts it short.
+// exchange in progress (each closes after its response, pipelined requests after it
+// unanswered); a connection whose last response is still being written closes once it is
+// out (CloseIdle would cut it, as Node's closeIdleConnections does). A client that takes
+// none of its output is ended by the keep-alive timeout (see KeepAliveTimeout). cb (may be
+// nil) runs once every connection is gone. Close cuts it short.
 func (s *Server) Shutdown(cb func()) {
 	if s.closed {
 		if cb != nil {
