@@ -182,11 +182,17 @@ func FuzzParse(f *testing.F) {
 
 // compareReference holds res (the parse of in) to net/http's ReadRequest.
 func compareReference(t *testing.T, in []byte, res result) {
-	// Empty lines before the request line are skipped (RFC 9112 section 2.2); ReadRequest
-	// refuses them.
+	// Empty lines (CRLF, or a bare LF) before the request line are skipped (RFC 9112
+	// section 2.2); ReadRequest refuses them.
 	lead := 0
-	for lead+1 < len(in) && in[lead] == '\r' && in[lead+1] == '\n' {
-		lead += 2
+	for {
+		if lead+1 < len(in) && in[lead] == '\r' && in[lead+1] == '\n' {
+			lead += 2
+		} else if lead < len(in) && in[lead] == '\n' {
+			lead++
+		} else {
+			break
+		}
 	}
 	req, body, consumed, gerr := readRequest(in[lead:])
 	consumed += lead

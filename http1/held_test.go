@@ -733,3 +733,97 @@ func (ts *testServer) shutdownReading(br *bufio.Reader, size int) {
 		ts.t.Fatal("Shutdown not done 10 s after the response was read")
 	}
 }
+
+// TestCloseIdleSecondResponse: two pipelined requests answered later; the second response
+// is ended, and CloseIdle called, in a tick after the first was flushed. Node's end()
+// writes both at once. Through the io_uring ring the first write goes to the kernel at the
+// end of the phase, so the second was gathered behind it, and CloseIdle dropped it.
+func TestCloseIdleSecondResponse(t *testing.T) {
+	ts, pending := slowServer(t)
+	c, br := ts.dial()
+	c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n"))
+	w1 := <-pending
+	var w2 *Response
+	ts.on(func() {
+		w1.EndString("one") // the second request is handed over now
+		select {
+		case w2 = <-pending:
+		default:
+			return
+		}
+		ts.loop.NextTick(func() { // after the flush of "one"
+			w2.EndString("two")
+			ts.srv.CloseIdle()
+		})
+	})
+	if w2 == nil {
+		t.Fatal("the second request was not handed over with the first response's end")
+	}
+	expect(t, br, "GET", 200, "one", false)
+	expect(t, br, "GET", 200, "two", false)
+}
+
+// TestEmptyLinesLimitedAcrossReads: a client on an idle keep-alive connection sends one
+// empty line per read: the parser's limit on empty lines before a request line ends it
+// with 400, across reads (they do not restart the keep-alive timeout either).
+func TestEmptyLinesLimitedAcrossReads(t *testing.T) {
+	ts := startServer(t, hello, KeepAliveTimeout(60*time.Second))
+	c, br := ts.dial()
+	c.Write([]byte(get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	got := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(br)
+		got <- string(b)
+	}()
+	for range 100 {
+		if _, err := c.Write([]byte("\r\n")); err != nil {
+			break
+		}
+		ts.on(func() {}) // one loop turn: each empty line is its own read
+	}
+	select {
+	case s := <-got:
+		if !strings.HasPrefix(s, "HTTP/1.1 400") {
+			t.Fatalf("after 100 empty lines: %q; want a 400", s)
+		}
+	case <-time.After(10 * time.Second):
+		ts.describeConns()
+		t.Fatal("100 empty lines, one per read, and the connection stays open")
+	}
+}
+
+// TestEmptyLinesBetweenRequests: empty lines between keep-alive requests are skipped: a
+// CR at the end of one read with its LF in the next, several in one read with the request,
+// and a bare LF (RFC 9112 section 2.2; Node skips it too).
+func TestEmptyLinesBetweenRequests(t *testing.T) {
+	ts := startServer(t, hello)
+	c, br := ts.dial()
+	c.Write([]byte(get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	c.Write([]byte("\r"))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var lead int
+		ts.on(func() {
+			for k := ts.srv.conns.next; k != &ts.srv.conns; k = k.next {
+				lead = k.p.lead
+			}
+		})
+		if lead > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the CR was not read in 10 s")
+		}
+	}
+	c.Write([]byte("\n" + get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	c.Write([]byte("\r\n\r\n" + get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	c.Write([]byte("\n"))
+	time.Sleep(50 * time.Millisecond)
+	c.Write([]byte(get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+	c.Write([]byte("\n\r\n\n" + get))
+	expect(t, br, "GET", 200, "Hello, World!", false)
+}

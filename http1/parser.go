@@ -338,6 +338,11 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				p.lead++
 				continue
 			}
+			if c == '\n' { // an empty line ended by a bare LF (RFC 9112 section 2.2; as Node)
+				i++
+				p.lead++
+				continue
+			}
 			if !tokenTable[c] {
 				return p.fail(ErrRequestLine)
 			}

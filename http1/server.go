@@ -288,11 +288,18 @@ func (s *Server) closeIdle(letFinish bool) {
 			letFinish && (c.writing || c.buffered() > 0) {
 			return
 		}
-		if len(c.out) > 0 && !c.writing {
+		switch {
+		case len(c.out) > 0 && !c.writing:
 			// A response ended in this callback, gathered for the flush at its end: it
 			// goes to the socket first, as Node's end() writes at once (what the socket
 			// does not take is cut, as Node's is).
 			c.flushNow()
+		case len(c.out) > 0 && c.ringWrites:
+			// Gathered behind a write through the io_uring ring, which goes to the
+			// kernel at the end of the phase (epoll's would have been written by now):
+			// it follows that write, then the connection closes.
+			c.closeNow()
+			return
 		}
 		c.destroy(nil)
 	})

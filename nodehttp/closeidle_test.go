@@ -39,6 +39,9 @@ func TestCloseCutsEndedResponse(t *testing.T) {
 			return
 		}
 		defer c.Close()
+		// A small receive buffer (no autotuning): the kernel's buffers on both sides then
+		// hold a few MB, not the whole response (tcp_rmem may allow 32 MiB).
+		c.(*net.TCPConn).SetReadBuffer(64 << 10)
 		c.SetDeadline(time.Now().Add(30 * time.Second))
 		c.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
 		buf := make([]byte, 1000)
