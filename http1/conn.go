@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"syscall"
+	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -68,9 +69,10 @@ type conn struct {
 	out, spare  []byte // output being gathered; the spare buffer for when out is queued
 	inflight    []byte // output queued on the stream (must not change until written)
 	writing     bool
-	ringWrites  bool // the stream writes through the io_uring ring: Write costs no system call
-	flushing    bool // output is waiting for a flush
-	flushQueued bool // the flush is queued with NextTick
+	wroteAt     time.Duration // loop time of the last write queued (closeIdle)
+	ringWrites  bool          // the stream writes through the io_uring ring: Write costs no system call
+	flushing    bool          // output is waiting for a flush
+	flushQueued bool          // the flush is queued with NextTick
 
 	tHeaders, tRequest, tIdle, tLinger tnode
 
@@ -754,6 +756,7 @@ func (c *conn) flushNow() {
 	c.inflight = c.out
 	c.out, c.spare = c.spare[:0], nil
 	c.writing = true
+	c.wroteAt = c.s.loop.Now()
 	if err := c.st.Write(c.inflight[n:], c.onWrite); err != nil {
 		c.destroy(err)
 		return

@@ -827,3 +827,61 @@ func TestEmptyLinesBetweenRequests(t *testing.T) {
 	c.Write([]byte("\n\r\n\n" + get))
 	expect(t, br, "GET", 200, "Hello, World!", false)
 }
+
+// TestCloseIdleFullSocket: a finished response whose write is stuck in a full socket (the
+// client reads nothing), a second response gathered behind it, then CloseIdle. Node's
+// closeIdleConnections destroys such a socket (its response is finished), and so does this
+// server on both backends (through the ring, the connection was left to the keep-alive
+// watch, or, with no keep-alive timeout, for good).
+func TestCloseIdleFullSocket(t *testing.T) {
+	t.Run("ka60s", func(t *testing.T) { closeIdleFullSocket(t, 60*time.Second) })
+	// KeepAliveTimeout 0: no watch would bound the connection.
+	t.Run("ka0", func(t *testing.T) { closeIdleFullSocket(t, 0) })
+}
+
+func closeIdleFullSocket(t *testing.T, ka time.Duration) {
+	ts, pending := slowServer(t, HighWaterMark(64<<20), KeepAliveTimeout(ka))
+	c, _ := ts.dial()
+	c.(*net.TCPConn).SetReadBuffer(16 << 10)
+	c.Write([]byte("GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /slow HTTP/1.1\r\nHost: x\r\n\r\n"))
+	w1 := <-pending
+	big := bytes.Repeat([]byte("z"), 16<<20)
+	var w2 *Response
+	ts.on(func() {
+		w1.End(big)
+		select {
+		case w2 = <-pending:
+		default:
+		}
+	})
+	if w2 == nil {
+		t.Fatal("second request not handed over")
+	}
+	// Let the write reach the kernel and fill the socket.
+	for i := 0; i < 50; i++ {
+		ts.on(func() {})
+		time.Sleep(2 * time.Millisecond)
+	}
+	var writing bool
+	var ring bool
+	var before, after int
+	var watched bool
+	ts.on(func() {
+		k := ts.srv.conns.next
+		writing, ring = k.writing, k.ringWrites
+		w2.EndString("two")
+		before = ts.srv.nconns
+		ts.srv.CloseIdle()
+		after = ts.srv.nconns
+		if after > 0 {
+			watched = ts.srv.conns.next.tIdle.in
+		}
+	})
+	if !writing {
+		t.Skip("the write finished: the socket was not full")
+	}
+	if after != 0 {
+		ts.describeConns()
+		t.Fatalf("ring=%v keep-alive watch running=%v: CloseIdle left %d of %d connections (a finished response stuck behind a full socket; Node and epoll destroy it)", ring, watched, after, before)
+	}
+}

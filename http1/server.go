@@ -294,10 +294,12 @@ func (s *Server) closeIdle(letFinish bool) {
 			// goes to the socket first, as Node's end() writes at once (what the socket
 			// does not take is cut, as Node's is).
 			c.flushNow()
-		case len(c.out) > 0 && c.ringWrites:
-			// Gathered behind a write through the io_uring ring, which goes to the
-			// kernel at the end of the phase (epoll's would have been written by now):
-			// it follows that write, then the connection closes.
+		case len(c.out) > 0 && c.ringWrites && (c.wroteAt == s.loop.Now() || c.st.WriteQueueSize() == 0):
+			// Gathered behind a write through the io_uring ring that the kernel has not
+			// seen yet (it goes at the end of the phase) or has taken whole (its callback
+			// runs in the next iteration): epoll's would have been written by now, the
+			// socket not full. It follows that write, then the connection closes. Behind
+			// a write stuck in a full socket it is cut, as on epoll and in Node.
 			c.closeNow()
 			return
 		}
