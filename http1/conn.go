@@ -808,29 +808,31 @@ func (c *conn) drained() {
 		c.account()
 		return
 	}
-	switch c.phase {
-	case phaseClosing:
+	ka := c.s.o.keepAliveTimeout
+	switch {
+	case c.phase == phaseClosing:
 		c.linger()
-	case phaseIdle, phaseRequest:
-		if c.s.shutdown && c.p.Idle() && len(c.stash) == 0 {
-			c.closeNow() // Shutdown let it write its last response (closeIdle)
-			return
-		}
-		if c.phase == phaseRequest {
-			break
-		}
-		if ka := c.s.o.keepAliveTimeout; c.s.loop.Now()+ka-c.tIdle.deadline > ka/8 {
-			// The response took a while to write: the keep-alive timeout runs from its
-			// end, as Node's (from 'finish'). (Most are written at once.)
-			c.s.idle.push(&c.tIdle)
-		}
+		return
+	case c.phase > phaseRespond:
+		return
+	case c.s.shutdown && c.awaitsRequest():
+		c.closeNow() // Shutdown let it write its last response (closeIdle)
+		return
+	case c.phase == phaseIdle && c.s.loop.Now()+ka-c.tIdle.deadline > ka/8:
+		// The response took a while to write: the keep-alive timeout runs from its end,
+		// as Node's (from 'finish'). (Most are written at once.)
+		c.s.idle.push(&c.tIdle)
 	}
-	if c.phase <= phaseRespond {
-		if fn := c.w.onDrain; fn != nil && !c.w.ended {
-			c.w.onDrain = nil
-			fn()
-		}
+	if fn := c.w.onDrain; fn != nil && !c.w.ended {
+		c.w.onDrain = nil
+		fn()
 	}
+}
+
+// awaitsRequest reports whether the connection waits for a request, with none of it
+// received and none held.
+func (c *conn) awaitsRequest() bool {
+	return (c.phase == phaseIdle || c.phase == phaseRequest && c.p.Idle()) && len(c.stash) == 0
 }
 
 // buffered is the output gathered and queued.

@@ -332,13 +332,10 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 		c := data[i]
 		switch st {
 		case stStart:
-			if c == '\r' {
-				st = stStartLF
-				i++
-				p.lead++
-				continue
-			}
-			if c == '\n' { // an empty line ended by a bare LF (RFC 9112 section 2.2; as Node)
+			if c == '\r' || c == '\n' { // an empty line (a bare LF ends one too: RFC 9112 section 2.2; as Node)
+				if c == '\r' {
+					st = stStartLF
+				}
 				i++
 				p.lead++
 				continue

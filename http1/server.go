@@ -284,8 +284,7 @@ func (s *Server) CloseIdle() { s.closeIdle(false) }
 // (Shutdown) spares those still writing a response: drained closes them once it is out.
 func (s *Server) closeIdle(letFinish bool) {
 	s.eachConn(func(c *conn) {
-		if c.phase != phaseIdle && (c.phase != phaseRequest || !c.p.Idle()) || len(c.stash) > 0 ||
-			letFinish && (c.writing || c.buffered() > 0) {
+		if !c.awaitsRequest() || letFinish && (c.writing || c.buffered() > 0) {
 			return
 		}
 		switch {
