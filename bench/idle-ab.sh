@@ -10,15 +10,7 @@ head=${2:-}
 rounds=${3:-4}
 n=${4:-5000}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -z "$pid" ] || kill "$pid" 2>/dev/null || true
-	for w in "$tmp"/wt-*; do [ -d "$w" ] && git -C "$root" worktree remove --force "$w" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/lib.sh"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 build() { # rev name: examples/echo of rev (the working tree for an empty rev)
 	local src=$root

@@ -12,20 +12,11 @@ set -euo pipefail
 rev=${1:?usage: uring-ab.sh REV}
 ROUNDS=${ROUNDS:-5} DURATION=${DURATION:-3} CONNS=${CONNS:-50} BACKEND=${BACKEND:-io_uring}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -z "$pid" ] || kill "$pid" 2>/dev/null || true
-	wait 2>/dev/null || true
-	git -C "$root" worktree remove --force "$tmp/before" >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-git -C "$root" worktree add --detach "$tmp/before" "$rev" >/dev/null 2>&1
+. "$here/lib.sh"
+git -C "$root" worktree add --detach "$tmp/wt-before" "$rev" >/dev/null 2>&1
 for side in before after; do
 	src=$root
-	[ "$side" = before ] && src=$tmp/before
+	[ "$side" = before ] && src=$tmp/wt-before
 	(cd "$src" && go build -o "$tmp/$side-echo" ./examples/echo && go build -o "$tmp/$side-http" ./examples/http)
 done
 gcc -O2 -std=gnu11 -o "$tmp/eclient" "$here/libuv/echo_client.c"

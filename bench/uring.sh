@@ -30,15 +30,7 @@ CONNS=${CONNS:-50}
 IDLE=${IDLE:-5000}
 PIN=${PIN:-1}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
-tmp=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -z "$pid" ] || kill "$pid" 2>/dev/null || true
-	wait 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$here/lib.sh"
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true # the idle connections; servers inherit it
 (cd "$root" && go build -o "$tmp/uvhttp" ./examples/http && go build -o "$tmp/uvecho" ./examples/echo)
 (cd "$here" && go build -o "$tmp/nethttp" ./peers/nethttp && go build -o "$tmp/echoclient" ./cmd/echoclient &&
