@@ -33,6 +33,8 @@
 // once and queues its response). Request bodies are streamed without a size cap (as
 // Node), under http1's other limits. A response's "finish" follows End by a tick even when
 // the connection's output is still queued (Node waits for the socket's write callback).
+// A client that takes none of a response's bytes for a whole keepAliveTimeout (one to two
+// in all) is disconnected; Node has no such limit unless server.timeout is set.
 // The 'readable' event, read(), setTimeout, https and HTTP/2 are not here.
 //
 // Everything in this package belongs to the loop goroutine.
