@@ -509,10 +509,14 @@ func (p *Poller) ringReap() (int, bool, error) {
 				// Without a pending Wake, tryConsumeWake took this one already. The eventfd is
 				// not drained then: a count in it belongs to a Wake that set pending after
 				// the look (draining it would leave that Wake pending with nothing to
-				// report it, and every later Wake would coalesce into it: all lost).
+				// report it, and every later Wake would coalesce into it: all lost). With
+				// one pending, this may still be such a stale completion, reaped while a
+				// Wake is between its compare-and-swap and its write: only a drain that
+				// finds a count clears pending, else the write would stay in the eventfd
+				// with nothing pending, completing every request armed for it at once.
+				// Left pending, that Wake's write completes the request the next wait arms.
 				if res > 0 && p.WakePending() {
-					p.consumeWake()
-					woke = true
+					woke = p.tryConsumeWake()
 				}
 			}
 			continue
