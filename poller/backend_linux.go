@@ -54,7 +54,7 @@ func (p *Poller) wait(msec int) (int, bool, error) {
 
 func (p *Poller) owns(fd int) bool {
 	if p.q.ring != nil {
-		return fd == p.q.ring.r.Fd() || p.wakeOwns(fd)
+		return fd == p.q.ring.r.Fd() || fd == p.q.ring.probeFd || p.wakeOwns(fd)
 	}
 	return fd == p.q.epoll.epfd || p.wakeOwns(fd)
 }

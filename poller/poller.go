@@ -60,6 +60,7 @@ package poller
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -124,11 +125,22 @@ type Event struct {
 	Fd     int32
 	Tag    uint32 // the tag given to Add or Modify (or RecvStart), returned verbatim
 	Events Events
-	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno; accepted: the fd or -errno
+	res    int32  // received: the bytes read, 0 at the end of the stream, or -errno; accepted: the fd or -errno; readiness: 0 or -errno (Err)
 	bid    uint16 // received with bytes: the provided buffer that holds them
 	recv   bool   // a received event
 	sent   bool   // a send's completion (send.go)
 	acc    bool   // an accepted event (accept.go)
+}
+
+// Err returns the error the kernel gave instead of readiness, wrapping the errno (an
+// *os.SyscallError): on the io_uring backend a poll request can fail, such as with EBADF for
+// an O_PATH descriptor, and Events is then Error with the fd's interest. It returns nil for
+// every other event, and always on epoll and kqueue, whose Add refuses such a descriptor.
+func (e *Event) Err() error {
+	if e.res >= 0 || e.recv || e.sent || e.acc {
+		return nil
+	}
+	return os.NewSyscallError("io_uring poll_add", syscall.Errno(-e.res))
 }
 
 // Received reports whether e carries bytes read by RecvStart rather than readiness.
@@ -459,8 +471,11 @@ func (p *Poller) Modify(fd int, ev Events, tag uint32) error {
 	return nil
 }
 
-// Remove drops fd; call it before closing fd. Events for fd that an earlier Wait returned are
-// not recalled: the loop drops them by their tag. An fd that was not added fails with an error
+// Remove drops fd; call it before closing fd. The kernel has let go of fd's file when Remove
+// returns, so that closing fd next releases it (the io_uring backend submits the removal at
+// once; a request that another thread armed is waited for, a few milliseconds at most, unless
+// the Poller is ThreadBound: see uring_linux.go). Events for fd that an earlier Wait returned are not recalled: the loop
+// drops them by their tag. An fd that was not added fails with an error
 // wrapping ENOENT. fd is forgotten even when the kernel reports an error (for instance EBADF
 // because fd was closed first). Loop goroutine only.
 func (p *Poller) Remove(fd int) error {

@@ -27,7 +27,14 @@ import (
 // Changes only fill SQEs; the kernel sees them at the next io_uring_enter, the one that waits
 // (or earlier, when the submission ring fills up). So Add cannot learn from the kernel that fd
 // is unfit: it asks fstat instead, and refuses a regular file or a directory with EPERM, as
-// epoll_ctl does.
+// epoll_ctl does; an fd that is neither a socket nor a FIFO (a device, an eventfd, ...) is
+// added to a private epoll and removed again (pollable), and refused with epoll_ctl's error:
+// EPERM for a device without poll support, such as /dev/null, whose poll request would
+// report it readable forever. A request that fails all the same (EBADF for an O_PATH FIFO)
+// reports Error with its errno (Event.Err). Remove is the exception to the rule: it submits
+// the removal at once, since the armed request holds a reference to the file, and the
+// caller is about to close fd (a socket would stay open, its port bound and its peer without
+// an end of stream, until the next io_uring_enter).
 //
 // The ring is set up without IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN: they bind the ring
 // to the OS thread that created it, and the loop's goroutine changes threads (unless
@@ -111,6 +118,7 @@ type ringState struct {
 	files     fileState      // the file system calls in flight (uring_file_linux.go)
 	acc       ringAccepts    // the listeners' multishot accepts (uring_accept_linux.go)
 	stat      unix.Stat_t    // register's fstat buffer
+	probeFd   int            // pollable's private epoll; -1 until its first use
 	buf       [8]byte        // tryConsumeWake's read buffer
 	ts        uring.Timespec
 	snd       sendRing // the sends (uring_send_linux.go)
@@ -126,6 +134,7 @@ type pollState struct {
 	armed bool   // a request is armed (or queued to be)
 	multi bool   // the armed request is multishot (quietPoll)
 	quiet bool   // the last one-shot completed with a hangup only it did not ask for: arm a multishot
+	live  uint8  // fd's requests, armed or removed, whose last completion no wait handled (saturates)
 }
 
 // recvTable holds the fds' receives; it grows in chunks, never copied (queue.Table).
@@ -182,7 +191,7 @@ func (p *Poller) ringOpen() error {
 		r.Close()
 		return errBackend(BackendIOURing, err)
 	}
-	p.q.ring = &ringState{r: r, wakeFd: -1, unbound: true, bound: p.opts.ThreadBound}
+	p.q.ring = &ringState{r: r, wakeFd: -1, probeFd: -1, unbound: true, bound: p.opts.ThreadBound}
 	p.q.ring.probeFiles(probe)
 	p.kind = BackendIOURing
 	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
@@ -247,7 +256,10 @@ func (rs *ringState) arm(fd int, ev Events) error {
 	if multi {
 		sqe.Len = uring.PollAddMulti
 	}
-	*st = pollState{armed: true, seq: rs.seq, mask: mask, multi: multi}
+	*st = pollState{armed: true, seq: rs.seq, mask: mask, multi: multi, live: st.live}
+	if st.live < 255 {
+		st.live++
+	}
 	return nil
 }
 
@@ -344,14 +356,41 @@ func (p *Poller) ringRegister(fd int, ev Events) error {
 	if err := unix.Fstat(fd, &rs.stat); err != nil {
 		return os.NewSyscallError("fstat", err)
 	}
-	if t := rs.stat.Mode & unix.S_IFMT; t == unix.S_IFREG || t == unix.S_IFDIR {
+	switch rs.stat.Mode & unix.S_IFMT {
+	case unix.S_IFREG, unix.S_IFDIR:
 		return errRingFile
+	case unix.S_IFSOCK, unix.S_IFIFO:
+	default:
+		if err := rs.pollable(fd); err != nil {
+			return err
+		}
 	}
 	rs.polls.At(fd) // its chunk, so that Wait's lookups find it
 	if ev == 0 {
 		return nil
 	}
 	return rs.arm(fd, ev)
+}
+
+// pollable asks a private epoll whether it takes fd, and returns epoll_ctl's error if not.
+func (rs *ringState) pollable(fd int) error {
+	if rs.probeFd < 0 {
+		epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		if err != nil {
+			return os.NewSyscallError("epoll_create1", err)
+		}
+		rs.probeFd = epfd
+	}
+	e := unix.EpollEvent{Events: unix.EPOLLIN}
+	switch err := unix.EpollCtl(rs.probeFd, unix.EPOLL_CTL_ADD, fd, &e); err {
+	case nil:
+		unix.EpollCtl(rs.probeFd, unix.EPOLL_CTL_DEL, fd, &e)
+		return nil
+	case unix.EPERM:
+		return errRingFile
+	default:
+		return os.NewSyscallError("epoll_ctl", err)
+	}
 }
 
 func (p *Poller) ringUpdate(fd int, ev Events) error {
@@ -371,15 +410,70 @@ func (p *Poller) ringUpdate(fd int, ev Events) error {
 	return rs.arm(fd, ev)
 }
 
+// removeWaits bounds how many times ringUnregister waits, 1 ms each, for completions that
+// other threads post.
+const removeWaits = 10
+
+// ringUnregister removes fd's armed request at once (see the top of the file), and waits
+// until the kernel has let go of the file: until the last completions of all of fd's
+// requests are out of the kernel, also of those that a Rebind removed (pollsGone). A
+// request's completion work runs on the thread that armed it; for this thread's requests it
+// runs inside the submission (GETEVENTS), and nothing is waited for. Another thread's (the
+// goroutine changed threads since a wait armed it, or Rebind moved it) runs when that thread
+// does: an unbound ring wakes that thread, and ringUnregister waits for it, a few
+// milliseconds at most; a ThreadBound ring's thread runs it only at its next system call,
+// which is not waited for.
 func (p *Poller) ringUnregister(fd int) error {
 	rs := p.q.ring
-	var err error
 	st := rs.polls.At(fd)
-	if st.armed {
-		err = rs.cancel(fd)
+	if !st.armed {
+		*st = pollState{live: st.live}
+		return nil
 	}
-	*st = pollState{}
-	return err
+	err := rs.cancel(fd)
+	*st = pollState{live: st.live}
+	if err != nil {
+		return err
+	}
+	rs.offSubmit()
+	for tries := 0; ; tries++ {
+		var err error
+		if tries == 0 {
+			_, err = rs.r.Submit()
+		} else {
+			rs.ts = uring.Timespec{Nsec: 1e6}
+			_, err = rs.r.Enter(1, &rs.ts)
+		}
+		if err != nil && err != unix.EINTR && err != uring.ErrSQFull {
+			return os.NewSyscallError("io_uring_enter", err)
+		}
+		if rs.pollsGone(fd) || rs.bound || tries == removeWaits {
+			return nil
+		}
+	}
+}
+
+// pollsGone reports whether the last completions of all of fd's poll requests are out of the
+// kernel: handled by a wait (ringReap counts them in live), or in the stash, to which it
+// moves what the completion ring holds, for the next Wait, in their order (see Submit).
+func (rs *ringState) pollsGone(fd int) bool {
+	sr := &rs.snd
+	for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
+		sr.stash = append(sr.stash, *cqe)
+		rs.r.AdvanceCQ()
+	}
+	n := 0
+	for _, c := range sr.stash[sr.head:] {
+		if isPollUD(c.UserData) && int(c.UserData>>32)-1 == fd && c.Flags&uring.CQEFMore == 0 {
+			n++
+		}
+	}
+	return n >= int(rs.polls.Load(fd).live)
+}
+
+// isPollUD reports whether ud is a poll request's user data.
+func isPollUD(ud uint64) bool {
+	return ud>>32 != 0 && ud&(udRecv|udSend|udFile|udAccept) == 0
 }
 
 // ringWait arms again the requests that completed, and the wake-up's; submits them with the
@@ -509,16 +603,23 @@ func (p *Poller) ringReap() (int, bool, error) {
 				// Without a pending Wake, tryConsumeWake took this one already. The eventfd is
 				// not drained then: a count in it belongs to a Wake that set pending after
 				// the look (draining it would leave that Wake pending with nothing to
-				// report it, and every later Wake would coalesce into it: all lost).
+				// report it, and every later Wake would coalesce into it: all lost). With
+				// one pending, this may still be such a stale completion, reaped while a
+				// Wake is between its compare-and-swap and its write: only a drain that
+				// finds a count clears pending, else the write would stay in the eventfd
+				// with nothing pending, completing every request armed for it at once.
+				// Left pending, that Wake's write completes the request the next wait arms.
 				if res > 0 && p.WakePending() {
-					p.consumeWake()
-					woke = true
+					woke = p.tryConsumeWake()
 				}
 			}
 			continue
 		}
 		fd, seq := int(ud>>32-1), uint32(ud)
 		st := rs.polls.Get(fd)
+		if st != nil && st.live > 0 && flags&uring.CQEFMore == 0 {
+			st.live-- // its last completion
+		}
 		if st == nil || !st.armed || st.seq != seq {
 			rs.stale(ud, flags) // removed, or replaced by a newer request
 			continue
@@ -535,7 +636,7 @@ func (p *Poller) ringReap() (int, bool, error) {
 			continue // the submitting thread exited; armed again by the next wait
 		}
 		if ev := p.ringEvents(fd, res); ev != 0 {
-			p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev}
+			p.out[k] = Event{Fd: int32(fd), Tag: p.fds.Load(fd).tag, Events: ev, res: min(res, 0)}
 			k++
 		} else {
 			st.quiet = res > 0 && uint32(res)&unix.POLLRDHUP != 0
@@ -592,7 +693,8 @@ func (rs *ringState) stale(ud uint64, flags uint32) {
 }
 
 // ringEvents translates a poll request's result (POLL* bits, or a negative errno) to Events,
-// as the epoll backend translates EPOLL* bits.
+// as the epoll backend translates EPOLL* bits; an errno is Error and the interest, and the
+// Event carries it (Err).
 func (p *Poller) ringEvents(fd int, res int32) Events {
 	interest := p.fds.Load(fd).interest
 	if res < 0 {
@@ -706,6 +808,10 @@ func (p *Poller) ringRelease() error {
 		} // else leak the buffers rather than let the kernel write into freed memory
 	}
 	err := p.closeWake()
+	if rs.probeFd >= 0 {
+		unix.Close(rs.probeFd)
+		rs.probeFd = -1
+	}
 	if e := p.q.ring.r.Close(); e != nil && err == nil {
 		err = e
 	}

@@ -110,15 +110,29 @@ func (t *ioTable) touch(w *ioWatcher) {
 	}
 }
 
-// detach forgets w at once: it leaves the poller now (before its owner closes the fd) and its
-// generation retires, so events already collected for it are dropped.
-func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) error {
-	var err error
+// stopNow removes all of w's interest and takes w out of the poller at once, not at the next
+// flush, as uv_poll_stop does: the owner may close the fd next, and an io_uring poll request
+// holds the file until its removal is submitted.
+func (t *ioTable) stopNow(p *poller.Poller, w *ioWatcher) {
+	t.stop(w, Readable|Writable)
+	t.remove(p, w)
+}
+
+// remove takes a registered w out of the poller. Its error is dropped, as libuv drops
+// EPOLL_CTL_DEL's: the poller forgets the fd anyway, and an fd that its owner closed first
+// (EBADF) has left the kernel's set already.
+func (t *ioTable) remove(p *poller.Poller, w *ioWatcher) {
 	if w.registered {
-		err = p.Remove(w.fd)
+		p.Remove(w.fd)
 		w.registered = false
 		t.nfds--
 	}
+}
+
+// detach forgets w at once: it leaves the poller now (before its owner closes the fd) and its
+// generation retires, so events already collected for it are dropped.
+func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) {
+	t.remove(p, w)
 	if w.dirty {
 		t.dirty = deleteWatcher(t.dirty, w)
 		w.dirty = false
@@ -130,7 +144,6 @@ func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) error {
 		*slot = nil
 	}
 	w.want, w.tag = 0, 0
-	return err
 }
 
 func deleteWatcher(ws []*ioWatcher, w *ioWatcher) []*ioWatcher {
@@ -144,8 +157,9 @@ func deleteWatcher(ws []*ioWatcher, w *ioWatcher) []*ioWatcher {
 	return ws
 }
 
-// flush hands the recorded interest changes to the poller. A watcher the poller refuses loses
-// its interest and goes to the failed list, to hear of it in the poll phase.
+// flush hands the recorded interest changes to the poller. A watcher the poller refuses (Add,
+// Modify) loses its interest and goes to the failed list, to hear of it in the poll phase; a
+// removal cannot fail (remove).
 func (t *ioTable) flush(p *poller.Poller) {
 	for i, w := range t.dirty {
 		t.dirty[i] = nil
@@ -153,9 +167,7 @@ func (t *ioTable) flush(p *poller.Poller) {
 		var err error
 		switch {
 		case w.want == 0 && w.registered:
-			err = p.Remove(w.fd)
-			w.registered = false
-			t.nfds--
+			t.remove(p, w)
 		case w.want != 0 && !w.registered:
 			if err = p.Add(w.fd, w.want, w.tag); err == nil {
 				w.registered, w.have = true, w.want
@@ -322,10 +334,14 @@ func (l *Loop) dispatch(events []poller.Event) {
 		if got == 0 {
 			continue
 		}
+		var err error
+		if got&Error != 0 {
+			err = ev.Err() // io_uring: the poll request failed (nil on epoll and kqueue)
+		}
 		if w.st != nil { // notify, written out: this is the hot path and notify does not inline
-			w.st.ioReady(got, nil)
+			w.st.ioReady(got, err)
 		} else {
-			w.ready(got, nil)
+			w.ready(got, err)
 		}
 		l.afterCallback()
 	}

@@ -58,14 +58,15 @@ func (p *Poll) Start(events Events) error {
 	return nil
 }
 
-// Stop stops watching; the fd stays open.
+// Stop stops watching; the fd stays open, and the poller lets go of it at once, so that the
+// caller may close it next.
 func (p *Poll) Stop() error {
 	p.stopPoll()
 	return nil
 }
 
 func (p *Poll) stopPoll() {
-	p.loop.io.stop(&p.io, Readable|Writable)
+	p.loop.io.stopNow(p.loop.poller, &p.io)
 	p.handle.stop()
 }
 
