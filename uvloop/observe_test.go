@@ -459,9 +459,14 @@ func TestRequestCheckpoint(t *testing.T) {
 			l := newLoopWith(t, tc.opts...)
 			var got []string
 			l.AddCheckpoint(func() bool { got = append(got, "checkpoint"); return false })
-			l.SetImmediate(func() { got = append(got, "ask"); l.RequestCheckpoint() })
+			l.SetImmediate(func() {
+				got = append(got, "ask")
+				l.RequestCheckpoint()
+				// Set here, the timer cannot run before the immediates: set by the main
+				// script, it did when the loop started a millisecond late (1 run in 25).
+				l.SetTimeout(func() { got = append(got, "timeout"); l.RequestCheckpoint() }, 0)
+			})
 			l.SetImmediate(func() { got = append(got, "quiet") })
-			l.SetTimeout(func() { got = append(got, "timeout"); l.RequestCheckpoint() }, 0)
 			l.RequestCheckpoint() // before Run: the drain of the main script runs it
 			runLoop(t, l)
 			want := "checkpoint ask checkpoint quiet timeout checkpoint"
