@@ -3,6 +3,7 @@ package uvloop_test
 import (
 	"fmt"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,5 +153,109 @@ func TestRingNoWaitSeesIO(t *testing.T) {
 				closeLoop(t, l)
 			})
 		}
+	}
+}
+
+// TestRingMoveKeepsOrder: while a peer streams a counting pattern and clients connect, every
+// run is on a new thread (so on io_uring every run moves the receive and the accept): every
+// byte arrives once and in order, and every connection is accepted once.
+func TestRingMoveKeepsOrder(t *testing.T) {
+	for _, locked := range []bool{false, true} {
+		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
+			checkFds(t)
+			var opts []uvloop.Option
+			if locked {
+				opts = append(opts, uvloop.WithLockOSThread())
+			}
+			l := newLoopWith(t, opts...)
+			const total, conns = 1 << 20, 40
+			var got []byte
+			hs, peers := ringStreams(t, l, 1)
+			mustOK(t, hs[0].ReadStart(func(b []byte, err error) { got = append(got, b...) }))
+			accepted := 0
+			_, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+				mustOK(t, err)
+				acceptTCP(t, s).Close(nil)
+				accepted++
+			})
+			clients := make([]int, conns)
+			for i := range clients {
+				fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+				mustOK(t, err)
+				clients[i] = fd
+				t.Cleanup(func() { unix.Close(fd) })
+			}
+			writerDone := make(chan error, 1)
+			go func() { // a blocking peer, in chunks of a prime size; a client connects now and then
+				mustOK(t, unix.SetNonblock(peers[0], false))
+				buf := make([]byte, 7919)
+				sent, c := 0, 0
+				for sent < total {
+					n := min(len(buf), total-sent)
+					for i := range n {
+						buf[i] = byte((sent + i) % 251)
+					}
+					if _, err := unix.Write(peers[0], buf[:n]); err != nil {
+						writerDone <- err
+						return
+					}
+					sent += n
+					time.Sleep(100 * time.Microsecond) // so that runs (and moves) come between the writes
+					if c < conns && sent >= c*total/conns {
+						err := unix.Connect(clients[c], &unix.SockaddrInet4{Port: int(addr.Port()), Addr: [4]byte{127, 0, 0, 1}})
+						if err != nil {
+							writerDone <- err
+							return
+						}
+						c++
+					}
+				}
+				writerDone <- nil
+			}()
+			release := make(chan struct{})
+			defer close(release)
+			runs := 0
+			var stop atomic.Bool
+			unstick := func() {
+				stop.Store(true)
+				unix.Shutdown(peers[0], unix.SHUT_RDWR)
+				l.Post(func() {})
+			}
+			within(t, 30*time.Second, "runs until every byte and connection", unstick, func() {
+				for (len(got) < total || accepted < conns) && !stop.Load() {
+					mode := uvloop.RunNoWait
+					if runs%3 == 2 {
+						mode = uvloop.RunOnce
+					}
+					runs++
+					done := make(chan struct{})
+					go func() {
+						runtime.LockOSThread()
+						defer runtime.UnlockOSThread()
+						if _, err := l.Run(mode); err != nil {
+							t.Errorf("run: %v", err)
+						}
+						close(done)
+						<-release
+					}()
+					<-done
+				}
+			})
+			mustOK(t, <-writerDone)
+			bad := -1
+			for i, b := range got {
+				if b != byte(i%251) {
+					bad = i
+					break
+				}
+			}
+			if len(got) != total || bad >= 0 || accepted != conns {
+				t.Errorf("read %d bytes of %d (first wrong at %d), accepted %d of %d, in %d runs (backend %v)",
+					len(got), total, bad, accepted, conns, runs, l.Backend())
+			}
+			l.Walk(func(h uvloop.Handle) { h.Close(nil) })
+			mustRunMode(t, l, uvloop.RunDefault)
+			closeLoop(t, l)
+		})
 	}
 }
