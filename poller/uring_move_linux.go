@@ -64,8 +64,15 @@ func (rs *ringState) rebindMultishots() error {
 }
 
 // awaitMoves submits what is queued (the cancellations among it) and waits, at most
-// moveWait, until the last completion of every moved request is reaped (takeMoves).
+// moveWait, until the last completion of every moved request is reaped (takeMoves). A Submit
+// since the move (a phase's sends) may have stashed some already: those are looked at first.
 func (rs *ringState) awaitMoves() error {
+	sr := &rs.snd
+	for i := sr.head; i < len(sr.stash) && rs.moving > 0; i++ {
+		if c := &sr.stash[i]; c.Flags&uring.CQEFMore == 0 && rs.landed(c) {
+			c.UserData = udIgnore // done with; the reap skips it
+		}
+	}
 	var deadline time.Time
 	for rs.moving > 0 {
 		var err error

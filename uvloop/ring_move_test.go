@@ -2,6 +2,7 @@ package uvloop_test
 
 import (
 	"fmt"
+	"net/netip"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -62,6 +63,21 @@ func ringStreams(t *testing.T, l *uvloop.Loop, n int) ([]*uvloop.TCP, []int) {
 	return hs, peers
 }
 
+// rawClient returns a blocking TCP socket, closed when the test ends.
+func rawClient(t *testing.T) int {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	mustOK(t, err)
+	unix.CloseOnExec(fd)
+	t.Cleanup(func() { unix.Close(fd) })
+	return fd
+}
+
+// sockaddr is the IPv4 addr (a listener's) for a raw connect.
+func sockaddr(addr netip.AddrPort) *unix.SockaddrInet4 {
+	return &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}
+}
+
 // TestRingNoWaitSeesIO: bytes (and connections) that arrived between runs are read (and
 // accepted) by the next RunNoWait, as epoll's look at a ready fd finds them, also when that
 // run is on another thread than the last: on io_uring the move of the multishot receives
@@ -99,12 +115,7 @@ func TestRingNoWaitSeesIO(t *testing.T) {
 						acceptTCP(t, s).Close(nil)
 						got = append(got, byte('a'+len(got)%26))
 					})
-					send = func(int) {
-						fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-						mustOK(t, err)
-						t.Cleanup(func() { unix.Close(fd) })
-						mustOK(t, unix.Connect(fd, &unix.SockaddrInet4{Port: int(addr.Port()), Addr: [4]byte{127, 0, 0, 1}}))
-					}
+					send = func(int) { mustOK(t, unix.Connect(rawClient(t), sockaddr(addr))) }
 				}
 				release := make(chan struct{})
 				defer close(release)
@@ -180,10 +191,7 @@ func TestRingMoveKeepsOrder(t *testing.T) {
 			})
 			clients := make([]int, conns)
 			for i := range clients {
-				fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-				mustOK(t, err)
-				clients[i] = fd
-				t.Cleanup(func() { unix.Close(fd) })
+				clients[i] = rawClient(t)
 			}
 			writerDone := make(chan error, 1)
 			go func() { // a blocking peer, in chunks of a prime size; a client connects now and then
@@ -202,8 +210,7 @@ func TestRingMoveKeepsOrder(t *testing.T) {
 					sent += n
 					time.Sleep(100 * time.Microsecond) // so that runs (and moves) come between the writes
 					if c < conns && sent >= c*total/conns {
-						err := unix.Connect(clients[c], &unix.SockaddrInet4{Port: int(addr.Port()), Addr: [4]byte{127, 0, 0, 1}})
-						if err != nil {
+						if err := unix.Connect(clients[c], sockaddr(addr)); err != nil {
 							writerDone <- err
 							return
 						}
