@@ -210,11 +210,13 @@ func (p *Poller) RecvStop(fd int) error {
 // its poll requests again from this thread, so that a zero-timeout Wait reports what became
 // ready before it, as epoll does (the kernel posts a completion from the thread that
 // submitted the request). Its multishot receives and accepts move too, without losing or
-// reordering anything: each is cancelled, and armed again from this thread by the Wait that
-// reaps its last completion (the old request may be reading or accepting on the old thread
-// at that moment, so a new one cannot run beside it); meanwhile bytes and connections wait
-// in the socket, so the first Waits after a move may report them a Wait or two late. Other
-// backends do nothing. Loop goroutine only.
+// reordering anything: each is cancelled, and armed again from this thread once its last
+// completion is reaped (the old request may be reading or accepting on the old thread at
+// that moment, so a new one cannot run beside it); meanwhile bytes and connections wait in
+// the socket. That last completion comes from the old thread, so the first zero-timeout Wait
+// after a move waits for it in the kernel, 10 ms at most, and reports what was in the
+// sockets before it as epoll does; only when the old thread takes longer (a busy machine)
+// are they reported a Wait or two late. Other backends do nothing. Loop goroutine only.
 func (p *Poller) Rebind() error {
 	if p.closed() {
 		return ErrClosed

@@ -48,6 +48,7 @@ type acceptState struct {
 	armed     bool   // a request is in the kernel, its last completion not reaped
 	canceling bool   // its cancellation is queued
 	dirty     bool   // in ringAccepts.dirty
+	moving    bool   // a move cancelled it (counted in ringState.moving)
 	seq       uint32 // the armed request's generation
 	tag       uint32 // AcceptStart's
 }
@@ -109,6 +110,9 @@ func (p *Poller) acceptForget(fd int) error {
 			return err // still armed: Close cancels it
 		}
 	}
+	if st.moving {
+		rs.moving--
+	}
 	// What still completes is stale, its fds closed; a queued flush finds nothing to do.
 	*st = acceptState{dirty: st.dirty}
 	if armed {
@@ -122,15 +126,20 @@ func (p *Poller) acceptForget(fd int) error {
 
 // armAccept queues a multishot accept on fd under a new generation.
 func (rs *ringState) armAccept(fd int) error {
+	rs.seq++
+	return rs.armAcceptAs(fd, rs.seq)
+}
+
+// armAcceptAs queues a multishot accept on fd under generation seq.
+func (rs *ringState) armAcceptAs(fd int, seq uint32) error {
 	sqe, err := rs.sqe()
 	if err != nil {
 		return err
 	}
-	rs.seq++
 	sqe.Opcode, sqe.Fd, sqe.Ioprio, sqe.OpFlags, sqe.UserData =
-		uring.OpAccept, int32(fd), uring.AcceptMultishot, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, acceptUD(fd, rs.seq)
+		uring.OpAccept, int32(fd), uring.AcceptMultishot, unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, acceptUD(fd, seq)
 	st := &rs.acc.st[fd]
-	st.armed, st.canceling, st.seq = true, false, rs.seq
+	st.armed, st.canceling, st.seq = true, false, seq
 	rs.acc.inflight++
 	return nil
 }
@@ -195,6 +204,10 @@ func (p *Poller) ringAccepted(ud uint64, res int32, flags uint32, k int) bool {
 	}
 	st := &rs.acc.st[fd]
 	if final {
+		if st.moving {
+			st.moving = false
+			rs.moving--
+		}
 		st.armed, st.canceling = false, false
 		if st.want {
 			rs.acceptTouch(fd) // ended while wanted: armed again by the next wait
@@ -232,29 +245,4 @@ func (rs *ringState) acceptDropped(res int32, flags uint32) {
 	if flags&uring.CQEFMore == 0 {
 		rs.acc.inflight--
 	}
-}
-
-// rebindMultishots moves the multishot receives and accepts to the thread that now waits
-// (Rebind): each is cancelled, and the wait that reaps its last completion (ECANCELED, not
-// reported) arms it again from this thread, since it is still wanted. A request is never
-// replaced while it may still be reading or accepting on the old thread, so nothing is lost
-// or reordered: until the new request is armed, bytes and connections wait in the socket.
-// (Arming the new one at once would let both run at the same moment, the old one's
-// completions posted after the new one's.)
-func (rs *ringState) rebindMultishots() error {
-	for fd := range rs.recvs.Len() {
-		if st := rs.recvs.Get(fd); st != nil && st.armed && st.want {
-			if err := rs.cancelRecv(fd); err != nil {
-				return err
-			}
-		}
-	}
-	for fd := range rs.acc.st {
-		if st := &rs.acc.st[fd]; st.armed && st.want {
-			if err := rs.cancelAccept(fd); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -109,6 +109,7 @@ type ringState struct {
 	rearmRecv []int32        // fds whose receive ended while they read; armed again before the next wait
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
+	moving    int            // receives and accepts that a move cancelled, their last completion not reaped (uring_move_linux.go)
 	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
 	tid       int            // the thread that armed the polls (Rebind)
 	unbound   bool           // since Open or Unbind, and until the next Rebind
@@ -145,6 +146,7 @@ type recvState struct {
 	want      bool   // the stream reads (between RecvStart and RecvStop)
 	armed     bool   // a receive is in the kernel, its last completion not reaped
 	canceling bool   // its cancellation is queued
+	moving    bool   // a move cancelled it (counted in ringState.moving)
 	seq       uint32 // its generation
 	tag       uint32 // RecvStart's tag
 }
@@ -278,20 +280,28 @@ func (rs *ringState) cancel(fd int) error {
 
 func recvUD(fd int, seq uint32) uint64 { return udRecv | pollUD(fd, seq) }
 
+// recvFd is the fd in a receive's user data.
+func recvFd(ud uint64) int { return int(ud>>32&0x7fffffff) - 1 }
+
 // armRecv queues a multishot receive for fd under a new generation.
 func (rs *ringState) armRecv(fd int) error {
+	rs.seq++
+	return rs.armRecvAs(fd, rs.seq)
+}
+
+// armRecvAs queues a multishot receive for fd under generation seq.
+func (rs *ringState) armRecvAs(fd int, seq uint32) error {
 	sqe, err := rs.sqe()
 	if err != nil {
 		return err
 	}
-	rs.seq++
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
-		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, rs.seq)
+		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, seq)
 	if rs.recvLim {
 		sqe.SpliceFdIn = recvLimit // the union's optlen: the receive's byte limit
 	}
 	st := rs.recvs.At(fd)
-	st.armed, st.canceling, st.seq = true, false, rs.seq
+	st.armed, st.canceling, st.seq = true, false, seq
 	rs.inflight++
 	return nil
 }
@@ -342,6 +352,9 @@ func (rs *ringState) recvForget(fd int) error {
 	}
 	if err := rs.cancelRecv(fd); err != nil {
 		return err // still armed: Close cancels it
+	}
+	if st.moving {
+		rs.moving--
 	}
 	*st = recvState{} // what still completes is stale
 	rs.offSubmit()
@@ -528,6 +541,11 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		sqe.Opcode, sqe.Fd, sqe.OpFlags, sqe.UserData = uring.OpPollAdd, int32(rs.wakeFd), unix.POLLIN, rs.wakeUD()
 		rs.wakeArmed = true
 	}
+	if rs.moving > 0 && msec == 0 { // a look right after a move (uring_move_linux.go)
+		if err := rs.awaitMoves(); err != nil {
+			return 0, false, err
+		}
+	}
 	var err error
 	switch {
 	case msec == 0 || rs.r.Ready() > 0 || rs.stashed():
@@ -658,13 +676,17 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 	if hasBuf {
 		rs.used = append(rs.used, bid) // recycled by the next wait, whatever happens here
 	}
-	fd, seq := int(ud>>32&0x7fffffff-1), uint32(ud)
+	fd, seq := recvFd(ud), uint32(ud)
 	st := rs.recvs.Get(fd)
 	if st == nil || !st.armed || st.seq != seq {
 		rs.stale(ud, flags) // forgotten
 		return false
 	}
 	if final {
+		if st.moving {
+			st.moving = false
+			rs.moving--
+		}
 		st.armed, st.canceling = false, false
 		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
 			rs.rearmRecv = append(rs.rearmRecv, int32(fd)) // ended early: go on reading
