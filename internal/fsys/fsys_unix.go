@@ -16,6 +16,21 @@ import (
 // Close closes fd. It is not retried on EINTR: the descriptor is released regardless.
 func Close(fd int) error { return errnoOf(unix.Close(fd)) }
 
+// Regular reports whether fd is open on a regular file (fstat(2)); false if fstat fails.
+// It allocates nothing.
+func Regular(fd int) bool {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstat(fd, &st)
+		if err == nil {
+			return st.Mode&unix.S_IFMT == unix.S_IFREG
+		}
+		if err != syscall.EINTR {
+			return false
+		}
+	}
+}
+
 // Read reads into p at offset off, or at the current position if off < 0 (pread or read).
 func Read(fd int, p []byte, off int64) (int, error) {
 	n, err := ignoringEINTR2(func() (int, error) {

@@ -124,7 +124,7 @@ var emptyPath = [1]byte{0}
 
 // Fstat fills st for fd.
 func Fstat(fd int, st *Statbuf) error {
-	if fd < 0 {
+	if BadFd(fd) {
 		return syscall.EBADF
 	}
 	return statx(fd, &emptyPath[0], unix.AT_STATX_SYNC_AS_STAT|unix.AT_EMPTY_PATH, st)
@@ -135,8 +135,10 @@ func Fdatasync(fd int) error {
 	return errnoOf(ignoringEINTR(func() error { return unix.Fdatasync(fd) }))
 }
 
-// Readv reads into bufs in order at off, or at the current position if off < 0.
+// Readv reads into bufs in order at off, or at the current position if off < 0: into the
+// first iovMax buffers only, as libuv does (one readv(2) takes no more).
 func Readv(fd int, bufs [][]byte, off int64) (int, error) {
+	bufs = bufs[:min(len(bufs), iovMax)]
 	n, err := ignoringEINTR2(func() (int, error) {
 		if off < 0 {
 			return unix.Readv(fd, bufs)
@@ -149,18 +151,45 @@ func Readv(fd int, bufs [][]byte, off int64) (int, error) {
 	return n, nil
 }
 
-// Writev writes bufs in order at off, or at the current position if off < 0.
+// Writev writes bufs in order at off, or at the current position if off < 0, in chunks of
+// iovMax buffers (one writev(2) takes no more), as libuv does: until all are written or a
+// chunk is written short. An error after earlier chunks wrote bytes returns their count and
+// no error, as a short write.
 func Writev(fd int, bufs [][]byte, off int64) (int, error) {
-	n, err := ignoringEINTR2(func() (int, error) {
-		if off < 0 {
-			return unix.Writev(fd, bufs)
+	total := 0
+	for len(bufs) > 0 {
+		chunk := bufs[:min(len(bufs), iovMax)]
+		bufs = bufs[len(chunk):]
+		n, err := ignoringEINTR2(func() (int, error) {
+			if off < 0 {
+				return unix.Writev(fd, chunk)
+			}
+			return unix.Pwritev(fd, chunk, off)
+		})
+		if err != nil {
+			if total > 0 {
+				break
+			}
+			return 0, errnoOf(err)
 		}
-		return unix.Pwritev(fd, bufs, off)
-	})
-	if err != nil {
-		return 0, errnoOf(err)
+		total += n
+		if n < bufsLen(chunk) {
+			break
+		}
+		if off >= 0 {
+			off += int64(n)
+		}
 	}
-	return n, nil
+	return total, nil
+}
+
+// bufsLen is the number of bytes in bufs.
+func bufsLen(bufs [][]byte) int {
+	n := 0
+	for _, b := range bufs {
+		n += len(b)
+	}
+	return n
 }
 
 // Sendfile copies up to n bytes of in, from offset off, to out at its current position
