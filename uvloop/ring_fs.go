@@ -52,7 +52,8 @@ const (
 // ring's costs less CPU for reads, opens and closes, more for the calls the kernel hands to
 // its own workers: stat, writes, renames, directories); with 32 in flight the ring is 3.5 to
 // 6.5 times faster for reads, writes, stats, opens and closes, and costs 2.3 to 5.5 times
-// less CPU. So those go on the ring when
+// less CPU (reads and writes much less since each asks fstat for the descriptor's kind
+// first: 0.73 of the pool's time, 0.91 of its CPU). So those go on the ring when
 // other work is in flight, fsync and fdatasync always, the rest never (slower alone, and not
 // shown faster under load).
 var ringFSOps = [...]struct {
