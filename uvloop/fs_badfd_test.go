@@ -23,8 +23,7 @@ func TestFsFdBeyondInt32(t *testing.T) {
 	if !errors.Is(r.Err(), syscall.EBADF) {
 		t.Errorf("fstat of fd 1<<32-100: err %v, mode %o (a directory: the working one), want EBADF", r.Err(), r.Stat().Mode)
 	}
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	p := pipeFds(t, false)
 	defer syscall.Close(p[1])
 	r = fsRun(t, l, func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSClose(r, 1<<32|p[0], cb) })
 	if !errors.Is(r.Err(), syscall.EBADF) {
@@ -44,8 +43,7 @@ func TestFsFdBeyondInt32(t *testing.T) {
 func TestFsEveryFdCallRejectsBeyondInt32(t *testing.T) {
 	l := fsOnRingLoop(t)
 	defer closeLoop(t, l)
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	p := pipeFds(t, false)
 	defer syscall.Close(p[0])
 	defer syscall.Close(p[1])
 	buf := []byte("x")

@@ -9,8 +9,31 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/uvgo/uvgo/uvloop"
 )
+
+// pipeFds returns a new pipe's read and write ends, close-on-exec, and non-blocking if
+// nonblock says so.
+func pipeFds(t *testing.T, nonblock bool) [2]int {
+	t.Helper()
+	var p [2]int
+	syscall.ForkLock.RLock()
+	err := unix.Pipe(p[:])
+	if err == nil {
+		unix.CloseOnExec(p[0])
+		unix.CloseOnExec(p[1])
+	}
+	syscall.ForkLock.RUnlock()
+	mustOK(t, err)
+	for _, fd := range p {
+		if nonblock {
+			mustOK(t, unix.SetNonblock(fd, true))
+		}
+	}
+	return p
+}
 
 // Reads and writes of a descriptor that is not a regular file (a pipe here) behave as on the
 // pool, as libuv's and Node's do, on either backend: only a regular file's reads and writes
@@ -35,8 +58,7 @@ func fsOnRingLoop(t *testing.T) *uvloop.Loop {
 func TestFsRingPipeOffsetESPIPE(t *testing.T) {
 	l := fsOnRingLoop(t)
 	defer closeLoop(t, l)
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	p := pipeFds(t, false)
 	defer syscall.Close(p[0])
 	defer syscall.Close(p[1])
 	if _, err := syscall.Write(p[1], []byte("abc")); err != nil {
@@ -62,8 +84,7 @@ func TestFsRingPipeOffsetESPIPE(t *testing.T) {
 func TestFsRingNonblockEmptyPipe(t *testing.T) {
 	l := fsOnRingLoop(t)
 	defer closeLoop(t, l)
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK))
+	p := pipeFds(t, true)
 	defer syscall.Close(p[0])
 	defer syscall.Close(p[1])
 	buf := make([]byte, 8)
@@ -120,8 +141,7 @@ func TestFsRingManyInFlight(t *testing.T) {
 func TestFsRingPipeOffsetDefaultPolicy(t *testing.T) {
 	l := newLoop(t)
 	defer closeLoop(t, l)
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	p := pipeFds(t, false)
 	defer syscall.Close(p[0])
 	defer syscall.Close(p[1])
 	if _, err := syscall.Write(p[1], []byte("abc")); err != nil {
@@ -147,8 +167,7 @@ func TestFsRingPipeOffsetDefaultPolicy(t *testing.T) {
 func TestFsRingBlockingPipeWriteWhole(t *testing.T) {
 	l := fsOnRingLoop(t)
 	defer closeLoop(t, l)
-	var p [2]int
-	mustOK(t, syscall.Pipe2(p[:], syscall.O_CLOEXEC))
+	p := pipeFds(t, false)
 	rf := os.NewFile(uintptr(p[0]), "pipe")
 	drained := make(chan int64)
 	go func() { n, _ := io.Copy(io.Discard, rf); drained <- n }()
