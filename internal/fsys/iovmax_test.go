@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -54,5 +55,39 @@ func TestVectorsBeyondIovMax(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A write that the kernel takes in part, then refuses (a non-blocking pipe with room for
+// 64 KiB), reports what it wrote and no error, as libuv's uv_fs_write does; Write and Writev
+// alike, the latter with more buffers than iovMax.
+func TestWriteShortThenEAGAIN(t *testing.T) {
+	var p [2]int
+	if err := unix.Pipe(p[:]); err != nil {
+		t.Fatal(err)
+	}
+	defer Close(p[0])
+	defer Close(p[1])
+	if err := unix.SetNonblock(p[1], true); err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 1<<20)
+	n, err := Write(p[1], big, -1)
+	if err != nil || n <= 0 || n >= len(big) {
+		t.Fatalf("write of 1 MiB to an empty non-blocking pipe: %d %v, want its capacity and no error", n, err)
+	}
+	if _, err := Write(p[1], big[:1], -1); err != syscall.EAGAIN {
+		t.Fatalf("write to the full pipe: %v, want EAGAIN", err)
+	}
+	drain := make([]byte, n)
+	if m, err := Read(p[0], drain, -1); err != nil || m != n {
+		t.Fatalf("drain: %d %v, want %d", m, err, n)
+	}
+	bufs := make([][]byte, 3*iovMax)
+	for i := range bufs {
+		bufs[i] = big[:1000]
+	}
+	if m, err := Writev(p[1], bufs, -1); err != nil || m != n {
+		t.Fatalf("writev of %d buffers to the empty non-blocking pipe: %d %v, want %d and no error", len(bufs), m, err, n)
 	}
 }

@@ -151,15 +151,14 @@ func Readv(fd int, bufs [][]byte, off int64) (int, error) {
 	return n, nil
 }
 
-// Writev writes bufs in order at off, or at the current position if off < 0, in chunks of
-// iovMax buffers (one writev(2) takes no more), as libuv does: until all are written or a
-// chunk is written short. An error after earlier chunks wrote bytes returns their count and
-// no error, as a short write.
+// Writev writes bufs in order at off, or at the current position if off < 0, as libuv's
+// uv_fs_write does: in chunks of iovMax buffers (one writev(2) takes no more), each short
+// write followed by one of the rest, until all is written or a write moves nothing or fails.
+// A failure after some bytes were written returns their count and no error.
 func Writev(fd int, bufs [][]byte, off int64) (int, error) {
 	total := 0
 	for len(bufs) > 0 {
 		chunk := bufs[:min(len(bufs), iovMax)]
-		bufs = bufs[len(chunk):]
 		n, err := ignoringEINTR2(func() (int, error) {
 			if off < 0 {
 				return unix.Writev(fd, chunk)
@@ -172,24 +171,31 @@ func Writev(fd int, bufs [][]byte, off int64) (int, error) {
 			}
 			return 0, errnoOf(err)
 		}
-		total += n
-		if n < bufsLen(chunk) {
+		if n == 0 {
 			break
 		}
+		total += n
 		if off >= 0 {
 			off += int64(n)
 		}
+		for len(bufs) > 0 && n >= len(bufs[0]) { // the buffers written whole
+			n -= len(bufs[0])
+			bufs = bufs[1:]
+		}
+		if n > 0 { // the rest of one written in part
+			rest := bufs[0][n:]
+			m, _ := Write(fd, rest, off)
+			total += m
+			if m < len(rest) {
+				break
+			}
+			if off >= 0 {
+				off += int64(m)
+			}
+			bufs = bufs[1:]
+		}
 	}
 	return total, nil
-}
-
-// bufsLen is the number of bytes in bufs.
-func bufsLen(bufs [][]byte) int {
-	n := 0
-	for _, b := range bufs {
-		n += len(b)
-	}
-	return n
 }
 
 // Sendfile copies up to n bytes of in, from offset off, to out at its current position
