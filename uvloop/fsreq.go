@@ -46,10 +46,11 @@ import (
 //
 // A request in flight keeps the loop alive, and Close fails with ErrBusy until its callback
 // has run. Cancel takes a request off the queue before a worker starts it; its callback then
-// gets an error wrapping syscall.ECANCELED. On the io_uring backend the common calls (read,
-// write, open, close, stat, fsync, ...) run as submissions to the ring instead of on the pool
-// (ring_fs.go): same results, errors and callback phase; such a request cannot be cancelled
-// once started (Cancel returns ErrBusy), as libuv's io_uring requests cannot.
+// gets an error wrapping syscall.ECANCELED. On the io_uring backend the common calls (reads
+// and writes of regular files, open, close, stat, fsync, ...) run as submissions to the ring
+// instead of on the pool (ring_fs.go): same results, errors and callback phase; such a
+// request cannot be cancelled once started (Cancel returns ErrBusy), as libuv's io_uring
+// requests cannot.
 //
 // # Errors
 //
