@@ -13,7 +13,7 @@ type FileOp uint8
 // The file system calls, each as internal/fsys makes it (the same flags, the same results).
 const (
 	FileNone      FileOp = iota
-	FileRead             // pread(Fd, Buf, Off), or read(Fd, Buf) at the file's position when Off < 0: Res is the count
+	FileRead             // pread(Fd, Buf, Off), or read(Fd, Buf) at the file's position when Off < 0: Res is the count (Fd a regular file: see FileReq)
 	FileWrite            // pwrite or write, as FileRead
 	FileOpen             // openat(AT_FDCWD, Path, Flags|O_CLOEXEC|O_LARGEFILE, Mode): Res is the descriptor
 	FileClose            // close(Fd)
@@ -37,6 +37,11 @@ const (
 // request's completion, and the poller keeps all three reachable until then (even past
 // Close, when the kernel has not let go of them). Paths are copied, NUL-terminated, into
 // memory of the poller's, kept until the completion too.
+//
+// FileRead and FileWrite are pread and pwrite only on a regular file: on a pipe, a socket or
+// a tty the ring ignores Off (no ESPIPE) and O_NONBLOCK (a read of an empty pipe waits for
+// data, and cannot be taken back), and a write to a blocking pipe completes short. The
+// caller checks the descriptor's kind and runs the others itself.
 type FileReq struct {
 	Op          FileOp
 	Fd          int
@@ -71,7 +76,7 @@ func (p *Poller) CanFile(op FileOp) bool { return !p.closed() && op < NumFileOps
 // Once queued, a request cannot be taken back: it runs to its completion. SubmitFile fails,
 // queueing nothing, with ErrClosed, with an error wrapping errors.ErrUnsupported when
 // CanFile(r.Op) is false, with one wrapping EINVAL for a path with a NUL byte and with one
-// wrapping EBADF for FileFstat of a negative descriptor (run those as internal/fsys does).
+// wrapping EBADF for an Fd outside 0..MaxInt32 (fsys.BadFd) of an op on a descriptor.
 // Loop goroutine only.
 func (p *Poller) SubmitFile(r *FileReq) error {
 	if p.closed() {

@@ -92,8 +92,11 @@ func bytePtr(b []byte) uint64 { return uint64(uintptr(unsafe.Pointer(unsafe.Slic
 func (p *Poller) submitFile(r *FileReq) error {
 	rs := p.q.ring
 	fs := &rs.files
-	if r.Op == FileFstat && r.Fd < 0 {
-		return syscall.EBADF // statx would read a negative descriptor as AT_FDCWD's kind
+	switch r.Op {
+	case FileRead, FileWrite, FileClose, FileFstat, FileFsync, FileFdatasync:
+		if fsys.BadFd(r.Fd) {
+			return syscall.EBADF // the SQE's int32 would hold another descriptor, or AT_FDCWD
+		}
 	}
 	if len(fs.free) == 0 {
 		fs.free = append(fs.free, int32(len(fs.slots)))

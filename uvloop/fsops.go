@@ -9,7 +9,9 @@ import (
 // The file system requests, one method per uv_fs_* call. Each starts req (see FSReq for
 // reuse, nil requests, buffers and errors) and returns an error only if the request could
 // not start: ErrBusy if req is in flight, ErrClosed after Close, ErrNilCallback for a nil req
-// without a callback. With a nil cb the call runs synchronously and returns its own error.
+// without a callback. With a nil cb the call runs synchronously and returns its own error. A
+// call on a descriptor outside 0..MaxInt32 fails with EBADF before any system call (the
+// kernel would read the low 32 bits as another descriptor).
 
 // fsDo is every FS* method: start req for op (fsStart resets it), let set fill in the
 // arguments, and submit it. set runs once, before fsDo returns, so it does not escape: the
@@ -85,19 +87,22 @@ func (l *Loop) FSRead(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq)
 	return l.fsBuf(req, fsRead, fd, buf, off, cb)
 }
 
-// FSReadv is FSRead into several buffers in order (preadv). bufs and the buffers belong to
-// the request until cb starts.
+// FSReadv is FSRead into several buffers in order (preadv), into the first IOV_MAX (1024)
+// only, as libuv's. bufs and the buffers belong to the request until cb starts.
 func (l *Loop) FSReadv(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
 	return l.fsBufs(req, fsRead, fd, bufs, off, cb)
 }
 
 // FSWrite writes buf to fd at offset off, or at the file's position if off is -1
-// (uv_fs_write); req.Result() is the count. buf belongs to the request until cb starts.
+// (uv_fs_write); req.Result() is the count. A short write is followed by one of the rest,
+// as libuv's, until all is written or a write fails (then the count so far, if any, and no
+// error). buf belongs to the request until cb starts.
 func (l *Loop) FSWrite(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq)) error {
 	return l.fsBuf(req, fsWrite, fd, buf, off, cb)
 }
 
-// FSWritev is FSWrite from several buffers in order (pwritev).
+// FSWritev is FSWrite from several buffers in order (pwritev), in chunks of IOV_MAX (1024)
+// buffers, as libuv's.
 func (l *Loop) FSWritev(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
 	return l.fsBufs(req, fsWrite, fd, bufs, off, cb)
 }

@@ -46,10 +46,11 @@ import (
 //
 // A request in flight keeps the loop alive, and Close fails with ErrBusy until its callback
 // has run. Cancel takes a request off the queue before a worker starts it; its callback then
-// gets an error wrapping syscall.ECANCELED. On the io_uring backend the common calls (read,
-// write, open, close, stat, fsync, ...) run as submissions to the ring instead of on the pool
-// (ring_fs.go): same results, errors and callback phase; such a request cannot be cancelled
-// once started (Cancel returns ErrBusy), as libuv's io_uring requests cannot.
+// gets an error wrapping syscall.ECANCELED. On the io_uring backend the common calls (reads
+// and writes of regular files, open, close, stat, fsync, ...) run as submissions to the ring
+// instead of on the pool (ring_fs.go): same results, errors and callback phase; such a
+// request cannot be cancelled once started (Cancel returns ErrBusy), as libuv's io_uring
+// requests cannot.
 //
 // # Errors
 //
@@ -348,17 +349,38 @@ func (r *FSReq) wrap(err error) error {
 	switch r.op {
 	case fsRename, fsLink, fsSymlink, fsCopyfile:
 		return &os.LinkError{Op: op, Old: r.path, New: r.path2, Err: err}
-	case fsClose, fsRead, fsWrite, fsFstat, fsFchmod, fsFchown, fsFutime, fsFsync,
-		fsFdatasync, fsFtruncate, fsSendfile:
+	}
+	if r.op.onFd() {
 		return os.NewSyscallError(op, err)
 	}
 	return &fs.PathError{Op: op, Path: r.path, Err: err}
+}
+
+// onFd reports whether op's call is on a descriptor (fd, and fd2 for sendfile).
+func (op fsOp) onFd() bool {
+	switch op {
+	case fsClose, fsRead, fsWrite, fsFstat, fsFchmod, fsFchown, fsFutime, fsFsync,
+		fsFdatasync, fsFtruncate, fsSendfile:
+		return true
+	}
+	return false
+}
+
+// badFd reports whether r is a call on a descriptor that is not one (fsys.BadFd: negative,
+// or beyond int32, where the kernel would take its low 32 bits for another descriptor): it
+// fails with EBADF before any system call.
+func (r *FSReq) badFd() bool {
+	return r.op.onFd() && (fsys.BadFd(r.fd) || r.op == fsSendfile && fsys.BadFd(r.fd2))
 }
 
 // execute runs the system call: on a worker, or on the caller in synchronous mode.
 func (r *FSReq) execute() {
 	var err error
 	var n int
+	if r.badFd() {
+		r.err, r.result = r.wrap(syscall.EBADF), -1
+		return
+	}
 	switch r.op {
 	case fsOpen:
 		n, err = fsys.Open(r.path, r.flags, r.mode)

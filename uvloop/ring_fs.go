@@ -3,6 +3,7 @@ package uvloop
 import (
 	"syscall"
 
+	"github.com/uvgo/uvgo/internal/fsys"
 	"github.com/uvgo/uvgo/poller"
 )
 
@@ -14,10 +15,21 @@ import (
 // after the I/O callbacks and before the work pool's completions (as the pool's, in the
 // order of completion). Results and errors are the pool's: the same system calls with the
 // same flags (the statx result converted as internal/fsys converts it), the errno wrapped by
-// FSReq.wrap. The rest stays on the pool: the vectored reads and writes, the calls the kernel
-// has no opcode for (or does not support: poller.CanFile probes each), a path with a NUL byte
-// or an fstat of a negative descriptor (the pool reports their EINVAL and EBADF), and
-// synchronous requests.
+// FSReq.wrap. The rest stays on the pool: reads and writes of anything but a regular file,
+// the vectored reads and writes, the calls the kernel has no opcode for (or does not
+// support: poller.CanFile probes each), a path with a NUL byte and a call on a descriptor
+// outside 0..MaxInt32 (the pool reports their EINVAL and EBADF, the latter before any
+// system call), and synchronous requests.
+//
+// Only a regular file's reads and writes go on the ring, as the kernel runs them there as
+// pread and pwrite only on a regular file: on a pipe, a socket or a tty it ignores the offset
+// (the pool's pread gives ESPIPE) and O_NONBLOCK (a read of an empty pipe waits for data,
+// where the pool's gives EAGAIN, and cannot be cancelled, so the loop cannot end), and a
+// write to a blocking pipe completes short (the pool's writes it all), unlike libuv's and
+// Node's. So ringSubmit asks fstat(2) for the descriptor's kind before a read or a write
+// goes on the ring (a failed fstat leaves it to the pool, which reports the error); that
+// costs one system call on the loop per request, measured in bench/README.md's section on
+// file requests on the ring.
 //
 // Such a request cannot be cancelled once started, as libuv's io_uring requests cannot:
 // Cancel returns ErrBusy, as for a request a worker runs. It counts as ReqWork, keeps the
@@ -40,7 +52,8 @@ const (
 // ring's costs less CPU for reads, opens and closes, more for the calls the kernel hands to
 // its own workers: stat, writes, renames, directories); with 32 in flight the ring is 3.5 to
 // 6.5 times faster for reads, writes, stats, opens and closes, and costs 2.3 to 5.5 times
-// less CPU. So those go on the ring when
+// less CPU (reads and writes much less since each asks fstat for the descriptor's kind
+// first: 0.73 of the pool's time, 0.91 of its CPU). So those go on the ring when
 // other work is in flight, fsync and fdatasync always, the rest never (slower alone, and not
 // shown faster under load).
 var ringFSOps = [...]struct {
@@ -92,7 +105,7 @@ func (r *FSReq) ringSubmit() bool {
 	if !l.ringFS.probed {
 		l.setRingFS(ringFSDefault)
 	}
-	if int(r.op) >= len(fileOps) || len(r.bufs) > 1 {
+	if int(r.op) >= len(fileOps) || len(r.bufs) > 1 || r.badFd() {
 		return false
 	}
 	switch l.ringFS.on[r.op] {
@@ -102,6 +115,9 @@ func (r *FSReq) ringSubmit() bool {
 		if l.metrics.reqs[ReqWork] == 0 {
 			return false
 		}
+	}
+	if (r.op == fsRead || r.op == fsWrite) && !fsys.Regular(r.fd) {
+		return false
 	}
 	f := &r.ring
 	*f = poller.FileReq{Op: fileOps[r.op], Fd: r.fd, Off: r.off, Path: r.path, Path2: r.path2,

@@ -21,6 +21,7 @@
 package fsys
 
 import (
+	"math"
 	"syscall"
 	"time"
 )
@@ -92,6 +93,16 @@ const (
 	copyBufferSize        = 64 << 10
 	pathStackBufferLength = 512
 )
+
+// iovMax is IOV_MAX, the most buffers one readv(2) or writev(2) takes (UIO_MAXIOV on Linux,
+// 1024 on every system here): Writev writes more in chunks of it, Readv reads into the
+// first iovMax buffers only, as libuv does.
+const iovMax = 1024
+
+// BadFd reports whether fd is not a descriptor: negative, or beyond int32, where the
+// kernel would read its low 32 bits as another descriptor (or as AT_FDCWD). The calls on a
+// descriptor fail with EBADF for it.
+func BadFd(fd int) bool { return fd < 0 || fd > math.MaxInt32 }
 
 // ignoringEINTR calls fn until it fails with something other than EINTR.
 func ignoringEINTR(fn func() error) error {

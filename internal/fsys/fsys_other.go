@@ -10,6 +10,7 @@ var errUnsupported = errors.ErrUnsupported
 
 func Open(path string, flags int, mode uint32) (int, error) { return -1, errUnsupported }
 func Close(fd int) error                                    { return errUnsupported }
+func Regular(fd int) bool                                   { return false }
 func Read(fd int, p []byte, off int64) (int, error)         { return 0, errUnsupported }
 func Write(fd int, p []byte, off int64) (int, error)        { return 0, errUnsupported }
 func Readv(fd int, bufs [][]byte, off int64) (int, error)   { return 0, errUnsupported }

@@ -16,6 +16,21 @@ import (
 // Close closes fd. It is not retried on EINTR: the descriptor is released regardless.
 func Close(fd int) error { return errnoOf(unix.Close(fd)) }
 
+// Regular reports whether fd is open on a regular file (fstat(2)); false if fstat fails.
+// It allocates nothing.
+func Regular(fd int) bool {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstat(fd, &st)
+		if err == nil {
+			return st.Mode&unix.S_IFMT == unix.S_IFREG
+		}
+		if err != syscall.EINTR {
+			return false
+		}
+	}
+}
+
 // Read reads into p at offset off, or at the current position if off < 0 (pread or read).
 func Read(fd int, p []byte, off int64) (int, error) {
 	n, err := ignoringEINTR2(func() (int, error) {
@@ -30,8 +45,32 @@ func Read(fd int, p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// Write writes p at offset off, or at the current position if off < 0 (pwrite or write).
+// Write writes p at offset off, or at the current position if off < 0 (pwrite or write),
+// all of it, as libuv's uv_fs_write: a short write (a full pipe and a signal, a disk full) is
+// followed by one of the rest, until all is written or a write moves nothing or fails. A
+// failure after some bytes were written returns their count and no error.
 func Write(fd int, p []byte, off int64) (int, error) {
+	total := 0
+	for {
+		n, err := writeOnce(fd, p[total:], off)
+		if err != nil {
+			if total > 0 {
+				return total, nil
+			}
+			return 0, err
+		}
+		total += n
+		if off >= 0 {
+			off += int64(n)
+		}
+		if n == 0 || total == len(p) {
+			return total, nil
+		}
+	}
+}
+
+// writeOnce is one write or pwrite of p.
+func writeOnce(fd int, p []byte, off int64) (int, error) {
 	n, err := ignoringEINTR2(func() (int, error) {
 		if off < 0 {
 			return unix.Write(fd, p)

@@ -124,7 +124,7 @@ var emptyPath = [1]byte{0}
 
 // Fstat fills st for fd.
 func Fstat(fd int, st *Statbuf) error {
-	if fd < 0 {
+	if BadFd(fd) {
 		return syscall.EBADF
 	}
 	return statx(fd, &emptyPath[0], unix.AT_STATX_SYNC_AS_STAT|unix.AT_EMPTY_PATH, st)
@@ -135,8 +135,10 @@ func Fdatasync(fd int) error {
 	return errnoOf(ignoringEINTR(func() error { return unix.Fdatasync(fd) }))
 }
 
-// Readv reads into bufs in order at off, or at the current position if off < 0.
+// Readv reads into bufs in order at off, or at the current position if off < 0: into the
+// first iovMax buffers only, as libuv does (one readv(2) takes no more).
 func Readv(fd int, bufs [][]byte, off int64) (int, error) {
+	bufs = bufs[:min(len(bufs), iovMax)]
 	n, err := ignoringEINTR2(func() (int, error) {
 		if off < 0 {
 			return unix.Readv(fd, bufs)
@@ -149,18 +151,51 @@ func Readv(fd int, bufs [][]byte, off int64) (int, error) {
 	return n, nil
 }
 
-// Writev writes bufs in order at off, or at the current position if off < 0.
+// Writev writes bufs in order at off, or at the current position if off < 0, as libuv's
+// uv_fs_write does: in chunks of iovMax buffers (one writev(2) takes no more), each short
+// write followed by one of the rest, until all is written or a write moves nothing or fails.
+// A failure after some bytes were written returns their count and no error.
 func Writev(fd int, bufs [][]byte, off int64) (int, error) {
-	n, err := ignoringEINTR2(func() (int, error) {
-		if off < 0 {
-			return unix.Writev(fd, bufs)
+	total := 0
+	for len(bufs) > 0 {
+		chunk := bufs[:min(len(bufs), iovMax)]
+		n, err := ignoringEINTR2(func() (int, error) {
+			if off < 0 {
+				return unix.Writev(fd, chunk)
+			}
+			return unix.Pwritev(fd, chunk, off)
+		})
+		if err != nil {
+			if total > 0 {
+				break
+			}
+			return 0, errnoOf(err)
 		}
-		return unix.Pwritev(fd, bufs, off)
-	})
-	if err != nil {
-		return 0, errnoOf(err)
+		if n == 0 {
+			break
+		}
+		total += n
+		if off >= 0 {
+			off += int64(n)
+		}
+		for len(bufs) > 0 && n >= len(bufs[0]) { // the buffers written whole
+			n -= len(bufs[0])
+			bufs = bufs[1:]
+		}
+		if n > 0 { // the rest of one written in part
+			rest := bufs[0][n:]
+			m, _ := Write(fd, rest, off)
+			total += m
+			if m < len(rest) {
+				break
+			}
+			if off >= 0 {
+				off += int64(m)
+			}
+			bufs = bufs[1:]
+		}
 	}
-	return n, nil
+	return total, nil
 }
 
 // Sendfile copies up to n bytes of in, from offset off, to out at its current position

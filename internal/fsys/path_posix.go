@@ -54,8 +54,11 @@ func Fstat(fd int, st *Statbuf) error {
 func Fdatasync(fd int) error { return Fsync(fd) }
 
 // Readv reads into bufs in order at off, or at the current position if off < 0, one buffer
-// at a time, stopping at a short read.
-func Readv(fd int, bufs [][]byte, off int64) (int, error) { return eachBuf(Read, fd, bufs, off) }
+// at a time, stopping at a short read: into the first iovMax buffers only, as libuv's
+// readv(2) does.
+func Readv(fd int, bufs [][]byte, off int64) (int, error) {
+	return eachBuf(Read, fd, bufs[:min(len(bufs), iovMax)], off)
+}
 
 // Writev writes bufs in order at off, or at the current position if off < 0, one buffer at
 // a time, stopping at a short write.
