@@ -1,0 +1,327 @@
+package uvloop_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/poller"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Differential tests of writes through the ring: each scenario runs on a loop per backend
+// (epoll and io_uring), logs the callbacks, and the logs must be the same.
+
+// ringWriteErr names an error by its errno, or "nil"/"EOF".
+func ringWriteErr(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	if errors.Is(err, io.EOF) {
+		return "EOF"
+	}
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		return fmt.Sprintf("%d(%s)", int(e), e.Error())
+	}
+	return err.Error()
+}
+
+// ringWriteDiff runs scenario on each backend and fails when the logs differ.
+func ringWriteDiff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string) {
+	logs := map[uvloop.Backend][]string{}
+	for _, b := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
+		if err := poller.Available(b); err != nil {
+			t.Skipf("%v: %v", b, err)
+		}
+		ok := t.Run(b.String(), func(t *testing.T) {
+			l := newLoopWith(t, uvloop.WithBackend(b))
+			logs[b] = scenario(t, l)
+			closeLoop(t, l)
+		})
+		if !ok {
+			return
+		}
+	}
+	e, u := logs[uvloop.BackendEpoll], logs[uvloop.BackendIOURing]
+	t.Logf("epoll: %q", e)
+	if strings.Join(e, "\n") != strings.Join(u, "\n") {
+		t.Errorf("the backends differ:\nepoll:    %q\nio_uring: %q", e, u)
+	}
+}
+
+// ringWritePair connects a loop TCP to a Go listener and returns both ends.
+func ringWritePair(t *testing.T, l *uvloop.Loop) (*uvloop.TCP, *net.TCPConn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	mustOK(t, err)
+	defer ln.Close()
+	ch := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			ch <- nil
+			return
+		}
+		ch <- c
+	}()
+	c, err := l.NewTCP()
+	mustOK(t, err)
+	connected := false
+	mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), func(err error) {
+		mustOK(t, err)
+		connected = true
+	}))
+	runUntil(t, l, "connect", func() bool { return connected })
+	p := <-ch
+	if p == nil {
+		t.Fatal("accept failed")
+	}
+	return c, p.(*net.TCPConn)
+}
+
+// ringWriteClose closes c and runs l until its close callback has run.
+func ringWriteClose(t *testing.T, l *uvloop.Loop, c *uvloop.TCP) {
+	closed := false
+	c.Close(func() { closed = true })
+	runUntil(t, l, "close", func() bool { return closed })
+}
+
+// Write, Write and Close in one callback: epoll writes both inside Write (the queue was
+// empty each time), so both succeed and the peer gets both; so does the ring, whose Close
+// writes what was queued behind the send in flight once that send is done.
+func TestRingWriteCloseRightAfterWrite(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		var log []string
+		mustOK(t, c.Write([]byte("hello"), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		mustOK(t, c.Write([]byte("world"), func(err error) { log = append(log, "w2 "+ringWriteErr(err)) }))
+		closed := false
+		c.Close(func() { log = append(log, "close"); closed = true })
+		runUntil(t, l, "close", func() bool { return closed })
+		b, _ := io.ReadAll(p)
+		log = append(log, "peer "+string(b))
+		return log
+	})
+}
+
+// The HTTP pattern: in the read callback, a header Write, a body Write, then Close.
+func TestRingWriteReplyTwoWritesThenClose(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		var log []string
+		closed := false
+		mustOK(t, c.ReadStart(func(b []byte, err error) {
+			mustOK(t, c.Write([]byte("HTTP/1.1 200 OK\r\n\r\n"), func(err error) { log = append(log, "head "+ringWriteErr(err)) }))
+			mustOK(t, c.Write([]byte("hello"), func(err error) { log = append(log, "body "+ringWriteErr(err)) }))
+			c.Close(func() { log = append(log, "close"); closed = true })
+		}))
+		p.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
+		runUntil(t, l, "close", func() bool { return closed })
+		p.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(p)
+		log = append(log, fmt.Sprintf("peer %q", b))
+		return log
+	})
+}
+
+// Write, Writev and CloseReset in one callback: both written before the reset.
+func TestRingWriteTwoWritesThenCloseReset(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		var log []string
+		mustOK(t, c.Write([]byte("abc"), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		mustOK(t, c.Writev([][]byte{[]byte("de"), nil, []byte("f")}, func(err error) { log = append(log, "wv "+ringWriteErr(err)) }))
+		closed := false
+		mustOK(t, c.CloseReset(func() { log = append(log, "close"); closed = true }))
+		runUntil(t, l, "close", func() bool { return closed })
+		return log
+	})
+}
+
+// Write(small), Write(big), Write(small) and Close in one callback, the peer not reading:
+// epoll writes the first, part of the second (the socket fills), and cancels the rest; the
+// ring's Close writes behind its send as far as the socket takes it, and cancels the rest
+// the same way. The peer gets the first write and a prefix of the second.
+func TestRingWriteCloseBehindFullSocket(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		var log []string
+		big := make([]byte, 8<<20)
+		for i := range big {
+			big[i] = byte(i % 251)
+		}
+		mustOK(t, c.Write([]byte("abc"), func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
+		mustOK(t, c.Write(big, func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
+		mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w2 "+ringWriteErr(err)) }))
+		closed := false
+		c.Close(func() { log = append(log, "close"); closed = true })
+		runUntil(t, l, "close", func() bool { return closed })
+		p.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b, err := io.ReadAll(p)
+		log = append(log, fmt.Sprintf("peer %s, first write and a prefix of the second %v", ringWriteErr(err),
+			len(b) > 3 && len(b) < 3+len(big) && string(b[:3]) == "abc" && bytes.Equal(b[3:], big[:len(b)-3])))
+		return log
+	})
+}
+
+// Close with a send that the socket took in part (the socket is full): the partly written
+// request and what is queued behind it fail with ECANCELED, once each, in order, before the
+// close callback.
+func TestRingWriteCloseAfterShortSend(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		var log []string
+		big := make([]byte, 8<<20)
+		mustOK(t, c.Write(big, func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
+		mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
+		for range 3 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		log = append(log, fmt.Sprintf("queued %v", c.WriteQueueSize() > 3))
+		closed := false
+		c.Close(func() { log = append(log, "close"); closed = true })
+		runUntil(t, l, "close", func() bool { return closed })
+		return log
+	})
+}
+
+// ringWriteCloseOther runs a timer whose callback Writes on a, then closes another stream
+// (which reads when reading, and Writes first when writing): a's write callback runs in the
+// pending phase, before prepare, as after epoll's write(2) inside Write, however the other
+// stream's Close entered the kernel (RecvForget's submission, SendForget's wait).
+func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []string {
+	a, pa := ringWritePair(t, l)
+	defer pa.Close()
+	b, pb := ringWritePair(t, l)
+	defer pb.Close()
+	if reading {
+		mustOK(t, b.ReadStart(func([]byte, error) {}))
+		for range 3 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+	}
+	var log []string
+	prep := l.NewPrepare(func(*uvloop.Prepare) { log = append(log, "prepare") })
+	mustOK(t, prep.Start())
+	wroteA := false
+	tm := l.NewTimer(func(*uvloop.Timer) {
+		log = append(log, "timer")
+		mustOK(t, a.Write([]byte("abc"), func(err error) { log = append(log, "wA "+ringWriteErr(err)); wroteA = true }))
+		if writing {
+			mustOK(t, b.Write([]byte("def"), func(err error) { log = append(log, "wB "+ringWriteErr(err)) }))
+		}
+		b.Close(func() { log = append(log, "closeB") })
+	})
+	mustOK(t, tm.Start(0, 0))
+	runUntil(t, l, "write", func() bool { return wroteA })
+	for range 2 {
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}
+	prep.Close(nil)
+	tm.Close(nil)
+	i := 0
+	for i < len(log) && log[i] != "timer" {
+		i++
+	}
+	out := log[i:]
+	if len(out) > 5 {
+		out = out[:5]
+	}
+	ringWriteClose(t, l, a)
+	return out
+}
+
+func TestRingWriteThenCloseOtherReader(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return ringWriteCloseOther(t, l, true, false) })
+}
+
+func TestRingWriteThenCloseOtherWriter(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return ringWriteCloseOther(t, l, false, true) })
+}
+
+// ringWriteHuge maps 4 GiB of address space that no memory backs (MAP_NORESERVE) and makes
+// only its first 64 KiB readable (zero pages): a write of it sends those bytes and then
+// fails with EFAULT, on every backend, without 4 GiB of memory.
+func ringWriteHuge(t *testing.T) []byte {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("64-bit only")
+	}
+	b, err := unix.Mmap(-1, 0, 1<<32, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANON|unix.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("mmap 4 GiB: %v", err)
+	}
+	t.Cleanup(func() { unix.Munmap(b) })
+	mustOK(t, unix.Mprotect(b[:64<<10], unix.PROT_READ))
+	return b
+}
+
+// A Write of exactly 4 GiB sends: a send's length is capped, not truncated to 32 bits (0
+// here, a send of nothing, again and again). The peer gets the readable bytes, and the
+// write then fails with EFAULT, on both backends.
+func TestRingWrite4GiBCapped(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		big := ringWriteHuge(t)
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		got := make(chan int64, 1)
+		go func() {
+			p.SetReadDeadline(time.Now().Add(10 * time.Second))
+			n, _ := io.Copy(io.Discard, p)
+			got <- n
+		}()
+		var log []string
+		mustOK(t, c.Write(big, func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		deadline := time.Now().Add(5 * time.Second)
+		for len(log) == 0 && time.Now().Before(deadline) {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		log = append(log, fmt.Sprintf("queue %d", c.WriteQueueSize()))
+		ringWriteClose(t, l, c)
+		n := <-got
+		log = append(log, fmt.Sprintf("peer got some of the readable 64 KiB %v", n > 0 && n <= 64<<10))
+		return log
+	})
+}
+
+// A Write of one buffer of exactly 4 GiB of real (zero) memory, to a peer that reads: both
+// backends make progress. Slow: skipped under -short.
+func TestRingWrite4GiB(t *testing.T) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("64-bit only")
+	}
+	if testing.Short() {
+		t.Skip("4 GiB of virtual memory; slow under -race")
+	}
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		defer p.Close()
+		big := make([]byte, 1<<32)
+		var log []string
+		mustOK(t, c.Write(big, func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		go io.Copy(io.Discard, p)
+		deadline := time.Now().Add(3 * time.Second)
+		for c.WriteQueueSize() == 1<<32 && time.Now().Before(deadline) {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		log = append(log, fmt.Sprintf("progress %v", c.WriteQueueSize() < 1<<32))
+		closed := false
+		c.Close(func() { log = append(log, "close"); closed = true })
+		runUntil(t, l, "close", func() bool { return closed })
+		return log
+	})
+}
