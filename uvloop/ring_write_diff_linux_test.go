@@ -178,26 +178,37 @@ func TestRingWriteCloseBehindFullSocket(t *testing.T) {
 	})
 }
 
-// Close with a send that the socket took in part (the socket is full): the partly written
-// request and what is queued behind it fail with ECANCELED, once each, in order, before the
-// close callback.
+// Close with a send that the socket took in part (the socket is full), in the callback
+// that wrote (short) or after the send waited in the kernel (cancelled): the partly written
+// request and what is queued behind it fail with ECANCELED, once each, in order, before
+// the close callback; nothing is written behind it.
 func TestRingWriteCloseAfterShortSend(t *testing.T) {
-	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		c, p := ringWritePair(t, l)
-		defer p.Close()
-		var log []string
-		big := make([]byte, 8<<20)
-		mustOK(t, c.Write(big, func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
-		mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
-		for range 3 {
-			mustRunMode(t, l, uvloop.RunNoWait)
-		}
-		log = append(log, fmt.Sprintf("queued %v", c.WriteQueueSize() > 3))
-		closed := false
-		c.Close(func() { log = append(log, "close"); closed = true })
-		runUntil(t, l, "close", func() bool { return closed })
-		return log
-	})
+	for _, waited := range []bool{false, true} {
+		t.Run(fmt.Sprintf("waited=%v", waited), func(t *testing.T) {
+			ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				c, p := ringWritePair(t, l)
+				defer p.Close()
+				var log []string
+				big := make([]byte, 8<<20)
+				mustOK(t, c.Write(big, func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
+				mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
+				if waited {
+					for range 3 {
+						mustRunMode(t, l, uvloop.RunNoWait)
+					}
+				}
+				log = append(log, fmt.Sprintf("queued %v", c.WriteQueueSize() > 3))
+				closed := false
+				c.Close(func() { log = append(log, "close"); closed = true })
+				runUntil(t, l, "close", func() bool { return closed })
+				p.SetReadDeadline(time.Now().Add(5 * time.Second))
+				b, err := io.ReadAll(p)
+				log = append(log, fmt.Sprintf("peer %s, a prefix of the first write %v", ringWriteErr(err),
+					len(b) > 0 && len(b) < len(big) && bytes.Equal(b, big[:len(b)])))
+				return log
+			})
+		})
+	}
 }
 
 // ringWriteCloseOther runs a timer whose callback Writes on a, then closes another stream
