@@ -89,11 +89,38 @@ func ringWritePair(t *testing.T, l *uvloop.Loop) (*uvloop.TCP, *net.TCPConn) {
 	return c, p.(*net.TCPConn)
 }
 
-// ringWriteClose closes c and runs l until its close callback has run.
-func ringWriteClose(t *testing.T, l *uvloop.Loop, c *uvloop.TCP) {
+// ringWriteLog is a scenario's log.
+type ringWriteLog []string
+
+func (g *ringWriteLog) add(format string, args ...any) { *g = append(*g, fmt.Sprintf(format, args...)) }
+
+// cb returns a write callback that logs name and the error.
+func (g *ringWriteLog) cb(name string) func(error) {
+	return func(err error) { g.add("%s %s", name, ringWriteErr(err)) }
+}
+
+// ringWriteClose closes c (with a reset if reset) and runs l until its close callback has
+// run, logging "close" in g if g is not nil.
+func ringWriteClose(t *testing.T, l *uvloop.Loop, c *uvloop.TCP, g *ringWriteLog, reset bool) {
 	closed := false
-	c.Close(func() { closed = true })
+	cb := func() {
+		if g != nil {
+			g.add("close")
+		}
+		closed = true
+	}
+	if reset {
+		mustOK(t, c.CloseReset(cb))
+	} else {
+		c.Close(cb)
+	}
 	runUntil(t, l, "close", func() bool { return closed })
+}
+
+// ringWritePeer reads what p gets until the end, for 5 s at most.
+func ringWritePeer(p *net.TCPConn) ([]byte, error) {
+	p.SetReadDeadline(time.Now().Add(5 * time.Second))
+	return io.ReadAll(p)
 }
 
 // Write, Write and Close in one callback: epoll writes both inside Write (the queue was
@@ -103,15 +130,13 @@ func TestRingWriteCloseRightAfterWrite(t *testing.T) {
 	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		c, p := ringWritePair(t, l)
 		defer p.Close()
-		var log []string
-		mustOK(t, c.Write([]byte("hello"), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
-		mustOK(t, c.Write([]byte("world"), func(err error) { log = append(log, "w2 "+ringWriteErr(err)) }))
-		closed := false
-		c.Close(func() { log = append(log, "close"); closed = true })
-		runUntil(t, l, "close", func() bool { return closed })
-		b, _ := io.ReadAll(p)
-		log = append(log, "peer "+string(b))
-		return log
+		var g ringWriteLog
+		mustOK(t, c.Write([]byte("hello"), g.cb("w")))
+		mustOK(t, c.Write([]byte("world"), g.cb("w2")))
+		ringWriteClose(t, l, c, &g, false)
+		b, err := ringWritePeer(p)
+		g.add("peer %q %s", b, ringWriteErr(err))
+		return g
 	})
 }
 
@@ -120,19 +145,18 @@ func TestRingWriteReplyTwoWritesThenClose(t *testing.T) {
 	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		c, p := ringWritePair(t, l)
 		defer p.Close()
-		var log []string
+		var g ringWriteLog
 		closed := false
 		mustOK(t, c.ReadStart(func(b []byte, err error) {
-			mustOK(t, c.Write([]byte("HTTP/1.1 200 OK\r\n\r\n"), func(err error) { log = append(log, "head "+ringWriteErr(err)) }))
-			mustOK(t, c.Write([]byte("hello"), func(err error) { log = append(log, "body "+ringWriteErr(err)) }))
-			c.Close(func() { log = append(log, "close"); closed = true })
+			mustOK(t, c.Write([]byte("HTTP/1.1 200 OK\r\n\r\n"), g.cb("head")))
+			mustOK(t, c.Write([]byte("hello"), g.cb("body")))
+			c.Close(func() { g.add("close"); closed = true })
 		}))
 		p.Write([]byte("GET / HTTP/1.1\r\n\r\n"))
 		runUntil(t, l, "close", func() bool { return closed })
-		p.SetReadDeadline(time.Now().Add(5 * time.Second))
-		b, _ := io.ReadAll(p)
-		log = append(log, fmt.Sprintf("peer %q", b))
-		return log
+		b, err := ringWritePeer(p)
+		g.add("peer %q %s", b, ringWriteErr(err))
+		return g
 	})
 }
 
@@ -141,13 +165,11 @@ func TestRingWriteTwoWritesThenCloseReset(t *testing.T) {
 	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		c, p := ringWritePair(t, l)
 		defer p.Close()
-		var log []string
-		mustOK(t, c.Write([]byte("abc"), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
-		mustOK(t, c.Writev([][]byte{[]byte("de"), nil, []byte("f")}, func(err error) { log = append(log, "wv "+ringWriteErr(err)) }))
-		closed := false
-		mustOK(t, c.CloseReset(func() { log = append(log, "close"); closed = true }))
-		runUntil(t, l, "close", func() bool { return closed })
-		return log
+		var g ringWriteLog
+		mustOK(t, c.Write([]byte("abc"), g.cb("w")))
+		mustOK(t, c.Writev([][]byte{[]byte("de"), nil, []byte("f")}, g.cb("wv")))
+		ringWriteClose(t, l, c, &g, true)
+		return g
 	})
 }
 
@@ -159,22 +181,19 @@ func TestRingWriteCloseBehindFullSocket(t *testing.T) {
 	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		c, p := ringWritePair(t, l)
 		defer p.Close()
-		var log []string
+		var g ringWriteLog
 		big := make([]byte, 8<<20)
 		for i := range big {
 			big[i] = byte(i % 251)
 		}
-		mustOK(t, c.Write([]byte("abc"), func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
-		mustOK(t, c.Write(big, func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
-		mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w2 "+ringWriteErr(err)) }))
-		closed := false
-		c.Close(func() { log = append(log, "close"); closed = true })
-		runUntil(t, l, "close", func() bool { return closed })
-		p.SetReadDeadline(time.Now().Add(5 * time.Second))
-		b, err := io.ReadAll(p)
-		log = append(log, fmt.Sprintf("peer %s, first write and a prefix of the second %v", ringWriteErr(err),
-			len(b) > 3 && len(b) < 3+len(big) && string(b[:3]) == "abc" && bytes.Equal(b[3:], big[:len(b)-3])))
-		return log
+		mustOK(t, c.Write([]byte("abc"), g.cb("w0")))
+		mustOK(t, c.Write(big, g.cb("w1")))
+		mustOK(t, c.Write([]byte("xyz"), g.cb("w2")))
+		ringWriteClose(t, l, c, &g, false)
+		b, err := ringWritePeer(p)
+		g.add("peer %s, the first write and a prefix of the second %v", ringWriteErr(err),
+			len(b) > 3 && len(b) < 3+len(big) && string(b[:3]) == "abc" && bytes.Equal(b[3:], big[:len(b)-3]))
+		return g
 	})
 }
 
@@ -188,24 +207,21 @@ func TestRingWriteCloseAfterShortSend(t *testing.T) {
 			ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 				c, p := ringWritePair(t, l)
 				defer p.Close()
-				var log []string
+				var g ringWriteLog
 				big := make([]byte, 8<<20)
-				mustOK(t, c.Write(big, func(err error) { log = append(log, "w0 "+ringWriteErr(err)) }))
-				mustOK(t, c.Write([]byte("xyz"), func(err error) { log = append(log, "w1 "+ringWriteErr(err)) }))
+				mustOK(t, c.Write(big, g.cb("w0")))
+				mustOK(t, c.Write([]byte("xyz"), g.cb("w1")))
 				if waited {
 					for range 3 {
 						mustRunMode(t, l, uvloop.RunNoWait)
 					}
 				}
-				log = append(log, fmt.Sprintf("queued %v", c.WriteQueueSize() > 3))
-				closed := false
-				c.Close(func() { log = append(log, "close"); closed = true })
-				runUntil(t, l, "close", func() bool { return closed })
-				p.SetReadDeadline(time.Now().Add(5 * time.Second))
-				b, err := io.ReadAll(p)
-				log = append(log, fmt.Sprintf("peer %s, a prefix of the first write %v", ringWriteErr(err),
-					len(b) > 0 && len(b) < len(big) && bytes.Equal(b, big[:len(b)])))
-				return log
+				g.add("queued %v", c.WriteQueueSize() > 3)
+				ringWriteClose(t, l, c, &g, false)
+				b, err := ringWritePeer(p)
+				g.add("peer %s, a prefix of the first write %v", ringWriteErr(err),
+					len(b) > 0 && len(b) < len(big) && bytes.Equal(b, big[:len(b)]))
+				return g
 			})
 		})
 	}
@@ -226,17 +242,17 @@ func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []
 			mustRunMode(t, l, uvloop.RunNoWait)
 		}
 	}
-	var log []string
-	prep := l.NewPrepare(func(*uvloop.Prepare) { log = append(log, "prepare") })
+	var g ringWriteLog
+	prep := l.NewPrepare(func(*uvloop.Prepare) { g.add("prepare") })
 	mustOK(t, prep.Start())
 	wroteA := false
 	tm := l.NewTimer(func(*uvloop.Timer) {
-		log = append(log, "timer")
-		mustOK(t, a.Write([]byte("abc"), func(err error) { log = append(log, "wA "+ringWriteErr(err)); wroteA = true }))
+		g.add("timer")
+		mustOK(t, a.Write([]byte("abc"), func(err error) { g.cb("wA")(err); wroteA = true }))
 		if writing {
-			mustOK(t, b.Write([]byte("def"), func(err error) { log = append(log, "wB "+ringWriteErr(err)) }))
+			mustOK(t, b.Write([]byte("def"), g.cb("wB")))
 		}
-		b.Close(func() { log = append(log, "closeB") })
+		b.Close(func() { g.add("closeB") })
 	})
 	mustOK(t, tm.Start(0, 0))
 	runUntil(t, l, "write", func() bool { return wroteA })
@@ -246,14 +262,14 @@ func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []
 	prep.Close(nil)
 	tm.Close(nil)
 	i := 0
-	for i < len(log) && log[i] != "timer" {
+	for i < len(g) && g[i] != "timer" {
 		i++
 	}
-	out := log[i:]
+	out := g[i:]
 	if len(out) > 5 {
 		out = out[:5]
 	}
-	ringWriteClose(t, l, a)
+	ringWriteClose(t, l, a, nil, false)
 	return out
 }
 
@@ -295,17 +311,17 @@ func TestRingWrite4GiBCapped(t *testing.T) {
 			n, _ := io.Copy(io.Discard, p)
 			got <- n
 		}()
-		var log []string
-		mustOK(t, c.Write(big, func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		var g ringWriteLog
+		mustOK(t, c.Write(big, g.cb("w")))
 		deadline := time.Now().Add(5 * time.Second)
-		for len(log) == 0 && time.Now().Before(deadline) {
+		for len(g) == 0 && time.Now().Before(deadline) {
 			mustRunMode(t, l, uvloop.RunNoWait)
 		}
-		log = append(log, fmt.Sprintf("queue %d", c.WriteQueueSize()))
-		ringWriteClose(t, l, c)
+		g.add("queue %d", c.WriteQueueSize())
+		ringWriteClose(t, l, c, nil, false)
 		n := <-got
-		log = append(log, fmt.Sprintf("peer got some of the readable 64 KiB %v", n > 0 && n <= 64<<10))
-		return log
+		g.add("peer got some of the readable 64 KiB %v", n > 0 && n <= 64<<10)
+		return g
 	})
 }
 
@@ -322,17 +338,15 @@ func TestRingWrite4GiB(t *testing.T) {
 		c, p := ringWritePair(t, l)
 		defer p.Close()
 		big := make([]byte, 1<<32)
-		var log []string
-		mustOK(t, c.Write(big, func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		var g ringWriteLog
+		mustOK(t, c.Write(big, g.cb("w")))
 		go io.Copy(io.Discard, p)
 		deadline := time.Now().Add(3 * time.Second)
 		for c.WriteQueueSize() == 1<<32 && time.Now().Before(deadline) {
 			mustRunMode(t, l, uvloop.RunNoWait)
 		}
-		log = append(log, fmt.Sprintf("progress %v", c.WriteQueueSize() < 1<<32))
-		closed := false
-		c.Close(func() { log = append(log, "close"); closed = true })
-		runUntil(t, l, "close", func() bool { return closed })
-		return log
+		g.add("progress %v", c.WriteQueueSize() < 1<<32)
+		ringWriteClose(t, l, c, &g, false)
+		return g
 	})
 }
