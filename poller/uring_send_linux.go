@@ -25,8 +25,9 @@ import (
 // Other entries to the kernel submit queued sends too: a full submission ring (sqe),
 // RecvForget, AcceptForget, SendForget's wait, whatever a handle's close submits. The sends
 // they hand over stay the next Submit's to report, as if it had submitted them: SendQueued
-// stays true until a Submit or a Wait, and the completions of other fds' sends that
-// SendForget's wait took out of the ring (stashed) go to the next Submit, not to the Wait.
+// stays true until a Submit or a Wait, and the sends' completions that a wait of theirs
+// took out of the ring (stashed: SendForget's, Remove's) go to the next Submit, not to the
+// next Wait.
 // So the caller sees a send's completion where it would without those entries.
 
 const (
@@ -48,8 +49,7 @@ type sendRing struct {
 	vecs   []*sendVec  // every sendVec made; a sendState names its own by index
 	free   uint32      // the sendVecs no send holds: 1 + the index of the first, 0 for none
 	queued bool        // a send was queued since the last Submit or Wait (perhaps submitted since by another entry)
-	sendIn bool        // stash may hold sends' completions (awaitSend's, of other fds): the next Submit reports them
-	stash  []uring.CQE // completions Submit took out that are not sends: the next Wait's first
+	stash  []uring.CQE // completions taken out before a Wait (Submit's that are not sends, and all another wait took): the next Wait's first
 	head   int         // the first of stash that Wait has not handled
 	out    []Event     // Submit's report
 }
@@ -206,9 +206,8 @@ func (p *Poller) submit() ([]Event, error) {
 		return nil, os.NewSyscallError("io_uring_enter", err)
 	}
 	sr.out = sr.out[:0]
-	if sr.sendIn {
-		rs.takeStashed(-1) // older than what the ring holds
-		sr.sendIn = false
+	if rs.stashed() {
+		rs.takeStashed(-1) // sends' completions another wait stashed, older than the ring's
 	}
 	rs.takeCQEs(-1)
 	return sr.out, nil
@@ -236,15 +235,14 @@ func (rs *ringState) takeCQEs(fd int) bool {
 			}
 			continue
 		}
-		sr.sendIn = sr.sendIn || sendOf(c.UserData, -1)
 		sr.stash = append(sr.stash, c)
 	}
 	return found
 }
 
-// takeStashed applies the completions of sends that takeCQEs, waiting for another fd's
-// send, stashed: fd's, reporting whether it was there, or, for fd < 0, every fd's, into
-// sr.out. The stashed copies are then ignored by the next Wait.
+// takeStashed applies the completions of sends that a wait stashed (takeCQEs waiting for
+// another fd's send, Remove's): fd's, reporting whether it was there, or, for fd < 0, every
+// fd's, into sr.out. The stashed copies are then ignored by the next Wait.
 func (rs *ringState) takeStashed(fd int) bool {
 	sr := &rs.snd
 	for i := sr.head; i < len(sr.stash); i++ {
@@ -269,7 +267,7 @@ func (rs *ringState) nextCQE() (ud uint64, res int32, flags uint32, ok bool) {
 	if sr := &rs.snd; sr.head < len(sr.stash) {
 		c := sr.stash[sr.head]
 		if sr.head++; sr.head == len(sr.stash) {
-			sr.stash, sr.head, sr.sendIn = sr.stash[:0], 0, false
+			sr.stash, sr.head = sr.stash[:0], 0
 		}
 		return c.UserData, c.Res, c.Flags, true
 	}
@@ -301,7 +299,7 @@ func (rs *ringState) releaseStash() {
 			rs.acceptDropped(c.Res, c.Flags)
 		}
 	}
-	sr.stash, sr.head, sr.sendIn = nil, 0, false
+	sr.stash, sr.head = nil, 0
 }
 
 func (p *Poller) sendForget(fd int) (int, bool, error) {

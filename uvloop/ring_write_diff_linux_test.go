@@ -227,20 +227,37 @@ func TestRingWriteCloseAfterShortSend(t *testing.T) {
 	}
 }
 
-// ringWriteCloseOther runs a timer whose callback Writes on a, then closes another stream
-// (which reads when reading, and Writes first when writing): a's write callback runs in the
-// pending phase, before prepare, as after epoll's write(2) inside Write, however the other
-// stream's Close entered the kernel (RecvForget's submission, SendForget's wait).
-func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []string {
+// ringWriteCloseOther runs a timer whose callback Writes on a, then closes another handle:
+// a stream that reads (other "reader"), one that Writes first ("writer"), or a Poll handle
+// watching a socket ("poll"). a's write callback runs in the pending phase, before prepare,
+// as after epoll's write(2) inside Write, however the other Close entered the kernel
+// (RecvForget's submission, SendForget's wait, Remove's wait).
+func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, other string) []string {
 	a, pa := ringWritePair(t, l)
 	defer pa.Close()
 	b, pb := ringWritePair(t, l)
 	defer pb.Close()
-	if reading {
+	var closeB func(cb func()) error
+	switch other {
+	case "reader":
 		mustOK(t, b.ReadStart(func([]byte, error) {}))
-		for range 3 {
-			mustRunMode(t, l, uvloop.RunNoWait)
-		}
+	case "poll":
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+		mustOK(t, err)
+		defer unix.Close(fds[0])
+		defer unix.Close(fds[1])
+		h, err := l.NewPoll(fds[0], func(*uvloop.Poll, uvloop.Events, error) {})
+		mustOK(t, err)
+		mustOK(t, h.Start(uvloop.Readable))
+		closeB = h.Close
+	}
+	if closeB == nil {
+		closeB = b.Close
+	} else {
+		defer ringWriteClose(t, l, b, nil, false)
+	}
+	for range 3 {
+		mustRunMode(t, l, uvloop.RunNoWait)
 	}
 	var g ringWriteLog
 	prep := l.NewPrepare(func(*uvloop.Prepare) { g.add("prepare") })
@@ -249,10 +266,10 @@ func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []
 	tm := l.NewTimer(func(*uvloop.Timer) {
 		g.add("timer")
 		mustOK(t, a.Write([]byte("abc"), func(err error) { g.cb("wA")(err); wroteA = true }))
-		if writing {
+		if other == "writer" {
 			mustOK(t, b.Write([]byte("def"), g.cb("wB")))
 		}
-		b.Close(func() { g.add("closeB") })
+		closeB(func() { g.add("closeB") })
 	})
 	mustOK(t, tm.Start(0, 0))
 	runUntil(t, l, "write", func() bool { return wroteA })
@@ -273,12 +290,12 @@ func ringWriteCloseOther(t *testing.T, l *uvloop.Loop, reading, writing bool) []
 	return out
 }
 
-func TestRingWriteThenCloseOtherReader(t *testing.T) {
-	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return ringWriteCloseOther(t, l, true, false) })
-}
-
-func TestRingWriteThenCloseOtherWriter(t *testing.T) {
-	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return ringWriteCloseOther(t, l, false, true) })
+func TestRingWriteThenCloseOther(t *testing.T) {
+	for _, other := range []string{"reader", "writer", "poll"} {
+		t.Run(other, func(t *testing.T) {
+			ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return ringWriteCloseOther(t, l, other) })
+		})
+	}
 }
 
 // ringWriteHuge maps 4 GiB of address space that no memory backs (MAP_NORESERVE) and makes
