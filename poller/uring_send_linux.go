@@ -27,8 +27,7 @@ import (
 // they hand over stay the next Submit's to report, as if it had submitted them: SendQueued
 // stays true until a Submit or a Wait, and the sends' completions that a wait of theirs
 // took out of the ring (stashed: SendForget's, Remove's) go to the next Submit, not to the
-// next Wait.
-// So the caller sees a send's completion where it would without those entries.
+// next Wait. So the caller sees a send's completion where it would without those entries.
 
 const (
 	udSend        = 1 << 62
@@ -51,6 +50,7 @@ type sendRing struct {
 	queued bool        // a send was queued since the last Submit or Wait (perhaps submitted since by another entry)
 	stash  []uring.CQE // completions taken out before a Wait (Submit's that are not sends, and all another wait took): the next Wait's first
 	head   int         // the first of stash that Wait has not handled
+	seen   int         // stash[:seen] holds no send's completion for Submit (Submit's own, or looked at)
 	out    []Event     // Submit's report
 }
 
@@ -206,10 +206,11 @@ func (p *Poller) submit() ([]Event, error) {
 		return nil, os.NewSyscallError("io_uring_enter", err)
 	}
 	sr.out = sr.out[:0]
-	if rs.stashed() {
+	if max(sr.head, sr.seen) < len(sr.stash) {
 		rs.takeStashed(-1) // sends' completions another wait stashed, older than the ring's
 	}
 	rs.takeCQEs(-1)
+	sr.seen = len(sr.stash)
 	return sr.out, nil
 }
 
@@ -242,10 +243,15 @@ func (rs *ringState) takeCQEs(fd int) bool {
 
 // takeStashed applies the completions of sends that a wait stashed (takeCQEs waiting for
 // another fd's send, Remove's): fd's, reporting whether it was there, or, for fd < 0, every
-// fd's, into sr.out. The stashed copies are then ignored by the next Wait.
+// fd's, into sr.out (of what was stashed since the last Submit). The stashed copies are
+// then ignored by the next Wait.
 func (rs *ringState) takeStashed(fd int) bool {
 	sr := &rs.snd
-	for i := sr.head; i < len(sr.stash); i++ {
+	from := sr.head
+	if fd < 0 {
+		from = max(from, sr.seen)
+	}
+	for i := from; i < len(sr.stash); i++ {
 		c := &sr.stash[i]
 		if !sendOf(c.UserData, fd) {
 			continue
@@ -267,7 +273,7 @@ func (rs *ringState) nextCQE() (ud uint64, res int32, flags uint32, ok bool) {
 	if sr := &rs.snd; sr.head < len(sr.stash) {
 		c := sr.stash[sr.head]
 		if sr.head++; sr.head == len(sr.stash) {
-			sr.stash, sr.head = sr.stash[:0], 0
+			sr.stash, sr.head, sr.seen = sr.stash[:0], 0, 0
 		}
 		return c.UserData, c.Res, c.Flags, true
 	}
@@ -299,7 +305,7 @@ func (rs *ringState) releaseStash() {
 			rs.acceptDropped(c.Res, c.Flags)
 		}
 	}
-	sr.stash, sr.head = nil, 0
+	sr.stash, sr.head, sr.seen = nil, 0, 0
 }
 
 func (p *Poller) sendForget(fd int) (int, bool, error) {
