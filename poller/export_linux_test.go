@@ -43,3 +43,12 @@ func ForgetUncancelled(p *Poller, fd int, accept bool) {
 	}
 	*p.q.ring.recvs.At(fd) = recvState{}
 }
+
+// SendIovecLens returns the lengths of the iovecs a Send of bufs asks the kernel to write.
+func SendIovecLens(bufs [][]byte) []uint64 {
+	var lens []uint64
+	for _, v := range appendIovecs(nil, bufs) {
+		lens = append(lens, uint64(v.Len))
+	}
+	return lens
+}

@@ -27,13 +27,19 @@ func (p *Poller) SendResult(e *Event) (n int, err error) {
 // and IORING_OP_SENDMSG (Linux 5.6).
 func (p *Poller) CanSend() bool { return !p.closed() && p.canSend() }
 
-// Send queues one send(2) of bufs (one to 1024 slices) on fd, a connected stream socket,
-// with MSG_NOSIGNAL (a closed peer is EPIPE, never SIGPIPE). The kernel sees it at the next
-// Submit or Wait, whichever comes first; the Submit or Wait that finds its completion
-// reports it as a sent Event with tag. At most one send per fd is in flight: Send fails
-// with EBUSY while the last one's completion has not been reported. The poller keeps what it
-// needs of bufs (their addresses) until then; the caller must keep the bytes unchanged until
-// the completion is reported. Loop goroutine only.
+// MaxSend is the most one Send asks the kernel to write: bufs beyond it are left out (the
+// completion reports fewer bytes, as a short send does, and the caller sends the rest
+// again). A send's length is 32 bits in the kernel's request, and write(2) takes less than
+// 2 GiB at once anyway.
+const MaxSend = 1 << 30
+
+// Send queues one send(2) of bufs (one to 1024 slices, MaxSend bytes of them at most) on
+// fd, a connected stream socket, with MSG_NOSIGNAL (a closed peer is EPIPE, never SIGPIPE).
+// The kernel sees it at the next Submit or Wait, whichever comes first; the Submit or Wait
+// that finds its completion reports it as a sent Event with tag. At most one send per fd is
+// in flight: Send fails with EBUSY while the last one's completion has not been reported.
+// The poller keeps what it needs of bufs (their addresses) until then; the caller must keep
+// the bytes unchanged until the completion is reported. Loop goroutine only.
 func (p *Poller) Send(fd int, bufs [][]byte, tag uint32) error {
 	if p.closed() {
 		return ErrClosed
@@ -44,8 +50,9 @@ func (p *Poller) Send(fd int, bufs [][]byte, tag uint32) error {
 	return p.send(fd, bufs, tag)
 }
 
-// SendQueued reports whether a send is queued that the kernel has not seen yet: Submit
-// would hand it over. Loop goroutine only.
+// SendQueued reports whether a send was queued since the last Submit or Wait: Submit
+// would hand it over, or report its completion if another entry to the kernel handed it
+// over first (a full submission ring, RecvForget, SendForget's wait). Loop goroutine only.
 func (p *Poller) SendQueued() bool { return !p.closed() && p.sendQueued() }
 
 // Submit hands what is queued (sends, and the other requests queued with them) to the kernel

@@ -546,6 +546,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 			return 0, false, err
 		}
 	}
+	rs.snd.queued = false // this wait submits the queued sends: it reports their completions
 	var err error
 	switch {
 	case msec == 0 || rs.r.Ready() > 0 || rs.stashed():

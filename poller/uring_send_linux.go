@@ -21,6 +21,13 @@ import (
 // every completion out of the ring, reports the sends', and stashes the others (polls,
 // receives, cancellations) in their order; the next Wait handles the stash before the ring,
 // as if the completions were still there, so nothing is lost or reordered.
+//
+// Other entries to the kernel submit queued sends too: a full submission ring (sqe),
+// RecvForget, AcceptForget, SendForget's wait, whatever a handle's close submits. The sends
+// they hand over stay the next Submit's to report, as if it had submitted them: SendQueued
+// stays true until a Submit or a Wait, and the sends' completions that a wait of theirs
+// took out of the ring (stashed: SendForget's, Remove's) go to the next Submit, not to the
+// next Wait. So the caller sees a send's completion where it would without those entries.
 
 const (
 	udSend        = 1 << 62
@@ -40,9 +47,10 @@ type sendRing struct {
 	sends  sendTable   // indexed by fd; an entry never moves
 	vecs   []*sendVec  // every sendVec made; a sendState names its own by index
 	free   uint32      // the sendVecs no send holds: 1 + the index of the first, 0 for none
-	queued bool        // a send was queued since the last Submit
-	stash  []uring.CQE // completions Submit took out that are not sends: the next Wait's first
+	queued bool        // a send was queued since the last Submit or Wait (perhaps submitted since by another entry)
+	stash  []uring.CQE // completions taken out before a Wait (Submit's that are not sends, and all another wait took): the next Wait's first
 	head   int         // the first of stash that Wait has not handled
+	seen   int         // stash[:seen] holds no send's completion for Submit (Submit's own, or looked at)
 	out    []Event     // Submit's report
 }
 
@@ -133,16 +141,8 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 		st.vec = sr.takeVec()
 	}
 	vec := sr.vec(st.vec)
-	vec.iov = vec.iov[:0]
-	for _, b := range bufs {
-		var v unix.Iovec
-		v.SetLen(len(b)) // uint64 or uint32 by the architecture
-		if len(b) > 0 {
-			v.Base = &b[0]
-		}
-		vec.iov = append(vec.iov, v)
-	}
-	if len(bufs) == 1 {
+	vec.iov = appendIovecs(vec.iov[:0], bufs)
+	if len(vec.iov) == 1 {
 		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSend, uint64(uintptr(unsafe.Pointer(vec.iov[0].Base))), uint32(vec.iov[0].Len)
 	} else {
 		vec.msg = unix.Msghdr{Iov: &vec.iov[0]}
@@ -153,6 +153,26 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 	st.armed, st.done, st.seq, vec.tag = true, false, rs.seq, tag
 	sr.queued = true
 	return nil
+}
+
+// appendIovecs appends to iov the iovecs of bufs, up to MaxSend bytes: a longer buffer is
+// cut there, and the buffers after it are left out. A SEND's length, 32 bits, then holds
+// the first iovec's.
+func appendIovecs(iov []unix.Iovec, bufs [][]byte) []unix.Iovec {
+	left := MaxSend
+	for _, b := range bufs {
+		n := min(len(b), left)
+		var v unix.Iovec
+		v.SetLen(n) // uint64 or uint32 by the architecture
+		if n > 0 {
+			v.Base = &b[0]
+		}
+		iov = append(iov, v)
+		if left -= n; left == 0 {
+			break
+		}
+	}
+	return iov
 }
 
 // reaped records a send's completion; it returns the event to report, or false when the
@@ -172,14 +192,7 @@ func (sr *sendRing) reaped(ud uint64, res int32) (Event, bool) {
 
 func (p *Poller) sendQueued() bool {
 	rs := p.q.ring
-	if rs == nil || !rs.snd.queued {
-		return false
-	}
-	if rs.r.Pending() == 0 {
-		rs.snd.queued = false // a Wait, or a full ring, submitted it
-		return false
-	}
-	return true
+	return rs != nil && rs.snd.queued
 }
 
 func (p *Poller) submit() ([]Event, error) {
@@ -193,8 +206,17 @@ func (p *Poller) submit() ([]Event, error) {
 		return nil, os.NewSyscallError("io_uring_enter", err)
 	}
 	sr.out = sr.out[:0]
+	if max(sr.head, sr.seen) < len(sr.stash) {
+		rs.takeStashed(-1) // sends' completions another wait stashed, older than the ring's
+	}
 	rs.takeCQEs(-1)
+	sr.seen = len(sr.stash)
 	return sr.out, nil
+}
+
+// sendOf reports whether ud is a send's user data, of fd's send when fd >= 0.
+func sendOf(ud uint64, fd int) bool {
+	return ud&udRecv == 0 && ud&udSend != 0 && (fd < 0 || int(ud>>32&0x1fffffff)-1 == fd)
 }
 
 // takeCQEs empties the completion ring: sends' completions go to sr.out, the others to the
@@ -205,7 +227,7 @@ func (rs *ringState) takeCQEs(fd int) bool {
 	for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
 		c := *cqe
 		rs.r.AdvanceCQ()
-		if c.UserData&udRecv == 0 && c.UserData&udSend != 0 && (fd < 0 || int(c.UserData>>32&0x1fffffff)-1 == fd) {
+		if sendOf(c.UserData, fd) {
 			if ev, ok := sr.reaped(c.UserData, c.Res); ok {
 				if fd < 0 {
 					sr.out = append(sr.out, ev)
@@ -219,17 +241,28 @@ func (rs *ringState) takeCQEs(fd int) bool {
 	return found
 }
 
-// takeStashed applies the completion of fd's send if takeCQEs, waiting for another fd's
-// send, stashed it; the stashed copy is then ignored by the next Wait.
+// takeStashed applies the completions of sends that a wait stashed (takeCQEs waiting for
+// another fd's send, Remove's): fd's, reporting whether it was there, or, for fd < 0, every
+// fd's, into sr.out (of what was stashed since the last Submit). The stashed copies are
+// then ignored by the next Wait.
 func (rs *ringState) takeStashed(fd int) bool {
 	sr := &rs.snd
-	for i := sr.head; i < len(sr.stash); i++ {
+	from := sr.head
+	if fd < 0 {
+		from = max(from, sr.seen)
+	}
+	for i := from; i < len(sr.stash); i++ {
 		c := &sr.stash[i]
-		if c.UserData&udRecv == 0 && c.UserData&udSend != 0 && int(c.UserData>>32&0x1fffffff)-1 == fd {
-			if _, ok := sr.reaped(c.UserData, c.Res); ok {
-				c.UserData = udIgnore
-				return true
-			}
+		if !sendOf(c.UserData, fd) {
+			continue
+		}
+		ev, ok := sr.reaped(c.UserData, c.Res)
+		c.UserData = udIgnore // reported here, or stale
+		switch {
+		case ok && fd >= 0:
+			return true
+		case ok:
+			sr.out = append(sr.out, ev)
 		}
 	}
 	return false
@@ -240,7 +273,7 @@ func (rs *ringState) nextCQE() (ud uint64, res int32, flags uint32, ok bool) {
 	if sr := &rs.snd; sr.head < len(sr.stash) {
 		c := sr.stash[sr.head]
 		if sr.head++; sr.head == len(sr.stash) {
-			sr.stash, sr.head = sr.stash[:0], 0
+			sr.stash, sr.head, sr.seen = sr.stash[:0], 0, 0
 		}
 		return c.UserData, c.Res, c.Flags, true
 	}
@@ -272,7 +305,7 @@ func (rs *ringState) releaseStash() {
 			rs.acceptDropped(c.Res, c.Flags)
 		}
 	}
-	sr.stash, sr.head = nil, 0
+	sr.stash, sr.head, sr.seen = nil, 0, 0
 }
 
 func (p *Poller) sendForget(fd int) (int, bool, error) {

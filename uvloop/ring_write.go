@@ -1,6 +1,10 @@
 package uvloop
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/uvgo/uvgo/poller"
+)
 
 // TCP streams of a loop whose poller can write for them (the io_uring backend: CanSend) do
 // not call write(2): the queue's head is handed to the kernel as one send request (SEND, or
@@ -15,13 +19,16 @@ import "syscall"
 //
 // Closing the stream submits its send and, if the kernel has not completed it, cancels it
 // and waits for the completion before the fd is closed: no request runs against a closed
-// (or reused) fd, the kernel no longer reads the caller's bytes, and the writes not written
-// fail with ECANCELED, as on epoll.
+// (or reused) fd, and the kernel no longer reads the caller's bytes. When the send went out
+// whole, what is queued behind it is written as epoll's Write would have written it, with
+// write(2) as far as the socket takes it (Write, Write, Close in one callback sends both,
+// as in Node); the writes not written fail with ECANCELED, as on epoll.
 
 // ringWrite is a stream's state for writes through the ring; loop goroutine only.
 type ringWrite struct {
-	on       bool // Write sends through the ring (a TCP stream, and CanSend)
-	inflight bool // a send is queued or in the kernel, its completion not applied (counted in ioTable.sends)
+	on       bool   // Write sends through the ring (a TCP stream, and CanSend)
+	inflight bool   // a send is queued or in the kernel, its completion not applied (counted in ioTable.sends)
+	size     uint32 // the bytes the send in flight asked for (poller.MaxSend at most)
 }
 
 func (s *stream) ringWriteInit(kind HandleKind) {
@@ -58,7 +65,7 @@ func (s *stream) ringSend() bool {
 		if err != nil {
 			return false
 		}
-		s.rw.inflight = true
+		s.rw.inflight, s.rw.size = true, uint32(min(total, poller.MaxSend))
 		l.io.sends++
 		if s.io.want&Writable != 0 {
 			l.io.stop(&s.io, Writable) // the completion, not readiness, says what comes next
@@ -101,8 +108,10 @@ func (s *stream) sent(n int, err error) {
 	}
 }
 
-// ringSendForget is closeFd's part: the send ends before the fd is closed (a cancelled
-// one leaves its requests queued, for destroy to fail with ECANCELED).
+// ringSendForget is closeFd's part: the send ends before the fd is closed. After a send
+// that went out whole, what is queued behind it is written now, as far as the socket takes
+// it; a cancelled or short send, like a full socket, leaves its requests queued, for
+// destroy to fail with ECANCELED.
 func (s *stream) ringSendForget() {
 	if !s.rw.inflight {
 		return
@@ -112,12 +121,16 @@ func (s *stream) ringSendForget() {
 	n, ok, err := s.loop.poller.SendForget(s.io.fd)
 	switch {
 	case !ok, err == syscall.ECANCELED:
+	case err == syscall.EAGAIN || err == syscall.ENOBUFS: // the socket is full
 	case err != nil:
 		r := s.queue.pop()
 		r.err = sysErr("write", err)
 		s.done.push(r)
 	default:
 		s.advance(n)
+		if n == int(s.rw.size) {
+			s.writeNow()
+		}
 	}
 }
 

@@ -571,8 +571,18 @@ func (s *stream) write() {
 	if s.rw.on && s.ringSend() {
 		return
 	}
-	l := s.loop
-	sh := &l.streams
+	if s.writeNow() {
+		s.loop.io.stop(&s.io, Writable) // a write failed
+	} else if s.queue.front() != nil {
+		s.loop.io.start(&s.io, Writable) // the socket is full, or the burst is over
+	}
+}
+
+// writeNow is write's system calls: it writes the queue, several requests per writev,
+// until it is empty, the socket is full, a write fails or ioBurst calls are made. It
+// reports whether a write failed (its request is finished with the error).
+func (s *stream) writeNow() (failed bool) {
+	sh := &s.loop.streams
 	for count := ioBurst; count > 0 && s.queue.front() != nil; count-- {
 		var (
 			n   int
@@ -589,25 +599,20 @@ func (s *stream) write() {
 			clear(bufs)
 		}
 		if err == syscall.EAGAIN || err == syscall.ENOBUFS {
-			l.io.start(&s.io, Writable)
-			return
+			return false
 		}
 		if err != nil {
 			r := s.queue.pop()
 			r.err = sysErr("write", err)
 			s.finishReq(r)
-			l.io.stop(&s.io, Writable)
-			return
+			return true
 		}
 		s.advance(n)
 		if n < total {
-			l.io.start(&s.io, Writable) // the socket is full
-			return
+			return false // the socket is full
 		}
 	}
-	if s.queue.front() != nil {
-		l.io.start(&s.io, Writable)
-	}
+	return false
 }
 
 // gather collects the buffers of the queued requests, up to maxIovecs, in the loop's
