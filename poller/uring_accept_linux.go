@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/uvgo/uvgo/internal/sock"
 	"github.com/uvgo/uvgo/internal/uring"
 )
 
@@ -23,9 +24,10 @@ import (
 // the caller wants accepts: a listener stays level-triggered, as on readiness.
 //
 // An accepted fd belongs to the caller once Wait reported it. One that no one is left to take
-// (its listener forgotten, or the poller closing) is closed here: ringAccepted for a stale
-// completion, releaseAccepts at Close, which cancels the requests in flight and reaps their
-// last completions first.
+// (its listener forgotten, or the poller closing) is closed here, with a reset (SO_LINGER 0),
+// since on readiness it would have stayed in the listen queue, which the listener's close
+// resets: ringAccepted for a stale completion, releaseAccepts at Close, which cancels the
+// requests in flight and reaps their last completions first.
 
 const udAccept = 1 << 60
 
@@ -197,7 +199,7 @@ func (p *Poller) ringAccepted(ud uint64, res int32, flags uint32, k int) bool {
 	fd, seq := acceptFd(ud), uint32(ud)
 	if fd < 0 || fd >= len(rs.acc.st) || !rs.acc.st[fd].armed || rs.acc.st[fd].seq != seq {
 		if res >= 0 {
-			unix.Close(int(res)) // accepted after AcceptForget
+			sock.CloseReset(int(res)) // accepted after AcceptForget
 		}
 		rs.stale(ud, flags)
 		return false
@@ -237,10 +239,11 @@ func (p *Poller) releaseAccepts() {
 }
 
 // acceptDropped is Close's part for an accept's completion that no Wait will report: the fd
-// it accepted is closed, and its last completion counted.
+// it accepted is closed, its peer reset as when a listener's queue is dropped, and its last
+// completion counted.
 func (rs *ringState) acceptDropped(res int32, flags uint32) {
 	if res >= 0 {
-		unix.Close(int(res))
+		sock.CloseReset(int(res))
 	}
 	if flags&uring.CQEFMore == 0 {
 		rs.acc.inflight--

@@ -1,6 +1,11 @@
 package uvloop
 
-import "github.com/uvgo/uvgo/poller"
+import (
+	"syscall"
+
+	"github.com/uvgo/uvgo/internal/sock"
+	"github.com/uvgo/uvgo/poller"
+)
 
 // TCP streams of a loop whose poller can read for them (the io_uring backend: CanRecv) do not
 // ask for Readable and read on readiness: ReadStart starts a multishot receive, and the
@@ -16,6 +21,12 @@ import "github.com/uvgo/uvgo/poller"
 // another while the stream reads), that bounds what is held (poller.RecvLimit: 272 KiB);
 // elsewhere a flood can fill all the shared buffers (4 MiB) before the cancellation reaches
 // the kernel.
+//
+// The socket's error (the peer reset the connection, or it timed out) goes to whichever of
+// its requests runs first: on readiness the read runs before the write and takes it, and the
+// write then fails with EPIPE; here a send waiting for room may take it, and the receive then
+// reads the end of the stream. So a send that failed with it in the poll phase while the
+// stream reads hands it to the read side (sendErrToRead), as on readiness.
 
 // ringRead is a stream's state for reads through the ring; loop goroutine only.
 type ringRead struct {
@@ -138,6 +149,9 @@ func (l *Loop) keepCompletions(events []poller.Event) {
 
 // deliver hands a read's result to the read callback, as stream.read does.
 func (s *stream) deliver(data []byte, err error) {
+	if data == nil && err == nil && s.x != nil {
+		err = s.delayedRecvErr() // the end stands for the error a send took (sendErrToRead)
+	}
 	switch {
 	case s.readCb == nil:
 	case err != nil:
@@ -149,6 +163,44 @@ func (s *stream) deliver(data []byte, err error) {
 		s.readCb(data, nil)
 		s.loop.afterTask(s.readCb)
 	}
+}
+
+// sendErrToRead is onSent's part for a send that failed in the poll phase (it waited for
+// room) with err: if err is the socket's error and the stream reads, the read side ends with
+// it, as when the read on readiness takes it before the write, and the send fails with EPIPE
+// as the write after that read does. The read callback gets it at once when nothing is left
+// to read before it; otherwise the end of the stream that the receive reads after those
+// bytes stands for it. It returns the send's error. If the read callback panics, the send's
+// failure is applied all the same (its callback runs in the next pending phase).
+func (s *stream) sendErrToRead(err error) error {
+	if !s.ring.on || s.sflags&sReading == 0 || s.readCb == nil || !socketErr(err) || s.ring.heldEnd {
+		return err
+	}
+	if n, e := sock.Unread(s.io.fd); s.ring.hasHeld || e != nil || n > 0 {
+		s.rare().heldErr = err
+		return syscall.EPIPE
+	}
+	read := false
+	defer func() {
+		if !read && s.io.fd >= 0 {
+			s.sent(0, syscall.EPIPE)
+		}
+	}()
+	s.deliver(nil, err)
+	read = true
+	return syscall.EPIPE
+}
+
+// socketErr reports whether err is an error that a connected TCP socket reports once to its
+// next read or write: what ended the connection. (EPIPE, a reset after the peer's FIN, is
+// read as the end of the stream.)
+func socketErr(err error) bool {
+	switch err {
+	case syscall.ECONNRESET, syscall.ETIMEDOUT, syscall.ECONNABORTED, syscall.EHOSTUNREACH,
+		syscall.ENETUNREACH, syscall.ENETDOWN, syscall.EHOSTDOWN:
+		return true
+	}
+	return false
 }
 
 // runHeld hands the held bytes, then the held end, to the streams that read again.

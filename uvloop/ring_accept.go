@@ -27,7 +27,10 @@ import (
 //
 // Closing the listener cancels the accept (AcceptForget) before the fd is closed; the
 // connections in the backlog are closed, and so are those the kernel still accepts for it
-// (the poller closes them, and dispatch closes those of a batch it drops).
+// (the poller closes them, and dispatch closes those of a batch it drops), each with a reset
+// (SO_LINGER 0): on epoll they would still be in the listen queue, whose connections the
+// kernel resets when the listener closes. The one announced and not taken is closed
+// normally, as epoll's is.
 
 // ringAccept is a listener's state for accepts through the ring, in its streamRare (an
 // accepted connection does not carry it); loop goroutine only.
@@ -58,7 +61,7 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 	l := s.loop
 	if s.io.fd < 0 || s.sflags&sListening == 0 {
 		if fd >= 0 {
-			sock.Close(fd)
+			sock.CloseReset(fd)
 		}
 		return
 	}
@@ -139,11 +142,11 @@ func (s *stream) ringAcceptResume() {
 }
 
 // ringAcceptForget is closeFd's part: the accepts are cancelled before the fd is closed, and
-// the backlog's connections are closed.
+// the backlog's connections, never announced, are closed with a reset.
 func (s *stream) ringAcceptForget() {
 	s.loop.poller.AcceptForget(s.io.fd)
 	for _, fd := range s.x.acc.backlog {
-		sock.Close(fd)
+		sock.CloseReset(fd)
 	}
 	s.x.acc.backlog = s.x.acc.backlog[:0]
 	s.x.acc.on = false
@@ -151,7 +154,7 @@ func (s *stream) ringAcceptForget() {
 }
 
 // accepted is dispatch's part for an accepted event (keep: see onAccepted). A connection
-// accepted for a listener that is gone (closed by an earlier callback) is closed.
+// accepted for a listener that is gone (closed by an earlier callback) is closed with a reset.
 func (l *Loop) accepted(ev *poller.Event, keep bool) {
 	fd, err := ev.AcceptedFd()
 	if w := l.io.byFd.Load(int(ev.Fd)); w != nil && w.tag == ev.Tag && w.st != nil && w.st.accepting() {
@@ -159,7 +162,7 @@ func (l *Loop) accepted(ev *poller.Event, keep bool) {
 		return
 	}
 	if fd >= 0 {
-		sock.Close(fd)
+		sock.CloseReset(fd)
 	}
 }
 

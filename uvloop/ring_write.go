@@ -82,6 +82,11 @@ func (s *stream) ringSend() bool {
 func (s *stream) onSent(n int, err error, inline bool) {
 	s.rw.inflight = false
 	s.loop.io.sends--
+	if err != nil && !inline {
+		if err = s.sendErrToRead(err); s.io.fd < 0 {
+			return // the read callback closed the stream: destroy cancels the writes
+		}
+	}
 	s.sent(n, err)
 	if !inline && s.io.fd >= 0 {
 		s.writeCallbacks()

@@ -26,6 +26,7 @@ type IOVecs struct{}
 func Socket(family, typ int) (int, error)                       { return -1, ErrUnsupported }
 func Accept(fd int) (int, error)                                { return -1, ErrUnsupported }
 func Close(fd int) error                                        { return ErrUnsupported }
+func CloseReset(fd int) error                                   { return ErrUnsupported }
 func SetNonblock(fd int) error                                  { return ErrUnsupported }
 func Listen(fd, backlog int) error                              { return ErrUnsupported }
 func ShutdownWrite(fd int) error                                { return ErrUnsupported }

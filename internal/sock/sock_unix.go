@@ -20,6 +20,14 @@ const UnixPathMax = len(unix.RawSockaddrUnix{}.Path)
 // Close closes fd. EINTR is not retried: the descriptor is gone whatever close reports.
 func Close(fd int) error { return unix.Close(fd) }
 
+// CloseReset closes fd, a connection no one took, so that its peer sees a reset (SO_LINGER
+// on with a zero timeout, best effort) as when a listener's queue is dropped: for a
+// connection accepted ahead of the caller (io_uring's multishot accept) that it never saw.
+func CloseReset(fd int) error {
+	SetLingerZero(fd)
+	return unix.Close(fd)
+}
+
 // SetNonblock makes fd non-blocking (fcntl O_NONBLOCK).
 func SetNonblock(fd int) error { return unix.SetNonblock(fd, true) }
 

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package sock
+
+// Unread is only needed by Linux's io_uring backend: ErrUnsupported elsewhere.
+func Unread(fd int) (int, error) { return 0, ErrUnsupported }
