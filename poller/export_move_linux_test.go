@@ -13,3 +13,6 @@ func RecvEndStashed(p *Poller, fd int) bool {
 	}
 	return false
 }
+
+// MovesLate returns how many looks ran out their wait for moved requests (moveWait).
+func MovesLate(p *Poller) int { return p.q.ring.movesLate }

@@ -87,7 +87,11 @@ func TestRingMoveLookSeesReceived(t *testing.T) {
 					}
 					return err
 				})
-				if got != "x" {
+				if got != "x" && poller.MovesLate(p) > 0 {
+					// The old thread got no CPU within moveWait (a loaded machine): the
+					// look reports it late, as documented; nothing to check here.
+					t.Logf("the look ran out its wait for the moved receive; reported %q", got)
+				} else if got != "x" {
 					t.Errorf("the look after the move reported %q, want %q", got, "x")
 				}
 			})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -110,6 +111,7 @@ type ringState struct {
 	used      []uint16       // buffers reported by the last wait, or dropped: recycled by the next
 	inflight  int            // receives in the kernel (their last completion not reaped)
 	moving    int            // receives and accepts that a move cancelled, their last completion not reaped (uring_move_linux.go)
+	movesLate int            // looks whose wait for the moved requests ran out (forgetMoves; tests)
 	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
 	tid       int            // the thread that armed the polls (Rebind)
 	unbound   bool           // since Open or Unbind, and until the next Rebind
@@ -423,44 +425,48 @@ func (p *Poller) ringUpdate(fd int, ev Events) error {
 	return rs.arm(fd, ev)
 }
 
-// removeWaits bounds how many times ringUnregister waits, 1 ms each, for completions that
-// other threads post.
-const removeWaits = 10
+// removeWait bounds how long ringUnregister waits for completions that other threads post.
+const removeWait = 10 * time.Millisecond
 
 // ringUnregister removes fd's armed request at once (see the top of the file), and waits
 // until the kernel has let go of the file: until the last completions of all of fd's
-// requests are out of the kernel, also of those that a Rebind removed (pollsGone). A
-// request's completion work runs on the thread that armed it; for this thread's requests it
-// runs inside the submission (GETEVENTS), and nothing is waited for. Another thread's (the
-// goroutine changed threads since a wait armed it, or Rebind moved it) runs when that thread
-// does: an unbound ring wakes that thread, and ringUnregister waits for it, a few
-// milliseconds at most; a ThreadBound ring's thread runs it only at its next system call,
-// which is not waited for.
+// requests are out of the kernel, also of those that a Rebind, Modify or a quiet poll's
+// report removed but whose removal is still queued (pollsGone). A request's completion work
+// runs on the thread that armed it; for this thread's requests it runs inside the submission
+// (GETEVENTS), and nothing is waited for. Another thread's (the goroutine changed threads
+// since a wait armed it, or Rebind moved it) runs when that thread does: an unbound ring
+// wakes that thread, and ringUnregister waits for it, removeWait at most; a ThreadBound
+// ring's thread runs it only at its next system call, which is not waited for.
 func (p *Poller) ringUnregister(fd int) error {
 	rs := p.q.ring
 	st := rs.polls.At(fd)
-	if !st.armed {
-		*st = pollState{live: st.live}
-		return nil
+	if st.armed {
+		if err := rs.cancel(fd); err != nil {
+			*st = pollState{live: st.live}
+			return err
+		}
 	}
-	err := rs.cancel(fd)
 	*st = pollState{live: st.live}
-	if err != nil {
-		return err
+	if st.live == 0 {
+		return nil // none of fd's requests is in the kernel
 	}
 	rs.offSubmit()
-	for tries := 0; ; tries++ {
+	var deadline time.Time
+	for {
 		var err error
-		if tries == 0 {
+		if deadline.IsZero() {
+			deadline = time.Now().Add(removeWait)
 			_, err = rs.r.Submit()
-		} else {
-			rs.ts = uring.Timespec{Nsec: 1e6}
+		} else if left := time.Until(deadline); left > 0 {
+			rs.ts = uring.Timespec{Nsec: int64(min(left, time.Millisecond))}
 			_, err = rs.r.Enter(1, &rs.ts)
+		} else {
+			return nil
 		}
 		if err != nil && err != unix.EINTR && err != uring.ErrSQFull {
 			return os.NewSyscallError("io_uring_enter", err)
 		}
-		if rs.pollsGone(fd) || rs.bound || tries == removeWaits {
+		if rs.pollsGone(fd) || rs.bound {
 			return nil
 		}
 	}

@@ -160,6 +160,7 @@ func (rs *ringState) landed(c *uring.CQE) bool {
 // forgetMoves stops counting the moved requests whose last completion has not come within
 // moveWait: the reap handles it whenever it comes, as any other.
 func (rs *ringState) forgetMoves() {
+	rs.movesLate++
 	for fd := range rs.recvs.Len() {
 		if st := rs.recvs.Get(fd); st != nil {
 			st.moving = false
