@@ -1,106 +1,34 @@
 package uvloop_test
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/netip"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/uvgo/uvgo/poller"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
 // Differential tests of how a reset reaches a TCP stream: each scenario runs on a loop per
 // backend (epoll and io_uring), logs the callbacks, and the two logs must be the same.
 
-// diffErr names an error by its errno, or "nil"/"EOF".
-func diffErr(err error) string {
-	if err == nil {
-		return "nil"
-	}
-	if errors.Is(err, io.EOF) {
-		return "EOF"
-	}
-	var e syscall.Errno
-	if errors.As(err, &e) {
-		return fmt.Sprintf("%d(%s)", int(e), e.Error())
-	}
-	return err.Error()
-}
-
-// backendDiff runs scenario on each backend and fails when the logs differ.
-func backendDiff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string) {
-	logs := map[uvloop.Backend][]string{}
-	for _, b := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
-		if err := poller.Available(b); err != nil {
-			t.Skipf("%v: %v", b, err)
-		}
-		ok := t.Run(b.String(), func(t *testing.T) {
-			l := newLoopWith(t, uvloop.WithBackend(b))
-			logs[b] = scenario(t, l)
-			closeLoop(t, l)
-		})
-		if !ok {
-			return
-		}
-	}
-	e, u := logs[uvloop.BackendEpoll], logs[uvloop.BackendIOURing]
-	t.Logf("epoll: %q", e)
-	if strings.Join(e, "\n") != strings.Join(u, "\n") {
-		t.Errorf("the backends differ:\nepoll:    %q\nio_uring: %q", e, u)
-	}
-}
-
-// diffPair connects a loop TCP to a Go listener and returns both ends.
-func diffPair(t *testing.T, l *uvloop.Loop) (*uvloop.TCP, *net.TCPConn) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	mustOK(t, err)
-	defer ln.Close()
-	ch := make(chan net.Conn, 1)
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			ch <- nil
-			return
-		}
-		ch <- c
-	}()
-	c, err := l.NewTCP()
-	mustOK(t, err)
-	connected := false
-	mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), func(err error) {
-		mustOK(t, err)
-		connected = true
-	}))
-	runUntil(t, l, "connect", func() bool { return connected })
-	p := <-ch
-	if p == nil {
-		t.Fatal("accept failed")
-	}
-	return c, p.(*net.TCPConn)
-}
-
 // The peer resets (SO_LINGER 0) while the stream reads and has writes stuck behind a full
 // socket: the read callback gets ECONNRESET, the writes fail, and the stream is neither
 // readable nor writable after it, whichever backend's request met the reset first.
 func TestPeerResetReadingAndWritingDiff(t *testing.T) {
-	backendDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		c, p := diffPair(t, l)
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
 		mustOK(t, syscall.SetsockoptInt(c.Fd(), syscall.SOL_SOCKET, syscall.SO_SNDBUF, 4096))
 		var log []string
 		big := make([]byte, 4<<20)
 		for i := 0; i < 2; i++ {
 			i := i
-			mustOK(t, c.Write(big, func(err error) { log = append(log, fmt.Sprintf("w%d %s", i, diffErr(err))) }))
+			mustOK(t, c.Write(big, func(err error) { log = append(log, fmt.Sprintf("w%d %s", i, ringWriteErr(err))) }))
 		}
 		mustOK(t, c.ReadStart(func(b []byte, err error) {
-			log = append(log, fmt.Sprintf("read %d %s", len(b), diffErr(err)))
+			log = append(log, fmt.Sprintf("read %d %s", len(b), ringWriteErr(err)))
 		}))
 		for i := 0; i < 5; i++ {
 			mustRunMode(t, l, uvloop.RunNoWait)
@@ -123,13 +51,13 @@ func TestPeerResetReadingAndWritingDiff(t *testing.T) {
 // kernel's accept queue is dropped (epoll), also when io_uring's multishot accept already took
 // them; and a client closed inside its own connect callback ends the same way on both.
 func TestListenerCloseWithPendingDiff(t *testing.T) {
-	backendDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		var log []string
 		srv, err := l.NewTCP()
 		mustOK(t, err)
 		mustOK(t, srv.Bind(netip.MustParseAddrPort("127.0.0.1:0"), 0))
 		mustOK(t, srv.Listen(16, func(err error) {
-			log = append(log, "conn "+diffErr(err))
+			log = append(log, "conn "+ringWriteErr(err))
 			srv.Close(func() { log = append(log, "listener closed") })
 		}))
 		addr, err := srv.LocalAddr()
@@ -147,7 +75,7 @@ func TestListenerCloseWithPendingDiff(t *testing.T) {
 		for i, pc := range peers {
 			pc.SetReadDeadline(time.Now().Add(3 * time.Second))
 			_, err := pc.Read(make([]byte, 1))
-			log = append(log, fmt.Sprintf("peer%d %s", i, diffErr(err)))
+			log = append(log, fmt.Sprintf("peer%d %s", i, ringWriteErr(err)))
 			pc.Close()
 		}
 		c, err := l.NewTCP()
@@ -157,8 +85,8 @@ func TestListenerCloseWithPendingDiff(t *testing.T) {
 		defer ln.Close()
 		closed := false
 		mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), func(err error) {
-			log = append(log, "connect "+diffErr(err))
-			mustOK(t, c.Write([]byte("x"), func(err error) { log = append(log, "w "+diffErr(err)) }))
+			log = append(log, "connect "+ringWriteErr(err))
+			mustOK(t, c.Write([]byte("x"), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
 			c.Close(func() { log = append(log, "close"); closed = true })
 		}))
 		runUntil(t, l, "client closed", func() bool { return closed })
