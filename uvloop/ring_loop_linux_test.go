@@ -29,11 +29,7 @@ func TestRingLoopTimerNoSpin(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			listenTCP(t, l, func(*uvloop.TCP, error) {})
 			hs, peers := ringStreams(t, l, 4)
 			mustOK(t, hs[0].ReadStart(func([]byte, error) {}))
@@ -83,11 +79,7 @@ func TestRingLoopTimerNoSpin(t *testing.T) {
 func TestRingLoopPostBetweenRuns(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			_, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {})
 			_ = addr
 			var ran atomic.Int32
@@ -106,10 +98,7 @@ func TestRingLoopPostBetweenRuns(t *testing.T) {
 				want := int32(i + 1)
 				ok := false
 				within(t, 5*time.Second, fmt.Sprintf("RunOnce %d", i), func() { l.Post(func() {}) }, func() {
-					done := make(chan struct{})
-					go func() {
-						runtime.LockOSThread()
-						defer runtime.UnlockOSThread()
+					onNewThread(release, func() {
 						for ran.Load() < want {
 							if _, err := l.Run(uvloop.RunOnce); err != nil {
 								t.Errorf("run: %v", err)
@@ -117,10 +106,7 @@ func TestRingLoopPostBetweenRuns(t *testing.T) {
 							}
 						}
 						ok = true
-						close(done)
-						<-release
-					}()
-					<-done
+					})
 				})
 				if !ok {
 					break
@@ -138,11 +124,7 @@ func TestRingLoopCloseInFlight(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			listenTCP(t, l, func(*uvloop.TCP, error) {})
 			hs, peers := ringStreams(t, l, 64)
 			for i, h := range hs {
@@ -198,11 +180,7 @@ func TestRingLoopManyStreams(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			const n = 3000
 			hs, peers := ringStreams(t, l, n)
 			for _, fd := range peers {
@@ -324,11 +302,7 @@ func TestRingLoopNoWaitSeesIOSameThread(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		for _, poll := range []bool{false, true} {
 			t.Run(fmt.Sprintf("locked=%v/poll=%v", locked, poll), func(t *testing.T) {
-				var opts []uvloop.Option
-				if locked {
-					opts = append(opts, uvloop.WithLockOSThread())
-				}
-				l := newLoopWith(t, opts...)
+				l := newLoopLocked(t, locked)
 				got := 0
 				var peer int
 				if poll {
@@ -381,11 +355,7 @@ func TestRingLoopNoWaitSeesIOSameThread(t *testing.T) {
 func TestRingLoopRunOnceAfterThreadChange(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			hs, peers := ringStreams(t, l, 1)
 			var got atomic.Int32
 			mustOK(t, hs[0].ReadStart(func(b []byte, err error) { got.Add(int32(len(b))) }))
@@ -409,10 +379,7 @@ func TestRingLoopRunOnceAfterThreadChange(t *testing.T) {
 				ok, runs := true, 0
 				within(t, 5*time.Second, fmt.Sprintf("round %d: RunOnce with a byte in the socket", i),
 					func() { ok = false; unix.Write(peers[0], []byte("!")); l.Post(func() {}) }, func() {
-						done := make(chan struct{})
-						go func() {
-							runtime.LockOSThread()
-							defer runtime.UnlockOSThread()
+						onNewThread(release, func() {
 							for got.Load() < want {
 								runs++
 								if _, err := l.Run(uvloop.RunOnce); err != nil {
@@ -420,10 +387,7 @@ func TestRingLoopRunOnceAfterThreadChange(t *testing.T) {
 									break
 								}
 							}
-							close(done)
-							<-release
-						}()
-						<-done
+						})
 					})
 				if !ok {
 					t.Logf("backend %v", l.Backend())
@@ -508,11 +472,7 @@ func TestRingLoopRunOnceWaitsForTimer(t *testing.T) {
 func TestRingLoopWakeStressAcrossRuns(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			listenTCP(t, l, func(*uvloop.TCP, error) {})
 			hs, _ := ringStreams(t, l, 4)
 			for _, h := range hs {
@@ -574,11 +534,7 @@ func TestRingLoopMoveMany(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			const ns, np = 2000, 1000
 			hs, peers := ringStreams(t, l, ns)
 			total := 0
@@ -601,10 +557,7 @@ func TestRingLoopMoveMany(t *testing.T) {
 			release := make(chan struct{})
 			defer close(release)
 			runOn := func(mode uvloop.RunMode, until func() bool) {
-				done := make(chan struct{})
-				go func() {
-					runtime.LockOSThread()
-					defer runtime.UnlockOSThread()
+				onNewThread(release, func() {
 					for {
 						if _, err := l.Run(mode); err != nil {
 							t.Errorf("run: %v", err)
@@ -613,10 +566,7 @@ func TestRingLoopMoveMany(t *testing.T) {
 							break
 						}
 					}
-					close(done)
-					<-release
-				}()
-				<-done
+				})
 			}
 			runOn(uvloop.RunNoWait, func() bool { return true })
 			for round := 1; round <= 3; round++ {
@@ -682,11 +632,7 @@ func TestRingLoopUnacceptedNoSpin(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			calls := 0
 			_, addr := listenTCP(t, l, func(*uvloop.TCP, error) { calls++ })
 			for range 3 {
@@ -724,11 +670,7 @@ func TestRingLoopRunOnceAfterChange(t *testing.T) {
 		for _, locked := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/locked=%v", change, locked), func(t *testing.T) {
 				checkFds(t)
-				var opts []uvloop.Option
-				if locked {
-					opts = append(opts, uvloop.WithLockOSThread())
-				}
-				l := newLoopWith(t, opts...)
+				l := newLoopLocked(t, locked)
 				listenTCP(t, l, func(*uvloop.TCP, error) {}) // keeps the loop in the kernel
 				early := 0
 				for round := range 10 {

@@ -17,6 +17,29 @@ import (
 // moves the kernel's requests to its thread (Poller.Rebind). They run on whatever backend
 // UVGO_BACKEND chooses, so both backends are compared by running the file twice.
 
+// onNewThread runs fn on a new goroutine locked to its thread and waits for it; the thread
+// then stays busy until release is closed, so that the next call gets another thread.
+func onNewThread(release <-chan struct{}, fn func()) {
+	done := make(chan struct{})
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		fn()
+		close(done)
+		<-release
+	}()
+	<-done
+}
+
+// newLoopLocked is newLoopWith, WithLockOSThread if locked.
+func newLoopLocked(t *testing.T, locked bool) *uvloop.Loop {
+	t.Helper()
+	if locked {
+		return newLoopWith(t, uvloop.WithLockOSThread())
+	}
+	return newLoopWith(t)
+}
+
 // within runs fn on its own goroutine and fails the test if it has not returned after d
 // (a hang); on a hang it calls unstick (if not nil) and waits for fn once more.
 func within(t *testing.T, d time.Duration, what string, unstick func(), fn func()) {
@@ -87,11 +110,7 @@ func TestRingNoWaitSeesIO(t *testing.T) {
 		for _, locked := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/locked=%v", kind, locked), func(t *testing.T) {
 				checkFds(t)
-				var opts []uvloop.Option
-				if locked {
-					opts = append(opts, uvloop.WithLockOSThread())
-				}
-				l := newLoopWith(t, opts...)
+				l := newLoopLocked(t, locked)
 				var got []byte // what was read, or one byte per accepted connection
 				send := func(int) {}
 				switch kind {
@@ -120,17 +139,11 @@ func TestRingNoWaitSeesIO(t *testing.T) {
 				release := make(chan struct{})
 				defer close(release)
 				runOn := func(mode uvloop.RunMode) { // on a new thread, the last one kept busy
-					done := make(chan struct{})
-					go func() {
-						runtime.LockOSThread()
-						defer runtime.UnlockOSThread()
+					onNewThread(release, func() {
 						if _, err := l.Run(mode); err != nil {
 							t.Errorf("run: %v", err)
 						}
-						close(done)
-						<-release
-					}()
-					<-done
+					})
 				}
 				runOn(uvloop.RunNoWait) // the requests are in the kernel
 				const rounds = 30
@@ -178,11 +191,7 @@ func TestRingMoveKeepsOrder(t *testing.T) {
 	for _, locked := range []bool{false, true} {
 		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) {
 			checkFds(t)
-			var opts []uvloop.Option
-			if locked {
-				opts = append(opts, uvloop.WithLockOSThread())
-			}
-			l := newLoopWith(t, opts...)
+			l := newLoopLocked(t, locked)
 			const total, conns = 1 << 20, 40
 			var got []byte
 			hs, peers := ringStreams(t, l, 1)
@@ -239,17 +248,11 @@ func TestRingMoveKeepsOrder(t *testing.T) {
 						mode = uvloop.RunOnce
 					}
 					runs++
-					done := make(chan struct{})
-					go func() {
-						runtime.LockOSThread()
-						defer runtime.UnlockOSThread()
+					onNewThread(release, func() {
 						if _, err := l.Run(mode); err != nil {
 							t.Errorf("run: %v", err)
 						}
-						close(done)
-						<-release
-					}()
-					<-done
+					})
 				}
 			})
 			mustOK(t, <-writerDone)
