@@ -58,24 +58,7 @@ func emfileChild(t *testing.T) {
 		ln.Close()
 	}
 	// Lower the limit to a little above what is open, then use up every fd but one.
-	n := len(openFds(t))
-	var lim unix.Rlimit
-	setLimit(&lim.Cur, &lim.Max, n+16)
-	mustOK(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
-	var dups []int
-	for {
-		fd, err := unix.Dup(0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			if err != unix.EMFILE {
-				t.Fatalf("dup: %v", err)
-			}
-			break
-		}
-		dups = append(dups, fd)
-	}
+	dups := useUpFds(t)
 	unix.Close(dups[len(dups)-1])
 	dups = dups[:len(dups)-1]
 	defer func() {
@@ -103,6 +86,30 @@ func emfileChild(t *testing.T) {
 		t.Fatalf("%d connect callbacks (want 1), connection shed %v", connects, shed)
 	}
 	closeLoop(t, l)
+}
+
+// useUpFds lowers RLIMIT_NOFILE to a little above what is open and duplicates fd 0 until no
+// fd is left; it returns the duplicates, for the caller to close.
+func useUpFds(t *testing.T) []int {
+	t.Helper()
+	n := len(openFds(t))
+	var lim unix.Rlimit
+	setLimit(&lim.Cur, &lim.Max, n+16)
+	mustOK(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
+	var dups []int
+	for {
+		fd, err := unix.Dup(0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			if err != unix.EMFILE {
+				t.Fatalf("dup: %v", err)
+			}
+			return dups
+		}
+		dups = append(dups, fd)
+	}
 }
 
 // setLimit sets both fields of an Rlimit, whose type differs by system (uint64 on Linux,

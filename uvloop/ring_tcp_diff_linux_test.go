@@ -664,21 +664,7 @@ func ringTCPEmfileChild(t *testing.T) {
 			unix.Close(fd)
 		}
 	}()
-	n := len(openFds(t))
-	var lim unix.Rlimit
-	setLimit(&lim.Cur, &lim.Max, n+16)
-	mustOK(t, unix.Setrlimit(unix.RLIMIT_NOFILE, &lim))
-	var dups []int
-	for {
-		fd, err := unix.Dup(0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			break
-		}
-		dups = append(dups, fd)
-	}
+	dups := useUpFds(t)
 	defer func() {
 		for _, fd := range dups {
 			unix.Close(fd)
