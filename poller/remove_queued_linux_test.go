@@ -11,7 +11,9 @@ import (
 // Remove returns". These pin the cases where fd's request was already unarmed in the
 // poller's state but its removal was still queued, unsubmitted, in the submission ring.
 
-func openRingForRemove(t *testing.T) *Poller {
+// openRingForRemove opens an io_uring Poller and a socket pair: a for the Poller, b the
+// peer (closed at the end; a is the test's to close).
+func openRingForRemove(t *testing.T) (p *Poller, a, b int) {
 	t.Helper()
 	if err := Available(BackendIOURing); err != nil {
 		t.Skipf("io_uring refused here: %v", err)
@@ -21,7 +23,12 @@ func openRingForRemove(t *testing.T) *Poller {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return p
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fds[1]) })
+	return p, fds[0], fds[1]
 }
 
 // peerSeesEOF closes a and reports whether b reads the end of the stream at once.
@@ -42,13 +49,7 @@ func peerSeesEOF(t *testing.T, a, b int) bool {
 func TestRingRemoveAfterModifyZero(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	p := openRingForRemove(t)
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := fds[0], fds[1]
-	defer unix.Close(b)
+	p, a, b := openRingForRemove(t)
 	if err := p.Add(a, Readable, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -73,13 +74,7 @@ func TestRingRemoveAfterModifyZero(t *testing.T) {
 func TestRingRemoveAfterQuietPollReport(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	p := openRingForRemove(t)
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := fds[0], fds[1]
-	defer unix.Close(b)
+	p, a, b := openRingForRemove(t)
 	// Fill a's send buffer so that it is not writable.
 	chunk := make([]byte, 64<<10)
 	for {
