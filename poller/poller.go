@@ -475,9 +475,9 @@ func (p *Poller) Modify(fd int, ev Events, tag uint32) error {
 
 // Remove drops fd; call it before closing fd. The kernel has let go of fd's file when Remove
 // returns, so that closing fd next releases it (the io_uring backend submits the removal at
-// once; a request that another thread armed is waited for, a few milliseconds at most, unless
-// the Poller is ThreadBound: see uring_linux.go). Events for fd that an earlier Wait returned are not recalled: the loop
-// drops them by their tag. An fd that was not added fails with an error
+// once; a request that another thread armed is waited for, 10 ms at most, unless the Poller
+// is ThreadBound: see uring_linux.go). Events for fd that an earlier Wait returned are not
+// recalled: the loop drops them by their tag. An fd that was not added fails with an error
 // wrapping ENOENT. fd is forgotten even when the kernel reports an error (for instance EBADF
 // because fd was closed first). Loop goroutine only.
 func (p *Poller) Remove(fd int) error {
