@@ -119,7 +119,7 @@ func (p *Poller) acceptForget(fd int) error {
 	*st = acceptState{dirty: st.dirty}
 	if armed {
 		rs.offSubmit()
-		if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
+		if _, e := rs.enter(0, nil); e != nil && e != uring.ErrSQFull {
 			return os.NewSyscallError("io_uring_enter", e)
 		}
 	}

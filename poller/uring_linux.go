@@ -114,6 +114,7 @@ type ringState struct {
 	movesLate int            // looks whose wait for the moved requests ran out (forgetMoves; tests)
 	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
 	tid       int            // the thread that armed the polls (Rebind)
+	thread    Thread         // the thread the ring is pinned to (Options.Thread); nil if none
 	unbound   bool           // since Open or Unbind, and until the next Rebind
 	bound     bool           // the Poller is ThreadBound (COOP_TASKRUN)
 	stray     bool           // bound: another thread than tid submitted (offSubmit); the next wait moves everything
@@ -178,7 +179,8 @@ func (p *Poller) ringOpen() error {
 	if p.opts.ThreadBound {
 		flags |= uring.SetupCoopTaskrun // (without TASKRUN_FLAG: every Wait enters the kernel anyway)
 	}
-	r, err := uring.Setup(ringEntries, flags)
+	pinned := p.opts.Thread != nil
+	r, err := uring.Setup(ringEntries, flags|pinFlags(pinned)) // (a kernel before 6.1 drops them)
 	if err != nil {
 		return errBackend(BackendIOURing, err)
 	}
@@ -196,6 +198,10 @@ func (p *Poller) ringOpen() error {
 		return errBackend(BackendIOURing, err)
 	}
 	p.q.ring = &ringState{r: r, wakeFd: -1, probeFd: -1, unbound: true, bound: p.opts.ThreadBound}
+	if pinned { // nothing will move: the polls are this thread's from the start (OpenWith runs on it)
+		rs := p.q.ring
+		rs.thread, rs.tid, rs.unbound = p.opts.Thread, unix.Gettid(), false
+	}
 	p.q.ring.probeFiles(probe)
 	p.kind = BackendIOURing
 	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
@@ -221,12 +227,41 @@ func (p *Poller) ringAddWake(fd int) error {
 	return nil
 }
 
+// pinFlags are the setup flags of a ring pinned to one thread (Options.Thread): the kernel
+// runs the completions' work only when that thread waits for them (DEFER_TASKRUN, which needs
+// SINGLE_ISSUER).
+func pinFlags(pinned bool) uint32 {
+	if !pinned {
+		return 0
+	}
+	return uring.SetupSingleIssuer | uring.SetupDeferTaskrun
+}
+
+// enter is rs.r.Enter on the ring's thread. A ring pinned to one (Options.Thread) refuses a
+// system call from another (EEXIST), so the call of another goroutine (the loop's owner
+// between runs: a Remove, a full ring, Close) is handed to the thread.
+func (rs *ringState) enter(minComplete uint32, ts *uring.Timespec) (int, error) {
+	if rs.thread == nil || rs.thread.On() {
+		return rs.r.Enter(minComplete, ts)
+	}
+	return rs.enterThere(minComplete, ts)
+}
+
+// enterThere is enter's hand-off, apart so that its closure costs the loop's own waits
+// nothing.
+//
+//go:noinline
+func (rs *ringState) enterThere(minComplete uint32, ts *uring.Timespec) (n int, err error) {
+	rs.thread.Do(func() { n, err = rs.r.Enter(minComplete, ts) })
+	return n, err
+}
+
 // offSubmit is called before a submission that is not the loop's own wait or phase end (a
 // Forget, a full ring): on a ThreadBound ring, when it comes from another thread than the
 // loop's (a promise body of a locked loop runs on a goroutine of its own), what it submits
 // would have its completion work on that thread, so the next wait moves everything back.
 func (rs *ringState) offSubmit() {
-	if rs.bound && !rs.unbound && !rs.stray && unix.Gettid() != rs.tid {
+	if rs.thread == nil && rs.bound && !rs.unbound && !rs.stray && unix.Gettid() != rs.tid {
 		rs.stray = true
 	}
 }
@@ -237,7 +272,7 @@ func (rs *ringState) sqe() (*uring.SQE, error) {
 		return s, nil
 	}
 	rs.offSubmit()
-	if _, err := rs.r.Submit(); err != nil && err != uring.ErrSQFull {
+	if _, err := rs.enter(0, nil); err != nil && err != uring.ErrSQFull {
 		return nil, os.NewSyscallError("io_uring_enter", err)
 	}
 	if s := rs.r.GetSQE(); s != nil {
@@ -360,7 +395,7 @@ func (rs *ringState) recvForget(fd int) error {
 	}
 	*st = recvState{} // what still completes is stale
 	rs.offSubmit()
-	if _, e := rs.r.Submit(); e != nil && e != uring.ErrSQFull {
+	if _, e := rs.enter(0, nil); e != nil && e != uring.ErrSQFull {
 		return os.NewSyscallError("io_uring_enter", e)
 	}
 	return nil
@@ -456,10 +491,10 @@ func (p *Poller) ringUnregister(fd int) error {
 		var err error
 		if deadline.IsZero() {
 			deadline = time.Now().Add(removeWait)
-			_, err = rs.r.Submit()
+			_, err = rs.enter(0, nil)
 		} else if left := time.Until(deadline); left > 0 {
 			rs.ts = uring.Timespec{Nsec: int64(min(left, time.Millisecond))}
-			_, err = rs.r.Enter(1, &rs.ts)
+			_, err = rs.enter(1, &rs.ts)
 		} else {
 			return nil
 		}
@@ -553,15 +588,16 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		}
 	}
 	rs.snd.queued = false // this wait submits the queued sends: it reports their completions
+	rs.snd.epoch++        // and those it hands over and that do not complete in it are old
 	var err error
 	switch {
 	case msec == 0 || rs.r.Ready() > 0 || rs.stashed():
-		_, err = rs.r.Enter(0, nil)
+		_, err = rs.enter(0, nil)
 	case msec < 0:
-		_, err = rs.r.Enter(1, nil)
+		_, err = rs.enter(1, nil)
 	default:
 		rs.ts = uring.Timespec{Sec: int64(msec / 1000), Nsec: int64(msec%1000) * 1e6}
-		_, err = rs.r.Enter(1, &rs.ts)
+		_, err = rs.enter(1, &rs.ts)
 	}
 	switch {
 	case err == unix.EINTR:
@@ -762,6 +798,9 @@ func (p *Poller) ringEvents(fd int, res int32) Events {
 // the last Rebind.
 func (p *Poller) ringRebind() error {
 	rs := p.q.ring
+	if rs.thread != nil {
+		return nil // pinned: never moves
+	}
 	tid := unix.Gettid()
 	foreign := rs.unbound && rs.r.Submits() != rs.unboundAt || rs.stray
 	if tid == rs.tid && !foreign {
@@ -815,6 +854,9 @@ func (rs *ringState) wakeUD() uint64 { return udWake | uint64(rs.wakeGen&0x7ffff
 
 func (p *Poller) ringUnbind() {
 	rs := p.q.ring
+	if rs.thread != nil {
+		return
+	}
 	rs.unbound, rs.unboundAt = true, rs.r.Submits()
 }
 
@@ -854,7 +896,7 @@ func (p *Poller) ringRelease() error {
 func (rs *ringState) releaseReap(tries int, done func() bool) {
 	for i := 0; !done() && i < tries; i++ {
 		rs.ts = uring.Timespec{Nsec: 10e6}
-		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
+		if _, err := rs.enter(1, &rs.ts); err != nil && err != unix.EINTR && err != uring.ErrSQFull {
 			return
 		}
 		for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {

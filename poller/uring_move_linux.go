@@ -78,10 +78,10 @@ func (rs *ringState) awaitMoves() error {
 		var err error
 		if deadline.IsZero() {
 			deadline = time.Now().Add(moveWait)
-			_, err = rs.r.Enter(0, nil)
+			_, err = rs.enter(0, nil)
 		} else if left := time.Until(deadline); left > 0 {
 			rs.ts = uring.Timespec{Nsec: int64(left)}
-			_, err = rs.r.Enter(1, &rs.ts)
+			_, err = rs.enter(1, &rs.ts)
 		} else {
 			rs.forgetMoves()
 			break

@@ -91,7 +91,7 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 		}
 	}
 	if armed != 0 {
-		if _, err := rs.r.Enter(0, nil); err != nil {
+		if _, err := rs.enter(0, nil); err != nil {
 			return os.NewSyscallError("io_uring_enter", err)
 		}
 	}
@@ -106,7 +106,7 @@ func (rs *ringState) probeMultishot(probe *uring.Probe) error {
 	}
 	for tries := 0; armed != 0 && tries < 100; tries++ {
 		rs.ts = uring.Timespec{Nsec: 10e6}
-		if _, err := rs.r.Enter(1, &rs.ts); err != nil && err != unix.EINTR {
+		if _, err := rs.enter(1, &rs.ts); err != nil && err != unix.EINTR {
 			break
 		}
 		reap()

@@ -188,11 +188,21 @@ func (a *asyncBody[T]) start(rt *Runtime) *Promise[T] {
 		a.p.reject(ErrClosed)
 		return &a.p
 	}
+	if rt.owner != nil && !rt.owner.OnOwnThread() {
+		rt.owner.RunOnOwnThread(func() { a.run(rt) })
+		return &a.p
+	}
+	a.run(rt)
+	return &a.p
+}
+
+// run starts the body on a worker: up to its first Await, or to its end.
+func (a *asyncBody[T]) run(rt *Runtime) {
+	co := &a.co
 	co.w = rt.getWorker()
 	co.w.body = a
 	co.link()
 	co.resume()
-	return &a.p
 }
 
 func (a *asyncBody[T]) runBody() {

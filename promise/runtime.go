@@ -53,6 +53,18 @@ type ThreadLocker interface {
 	LocksOSThread() bool
 }
 
+// ThreadOwner is a Scheduler that may have an OS thread of its own for its whole life (a
+// *uvloop.Loop WithOwnThread): its loop code runs on one goroutine locked to that thread, and
+// the goroutine that owns the scheduler waits while it does. Async bodies run on coroutines
+// made on that goroutine; an Async call from anywhere else (the owner before a Run) has the
+// scheduler start the body there (RunOnOwnThread), since a coroutine must run on the thread
+// it was made on. OnOwnThread reports whether the caller is where loop code runs (always
+// true for a scheduler without a thread of its own).
+type ThreadOwner interface {
+	OnOwnThread() bool
+	RunOnOwnThread(f func())
+}
+
 // Failer is a Scheduler whose run can be ended with an error; in ModeThrow and ModeStrict an
 // unhandled rejection ends it with an *UnhandledRejectionError, as it ends a Node process.
 // Without it, the error is raised as a panic from the checkpoint.
@@ -98,8 +110,9 @@ type Runtime struct {
 	coros     coro    // sentinel of the list of bodies started and not finished
 	idle      *worker // the pool of workers waiting for a body
 	nIdle     int
-	pooling   bool // the scheduler is a Closer: Close stops the pool's workers
-	goWorkers bool // the scheduler is a ThreadLocker that locks: workers are goroutines (goPull)
+	pooling   bool        // the scheduler is a Closer: Close stops the pool's workers
+	goWorkers bool        // the scheduler is a ThreadLocker that locks: workers are goroutines (goPull)
+	owner     ThreadOwner // the scheduler, if it is one: a body starts on its thread
 	closed    bool
 	done      chan struct{} // closed by Close
 
@@ -166,6 +179,7 @@ func newRuntime(s Scheduler) *Runtime {
 	if tl, ok := s.(ThreadLocker); ok {
 		rt.goWorkers = tl.LocksOSThread()
 	}
+	rt.owner, _ = s.(ThreadOwner)
 	return rt
 }
 

@@ -59,8 +59,9 @@ func WithBackend(b Backend) Option {
 	return func(o *options) { o.backend = b }
 }
 
-// openPoller opens the poller of the backend o asks for (see WithBackend).
-func openPoller(o *options) (*poller.Poller, error) {
+// openPoller opens the poller of the backend o asks for (see WithBackend), pinned to thread
+// if it is not nil (WithOwnThread; then call it there).
+func openPoller(o *options, thread *ownThread) (*poller.Poller, error) {
 	b := o.backend
 	if b == BackendAuto {
 		env := os.Getenv(BackendEnv)
@@ -69,7 +70,11 @@ func openPoller(o *options) (*poller.Poller, error) {
 			return nil, fmt.Errorf("uvloop: %s=%q: %w", BackendEnv, env, err)
 		}
 	}
-	return poller.OpenWith(b, poller.Options{ThreadBound: o.lockThread})
+	po := poller.Options{ThreadBound: o.lockThread}
+	if thread != nil {
+		po.Thread = thread
+	}
+	return poller.OpenWith(b, po)
 }
 
 // Backend returns the backend the loop waits with: BackendEpoll, BackendKqueue or

@@ -321,8 +321,11 @@ func (l *Loop) dispatch(events []poller.Event) {
 		}
 		if ev.Sent() {
 			if w.st != nil && w.st.rw.on {
-				n, err := l.poller.SendResult(ev)
-				w.st.onSent(n, err, false)
+				if n, err := l.poller.SendResult(ev); err == nil {
+					w.st.onSent(n, nil, false)
+				} else {
+					w.st.sendFailed(events[next:], ev, n, err)
+				}
 			}
 			continue
 		}
@@ -337,6 +340,9 @@ func (l *Loop) dispatch(events []poller.Event) {
 		var err error
 		if got&Error != 0 {
 			err = ev.Err() // io_uring: the poll request failed (nil on epoll and kqueue)
+		}
+		if got&(Hangup|Error) != 0 && w.st != nil && w.st.ring.on && !w.st.readsFirst(events[next:], ev.Fd, ev.Tag) {
+			continue // the socket failed, and the read callback closed the stream
 		}
 		if w.st != nil { // notify, written out: this is the hot path and notify does not inline
 			w.st.ioReady(got, err)

@@ -2,6 +2,7 @@ package uvloop
 
 import (
 	"log/slog"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
@@ -73,7 +74,12 @@ type Loop struct {
 	wakeups    atomic.Uint64 // sleeps ended by a waker's signal (Metrics.Wakeups); atomic
 	wakeCh     chan struct{} // a waker's signal to a loop asleep with no fd registered; capacity 1
 	sleepTimer *time.Timer   // the timeout of a sleep on wakeCh; loop goroutine only
-	lockThread bool          // WithLockOSThread; set by New
+	lockThread bool          // WithLockOSThread (or WithOwnThread); set by New
+	own        *ownThread    // WithOwnThread's goroutine; nil without it; set by New
+	ownMode    RunMode       // the mode of the Run that runs on own, and its results
+	ownAlive   bool
+	ownErr     error
+	ownRunFn   func() // runs Run's body with ownMode on own; bound once
 
 	ticks         nexttick.Queues       // Node's nextTick and microtask queues
 	immediates    immediate.Queue       // Node's setImmediate queue, run in the check phase
@@ -97,6 +103,7 @@ type Option func(*options)
 type options struct {
 	workers        int  // the work pool's size
 	lockThread     bool // WithLockOSThread
+	ownThread      bool // WithOwnThread
 	phaseTiming    bool
 	longTask       time.Duration
 	longTaskReport func(LongTask)
@@ -126,8 +133,27 @@ func WithLockOSThread() Option {
 
 // LocksOSThread reports whether Run locks the goroutine that calls it to its OS thread
 // (WithLockOSThread). Package promise asks, to run Async bodies on goroutines rather than
-// coroutines for such a loop (see promise.ThreadLocker). Safe from any goroutine.
-func (l *Loop) LocksOSThread() bool { return l.lockThread }
+// coroutines for such a loop (see promise.ThreadLocker). A loop WithOwnThread reports false:
+// its goroutine is locked for its whole life, so coroutines made on it can run there. Safe
+// from any goroutine.
+func (l *Loop) LocksOSThread() bool { return l.lockThread && l.own == nil }
+
+// OnOwnThread reports whether the caller may run the loop's code where it is: true, unless
+// the loop has a thread of its own (WithOwnThread) and the caller is not on it (the owner
+// between runs). Package promise asks, to start an Async body on the loop's thread (see
+// promise.ThreadOwner).
+func (l *Loop) OnOwnThread() bool { return l.own == nil || l.own.On() }
+
+// RunOnOwnThread runs f on the loop's own thread (WithOwnThread) and returns when f has;
+// without one, or on it, it runs f at once. A panic of f is raised again in the caller.
+// Between runs only, as the loop's owner.
+func (l *Loop) RunOnOwnThread(f func()) {
+	if l.own == nil {
+		f()
+		return
+	}
+	l.own.Do(f)
+}
 
 // New creates a loop. It owns a poller (epoll, kqueue or io_uring: see WithBackend) and its
 // wake-up until Close. On a system with none (Windows, DragonFly) it fails with an error
@@ -137,12 +163,30 @@ func New(opts ...Option) (*Loop, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	p, err := openPoller(&o)
+	if os.Getenv(OwnThreadEnv) == "1" {
+		o.ownThread = true
+	}
+	var own *ownThread
+	var p *poller.Poller
+	var err error
+	if o.ownThread {
+		o.lockThread = true
+		own = startOwnThread()
+		own.Do(func() { p, err = openPoller(&o, own) }) // a pinned ring is made on its thread
+	} else {
+		p, err = openPoller(&o, nil)
+	}
 	if err != nil {
+		if own != nil {
+			own.stop()
+		}
 		return nil, err
 	}
 	l := &Loop{poller: p, timers: timers.New(), epoch: time.Now(), asyncPos: -1,
-		wakeCh: make(chan struct{}, 1), lockThread: o.lockThread}
+		wakeCh: make(chan struct{}, 1), lockThread: o.lockThread, own: own}
+	if own != nil {
+		l.ownRunFn = func() { l.ownAlive, l.ownErr = l.run(l.ownMode) }
+	}
 	l.idle.init(l, PhaseIdle)
 	l.prepare.init(l, PhasePrepare)
 	l.check.init(l, PhaseCheck)
@@ -203,7 +247,18 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.running.Store(false)
 		return l.Alive(), err
 	}
-	if l.lockThread {
+	if l.own != nil && !l.own.On() {
+		l.ownMode = mode
+		l.own.Do(l.ownRunFn)
+		alive, err, l.ownErr = l.ownAlive, l.ownErr, nil
+		return alive, err
+	}
+	return l.run(mode)
+}
+
+// run is Run's body, on the goroutine that runs the loop.
+func (l *Loop) run(mode RunMode) (alive bool, err error) {
+	if l.lockThread && l.own == nil {
 		runtime.LockOSThread()
 	}
 	l.enterOwner()
@@ -293,7 +348,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 		*alive = l.Alive()
 		l.stopFlag = false
 	}
-	if l.lockThread {
+	if l.lockThread && l.own == nil {
 		l.poller.Unbind() // what is submitted before the next Run, it moves to that Run's thread
 		runtime.UnlockOSThread()
 	}
@@ -503,6 +558,19 @@ func (l *Loop) Close() error {
 	if l.running.Load() {
 		return errorf(ErrRunning, "Close called from inside Run")
 	}
+	if l.own == nil {
+		return l.close()
+	}
+	var err error
+	l.own.Do(func() { err = l.close() }) // the poller's release enters the kernel on its thread
+	if l.closed {
+		l.own.stop()
+	}
+	return err
+}
+
+// close is Close's body, on the goroutine that runs the loop.
+func (l *Loop) close() error {
 	open := 0
 	for h := l.handles.head; h != nil; h = h.next {
 		if h.flags&flagInternal == 0 {

@@ -98,6 +98,44 @@ func (s *stream) onRecv(data []byte, err error) {
 	s.deliver(data, err)
 }
 
+// readsFirst hands over what the kernel read for the stream in the rest of a batch (rest,
+// after an event of fd and tag that reports a failed send, or a failure of the socket), as
+// readiness runs the read before the write: the error the socket reported once (a reset) and
+// the end of the stream reach the read callback before the writes fail, in whichever order
+// the requests' completions came. The events it handles get a tag that no watcher has, so
+// that dispatch drops them. It reports whether the stream is still open.
+func (s *stream) readsFirst(rest []poller.Event, fd int32, tag uint32) bool {
+	for i := range rest {
+		ev := &rest[i]
+		if !ev.Received() || ev.Fd != fd || ev.Tag != tag {
+			continue
+		}
+		ev.Tag = ^tag
+		if s.ring.on && s.io.fd >= 0 {
+			data, err := s.loop.poller.RecvData(ev)
+			s.onRecv(data, err)
+		}
+	}
+	return s.io.fd >= 0
+}
+
+// sendFailed is dispatch's part for a send that failed with err (after n bytes): the reads
+// of the batch go first (readsFirst). If a read callback panics, the failure is applied all
+// the same, its callback deferred as keepCompletions defers the batch's.
+func (s *stream) sendFailed(rest []poller.Event, sent *poller.Event, n int, err error) {
+	read := false
+	defer func() {
+		if !read && s.io.fd >= 0 && s.rw.inflight {
+			s.onSent(n, err, true)
+		}
+	}()
+	open := s.readsFirst(rest, sent.Fd, sent.Tag)
+	read = true
+	if open { // else the read callback closed the stream, and the close applied the send
+		s.onSent(n, err, false)
+	}
+}
+
 // hold keeps what the kernel read (a copy of data, or the end or err) for a later delivery.
 func (s *stream) hold(data []byte, err error) {
 	r := &s.ring
