@@ -52,3 +52,18 @@ func SendIovecLens(bufs [][]byte) []uint64 {
 	}
 	return lens
 }
+
+// RingFlags returns the setup flags of p's ring (0 on another backend).
+func RingFlags(p *Poller) uint32 {
+	if p.q.ring == nil {
+		return 0
+	}
+	return p.q.ring.r.Flags()
+}
+
+// RawSubmit makes an io_uring_enter of p's ring from the caller's thread, without the hand-off
+// to a pinned ring's thread.
+func RawSubmit(p *Poller) error {
+	_, err := p.q.ring.r.Enter(0, nil)
+	return err
+}

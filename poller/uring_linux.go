@@ -588,7 +588,6 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 		}
 	}
 	rs.snd.queued = false // this wait submits the queued sends: it reports their completions
-	rs.snd.epoch++        // and those it hands over and that do not complete in it are old
 	var err error
 	switch {
 	case msec == 0 || rs.r.Ready() > 0 || rs.stashed():

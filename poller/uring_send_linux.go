@@ -28,12 +28,6 @@ import (
 // stays true until a Submit or a Wait, and the sends' completions that a wait of theirs
 // took out of the ring (stashed: SendForget's, Remove's) go to the next Submit, not to the
 // next Wait. So the caller sees a send's completion where it would without those entries.
-//
-// Submit reports only the sends queued since the last Submit or Wait (those it hands over,
-// or that another entry handed over for it: fresh, by sendRing.epoch). The completion of an
-// older send, one that a Submit or Wait handed over and that waited in the kernel for room,
-// is the socket becoming writable: it stays stashed for the next Wait, which reports it in
-// its order among the other completions, as epoll reports the writable socket.
 
 const (
 	udSend        = 1 << 62
@@ -54,7 +48,6 @@ type sendRing struct {
 	vecs   []*sendVec  // every sendVec made; a sendState names its own by index
 	free   uint32      // the sendVecs no send holds: 1 + the index of the first, 0 for none
 	queued bool        // a send was queued since the last Submit or Wait (perhaps submitted since by another entry)
-	epoch  uint32      // Submits and Waits so far: a send queued in the current one is fresh (sendVec.epoch)
 	stash  []uring.CQE // completions taken out before a Wait (Submit's that are not sends, and all another wait took): the next Wait's first
 	head   int         // the first of stash that Wait has not handled
 	seen   int         // stash[:seen] holds no send's completion for Submit (Submit's own, or looked at)
@@ -80,11 +73,10 @@ type sendState struct {
 // sendRing.free and gives it back when it completes, so that there are as many as sends in
 // flight, not as fds.
 type sendVec struct {
-	iov   []unix.Iovec
-	msg   unix.Msghdr
-	tag   uint32
-	epoch uint32 // sendRing.epoch when the send was queued
-	next  uint32 // in sendRing.free: as sendRing.free
+	iov  []unix.Iovec
+	msg  unix.Msghdr
+	tag  uint32
+	next uint32 // in sendRing.free: as sendRing.free
 }
 
 // takeVec lends a sendVec to a send; it returns its name for sendState.vec.
@@ -158,7 +150,7 @@ func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {
 		sqe.Opcode, sqe.Addr, sqe.Len = uring.OpSendmsg, uint64(uintptr(unsafe.Pointer(&vec.msg))), 1
 	}
 	sqe.Fd, sqe.OpFlags, sqe.UserData = int32(fd), unix.MSG_NOSIGNAL, sendUD(fd, rs.seq)
-	st.armed, st.done, st.seq, vec.tag, vec.epoch = true, false, rs.seq, tag, sr.epoch
+	st.armed, st.done, st.seq, vec.tag = true, false, rs.seq, tag
 	sr.queued = true
 	return nil
 }
@@ -181,15 +173,6 @@ func appendIovecs(iov []unix.Iovec, bufs [][]byte) []unix.Iovec {
 		}
 	}
 	return iov
-}
-
-// old reports whether ud is the completion of a send that a Submit or Wait before this one
-// handed over: the next Wait reports it, not Submit. A stale completion is not old: whoever
-// takes it drops it.
-func (sr *sendRing) old(ud uint64) bool {
-	fd, seq := int(ud>>32&0x1fffffff)-1, uint32(ud)
-	st := sr.sends.Get(fd)
-	return st != nil && st.armed && st.seq == seq && sr.vec(st.vec).epoch != sr.epoch
 }
 
 // reaped records a send's completion; it returns the event to report, or false when the
@@ -228,7 +211,6 @@ func (p *Poller) submit() ([]Event, error) {
 	}
 	rs.takeCQEs(-1)
 	sr.seen = len(sr.stash)
-	sr.epoch++ // what it handed over and did not complete is old now
 	return sr.out, nil
 }
 
@@ -245,7 +227,7 @@ func (rs *ringState) takeCQEs(fd int) bool {
 	for cqe := rs.r.PeekCQE(); cqe != nil; cqe = rs.r.PeekCQE() {
 		c := *cqe
 		rs.r.AdvanceCQ()
-		if sendOf(c.UserData, fd) && (fd >= 0 || !sr.old(c.UserData)) {
+		if sendOf(c.UserData, fd) {
 			if ev, ok := sr.reaped(c.UserData, c.Res); ok {
 				if fd < 0 {
 					sr.out = append(sr.out, ev)
@@ -271,8 +253,8 @@ func (rs *ringState) takeStashed(fd int) bool {
 	}
 	for i := from; i < len(sr.stash); i++ {
 		c := &sr.stash[i]
-		if !sendOf(c.UserData, fd) || fd < 0 && sr.old(c.UserData) {
-			continue // the next Wait's
+		if !sendOf(c.UserData, fd) {
+			continue
 		}
 		ev, ok := sr.reaped(c.UserData, c.Res)
 		c.UserData = udIgnore // reported here, or stale

@@ -31,6 +31,7 @@ func TestBackendChoice(t *testing.T) {
 	}
 	t.Run("env", func(t *testing.T) {
 		t.Setenv(uvloop.BackendEnv, "")
+		t.Setenv(uvloop.OwnThreadEnv, "") // a loop of its own thread is a locked loop
 		l, err := uvloop.New()
 		if err != nil {
 			t.Fatal(err)

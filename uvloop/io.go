@@ -321,11 +321,8 @@ func (l *Loop) dispatch(events []poller.Event) {
 		}
 		if ev.Sent() {
 			if w.st != nil && w.st.rw.on {
-				if n, err := l.poller.SendResult(ev); err == nil {
-					w.st.onSent(n, nil, false)
-				} else {
-					w.st.sendFailed(events[next:], ev, n, err)
-				}
+				n, err := l.poller.SendResult(ev)
+				w.st.onSent(n, err, false)
 			}
 			continue
 		}

@@ -41,7 +41,7 @@ type ownThread struct {
 	calls chan func()
 	done  chan ownEnd
 	on    atomic.Bool // a call runs: its goroutine (or a coroutine it switched to) is the caller of loop code
-	quit  bool        // the goroutine has ended, or ends after this call: calls run on their caller
+	quit  bool        // the goroutine has ended (Close), or ends after this call: calls run on their caller
 }
 
 // ownEnd is how a call ended, when not by returning.
@@ -59,33 +59,40 @@ func startOwnThread() *ownThread {
 
 func (t *ownThread) serve() {
 	runtime.LockOSThread()
-	for f := range t.calls {
-		if !t.call(f) {
-			break
-		}
-	}
+	t.serveCalls()
 	runtime.UnlockOSThread()
 }
 
+func (t *ownThread) serveCalls() {
+	for f := range t.calls {
+		if !t.call(f) {
+			return
+		}
+	}
+}
+
 // call runs f, tells the caller of Do how it ended, and reports whether the goroutine goes
-// on. A runtime.Goexit ends this goroutine: its thread, still locked, ends with it (an
-// io_uring ring pinned to it refuses every other thread from then on, so the loop is lost:
-// its calls run on their callers, and fail there).
+// on. A runtime.Goexit in f cannot be stopped from unwinding this goroutine, and its thread
+// would end with it (and a ring pinned to that thread with it): so the goroutine serves the
+// calls that follow from inside the unwinding, until Close, and the loop goes on as any loop
+// goes on after a Goexit in a callback.
 func (t *ownThread) call(f func()) (more bool) {
 	returned := false
 	defer func() {
-		more = !t.quit // read before done: after it, the caller may write it (stop)
 		var end ownEnd
 		if !returned {
 			if end.value = recover(); end.value != nil {
 				end.panicked = true
 			} else {
 				end.goexit = true
-				t.quit = true
 			}
 		}
+		more = !t.quit // read before done: after it, the caller may write it (stop)
 		t.on.Store(false)
 		t.done <- end
+		if end.goexit && more {
+			t.serveCalls() // not locked again: the coroutines made on it need the same lock count
+		}
 	}()
 	t.on.Store(true)
 	f()
@@ -97,7 +104,7 @@ func (t *ownThread) call(f func()) (more bool) {
 func (t *ownThread) On() bool { return t.on.Load() }
 
 // Do runs f on the thread and returns when f has; a panic of f is raised again here, and a
-// runtime.Goexit is repeated. Once the goroutine has ended, f runs on the caller.
+// runtime.Goexit is repeated. After the goroutine has ended (Close), f runs on the caller.
 func (t *ownThread) Do(f func()) {
 	if t.quit || t.on.Load() {
 		f()

@@ -98,11 +98,12 @@ func (s *stream) onRecv(data []byte, err error) {
 	s.deliver(data, err)
 }
 
-// readsFirst hands over what the kernel read for the stream in the rest of a batch (rest,
-// after an event of fd and tag that reports a failed send, or a failure of the socket), as
-// readiness runs the read before the write: the error the socket reported once (a reset) and
-// the end of the stream reach the read callback before the writes fail, in whichever order
-// the requests' completions came. The events it handles get a tag that no watcher has, so
+// readsFirst is dispatch's part for a readiness event of fd and tag that reports a failure of
+// the socket (Hangup or Error) to a stream that the kernel reads for: what it read for the
+// stream in the rest of the batch (rest) is handed over first, as epoll's one event for both
+// directions runs the read before the write. So the error that the socket reports only once
+// (a reset) and the end of the stream reach the read callback before the writes fail, in
+// whichever order the poll request's and the receive's completions came. The events it handles get a tag that no watcher has, so
 // that dispatch drops them. It reports whether the stream is still open.
 func (s *stream) readsFirst(rest []poller.Event, fd int32, tag uint32) bool {
 	for i := range rest {
@@ -117,23 +118,6 @@ func (s *stream) readsFirst(rest []poller.Event, fd int32, tag uint32) bool {
 		}
 	}
 	return s.io.fd >= 0
-}
-
-// sendFailed is dispatch's part for a send that failed with err (after n bytes): the reads
-// of the batch go first (readsFirst). If a read callback panics, the failure is applied all
-// the same, its callback deferred as keepCompletions defers the batch's.
-func (s *stream) sendFailed(rest []poller.Event, sent *poller.Event, n int, err error) {
-	read := false
-	defer func() {
-		if !read && s.io.fd >= 0 && s.rw.inflight {
-			s.onSent(n, err, true)
-		}
-	}()
-	open := s.readsFirst(rest, sent.Fd, sent.Tag)
-	read = true
-	if open { // else the read callback closed the stream, and the close applied the send
-		s.onSent(n, err, false)
-	}
 }
 
 // hold keeps what the kernel read (a copy of data, or the end or err) for a later delivery.

@@ -38,13 +38,18 @@ func ringWriteErr(err error) string {
 
 // ringWriteDiff runs scenario on each backend and fails when the logs differ.
 func ringWriteDiff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string) {
+	ringWriteDiffWith(t, nil, scenario)
+}
+
+// ringWriteDiffWith is ringWriteDiff on loops made with opts besides the backend.
+func ringWriteDiffWith(t *testing.T, opts []uvloop.Option, scenario func(t *testing.T, l *uvloop.Loop) []string) {
 	logs := map[uvloop.Backend][]string{}
 	for _, b := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
 		if err := poller.Available(b); err != nil {
 			t.Skipf("%v: %v", b, err)
 		}
 		ok := t.Run(b.String(), func(t *testing.T) {
-			l := newLoopWith(t, uvloop.WithBackend(b))
+			l := newLoopWith(t, append([]uvloop.Option{uvloop.WithBackend(b)}, opts...)...)
 			logs[b] = scenario(t, l)
 			closeLoop(t, l)
 		})
