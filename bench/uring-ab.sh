@@ -8,9 +8,10 @@
 #
 #   bench/uring-ab.sh main                      # ROUNDS=5 DURATION=3 CONNS=50 BACKEND=io_uring
 #   ROUNDS=8 DURATION=5 bench/uring-ab.sh e7e3d79
+#   AFTER_ENV=UVGO_OWN_THREAD=1 bench/uring-ab.sh HEAD   # the after side's servers get this environment too
 set -euo pipefail
 rev=${1:?usage: uring-ab.sh REV}
-ROUNDS=${ROUNDS:-5} DURATION=${DURATION:-3} CONNS=${CONNS:-50} BACKEND=${BACKEND:-io_uring}
+ROUNDS=${ROUNDS:-5} DURATION=${DURATION:-3} CONNS=${CONNS:-50} BACKEND=${BACKEND:-io_uring} AFTER_ENV=${AFTER_ENV:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 git -C "$root" worktree add --detach "$tmp/wt-before" "$rev" >/dev/null 2>&1
@@ -24,9 +25,11 @@ gcc -O2 -std=gnu11 -o "$tmp/hclient" "$here/libuv/http_client.c"
 tck=$(getconf CLK_TCK)
 cpu() { awk '{print $14+$15}' "/proc/$1/stat"; }
 port=18900
-start() { # binary
+start() { # binary side
 	port=$((port + 1))
-	UVGO_BACKEND=$BACKEND taskset -c 0 "$1" -addr "127.0.0.1:$port" >/dev/null 2>&1 &
+	local extra=()
+	[ "$2" = after ] && [ -n "$AFTER_ENV" ] && extra=($AFTER_ENV)
+	env "${extra[@]}" UVGO_BACKEND=$BACKEND taskset -c 0 "$1" -addr "127.0.0.1:$port" >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return; sleep 0.1; done
 }
@@ -34,7 +37,7 @@ stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""; }
 # measure kind side: prints "rate µs"
 measure() {
 	local n out c0 c1
-	start "$tmp/$2-$1"
+	start "$tmp/$2-$1" "$2"
 	if [ "$1" = echo ]; then
 		taskset -c 1 "$tmp/eclient" "127.0.0.1:$port" "$CONNS" 64 1 >/dev/null # warm up
 		c0=$(cpu "$pid")
@@ -51,7 +54,7 @@ measure() {
 	stop
 	awk "BEGIN{printf \"%d %.3f\\n\", $n/$DURATION, ($c1-$c0)/$tck*1e6/$n}"
 }
-echo "before: $rev ($(git -C "$root" rev-parse --short "$rev")); after: the working tree ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ', modified')); backend $BACKEND; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "before: $rev ($(git -C "$root" rev-parse --short "$rev")); after: the working tree ($(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet || echo ', modified'))${AFTER_ENV:+ with $AFTER_ENV}; backend $BACKEND; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| round | test | side | rate/s | server CPU µs/op |"
 echo "|---|---|---|---|---|"
 : >"$tmp/raw"

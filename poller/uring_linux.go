@@ -37,10 +37,12 @@ import (
 // caller is about to close fd (a socket would stay open, its port bound and its peer without
 // an end of stream, until the next io_uring_enter).
 //
-// The ring is set up without IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN: they bind the ring
-// to the OS thread that created it, and the loop's goroutine changes threads (unless
-// WithLockOSThread, and then only while Run runs; New may run on another). With New and Run
-// on one thread they measured 2-3% less CPU per request (bench/README.md). COOP_TASKRUN is
+// The ring is set up with IORING_SETUP_SINGLE_ISSUER and DEFER_TASKRUN only when it is pinned
+// to a thread (Options.Thread: a loop WithOwnThread): they bind the ring to the OS thread that
+// created it, and another loop's goroutine changes threads (WithLockOSThread locks it only
+// while Run runs, and New may run on another). They measured 2-3% less CPU per request
+// (bench/README.md). A pinned ring hands the system calls of other goroutines to its thread
+// (enter), and never moves: Rebind and Unbind do nothing. COOP_TASKRUN is
 // asked for only when the Poller is ThreadBound (see Options): it lets a completion's work
 // wait until the thread that submitted the request next enters the kernel, which after the
 // goroutine moved to another thread could be that thread's next system call or timer tick;

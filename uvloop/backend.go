@@ -33,7 +33,8 @@ const BackendEnv = "UVGO_BACKEND"
 // program that does not; any other value wins over the variable.
 //
 // BackendAuto (and an unset variable) means epoll on Linux and kqueue on macOS, FreeBSD,
-// NetBSD and OpenBSD (none on DragonFly yet), except for a loop WithLockOSThread on Linux:
+// NetBSD and OpenBSD (none on DragonFly yet), except for a loop WithLockOSThread (or
+// WithOwnThread) on Linux:
 // New then probes io_uring, and takes it when it opens with multishot receives and accepts
 // and sends (Linux 6.0 or later, where io_uring_setup is allowed), and epoll when not. Only a
 // locked loop gets it by default. Measured with the server on one core (bench/README.md), a

@@ -30,8 +30,9 @@ const (
 // Loop is a single-threaded event loop (uv_loop_t).
 //
 // One goroutine at a time owns a Loop. While Run runs, the owner is the goroutine that called
-// it, and every callback runs there, one at a time. Before the first Run and between runs, the
-// owner is whoever calls Run next: it may create and start handles, queue work and call Close.
+// it, and every callback runs there, one at a time (on a loop WithOwnThread, on the loop's
+// own goroutine, while the caller waits). Before the first Run and between runs, the owner is
+// whoever calls Run next: it may create and start handles, queue work and call Close.
 // Every method of the Loop and of its handles, timeouts and immediates is for the owner only,
 // with two exceptions that are safe from any goroutine: Post and Async.Send. Work given to
 // QueueWork runs on a worker goroutine and may call only those two. Calling anything else from
