@@ -170,10 +170,10 @@ func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 // RecvLimit is how many bytes a receive reads at most, where the kernel ends a multishot
 // receive after a number of bytes (newer kernels; Open arms one to find out), and Wait arms
 // the next while the stream reads; 0 where it cannot (no RecvStart, or the limit is
-// refused). It bounds what is reported after RecvStop: until the cancellation reaches the
-// kernel a receive goes on reading into the shared buffers, without a limit up to all of
-// them (4 MiB). The kernel checks the limit after each read, so the bound is the limit
-// (256 KiB) and one buffer (16 KiB).
+// refused). It bounds what one wait reads for a stream, and so what may still be reported
+// after RecvStop: without a limit a receive reads into the shared buffers up to all of them
+// (4 MiB). The kernel checks the limit after each read, so the bound is the limit (256 KiB)
+// and one buffer (16 KiB).
 func (p *Poller) RecvLimit() int {
 	if p.closed() {
 		return 0
@@ -195,9 +195,10 @@ func (p *Poller) RecvStart(fd int, tag uint32) error {
 	return p.recvStart(fd, tag)
 }
 
-// RecvStop stops the reads of fd. Bytes the kernel has read already are still reported (the
-// caller keeps them for its next RecvStart): a stopped stream loses nothing. Loop goroutine
-// only.
+// RecvStop stops the reads of fd: its cancellation reaches the kernel at once, so bytes that
+// arrive after it stay in the socket. Bytes the kernel has read already are still reported
+// (the caller keeps them for its next RecvStart): a stopped stream loses nothing. Loop
+// goroutine only.
 func (p *Poller) RecvStop(fd int) error {
 	if p.closed() {
 		return ErrClosed

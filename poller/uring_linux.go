@@ -89,10 +89,9 @@ const (
 
 // recvLimit is how many bytes a multishot receive reads before it ends, where the kernel
 // takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. It
-// bounds what a stream that stops reading is handed later: until its cancellation reaches
-// the kernel, the receive goes on reading into the shared buffers (under a flood, up to all
-// of them, 4 MiB, in one wake-up), and the stream keeps a copy of it all for its next
-// RecvStart. On epoll a stopped stream reads nothing more; here at most this.
+// bounds what one wait reads for a stream (under a flood, without it, up to all the shared
+// buffers, 4 MiB), and so what a stream that stops reading may still be handed: what the
+// kernel read before RecvStop, whose cancellation reaches the kernel at once.
 const recvLimit = 256 << 10
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
@@ -369,13 +368,27 @@ func (rs *ringState) recvStart(fd int, tag uint32) error {
 	return rs.armRecv(fd)
 }
 
+// recvStop stops fd's receive, and submits its cancellation at once, as Remove does: a
+// stopped stream's bytes then stay in the socket, as on epoll, for whoever reads next (the
+// stream when it reads again, a child that inherits the socket, or the reset that closing a
+// socket with unread bytes sends). Only what the receive read before it is still reported.
 func (rs *ringState) recvStop(fd int) error {
 	st := rs.recvs.Get(fd)
 	if st == nil {
 		return nil
 	}
 	st.want = false
-	return rs.cancelRecv(fd)
+	if !st.armed || st.canceling {
+		return nil
+	}
+	if err := rs.cancelRecv(fd); err != nil {
+		return err
+	}
+	rs.offSubmit()
+	if _, e := rs.enter(0, nil); e != nil && e != uring.ErrSQFull {
+		return os.NewSyscallError("io_uring_enter", e)
+	}
+	return nil
 }
 
 func (rs *ringState) recvForget(fd int) error {

@@ -188,6 +188,12 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 		}
 	}
 	path, err := proc.LookPath(opts.File, opts.Env)
+	if err == nil && l.io.sends > 0 {
+		// Writes queued for the ring go out before the child starts: one that inherits a
+		// stream writes after what the parent wrote before Spawn, as on epoll, where Write
+		// writes at once. (The rest of a write the socket did not take waits, as on epoll.)
+		l.submitWrites()
+	}
 	var pid int
 	if err == nil {
 		pid, err = proc.Spawn(path, opts.Args, &attr)

@@ -14,13 +14,15 @@ import (
 // what they see on readiness: the bytes (valid only until the callback returns), io.EOF at
 // the end, or the read's error, after which reading stops.
 //
-// Bytes the kernel read after ReadStop (the receive ends asynchronously) are not lost: the
-// stream keeps a copy (held) and hands it over, before any later bytes, in the poll phase
-// after the next ReadStart, as it would read them from the socket on readiness. Where the
-// kernel ends a multishot receive after a number of bytes (256 KiB; the next wait arms
-// another while the stream reads), that bounds what is held (poller.RecvLimit: 272 KiB);
-// elsewhere a flood can fill all the shared buffers (4 MiB) before the cancellation reaches
-// the kernel.
+// ReadStop's cancellation reaches the kernel at once (poller.RecvStop), so the bytes that
+// arrive after it stay in the socket, as on readiness: for the stream's next ReadStart, for a
+// child that inherits the socket, or for the reset that closing it with unread bytes sends.
+// What the kernel read before ReadStop and the callback has not seen yet (later in the same
+// batch, or in the completion ring) is not lost: the stream keeps a copy (held) and hands it
+// over, before any later bytes, in the poll phase after the next ReadStart. Where the kernel
+// ends a multishot receive after a number of bytes (256 KiB; the next wait arms another while
+// the stream reads), that bounds what one wait reads (poller.RecvLimit: 272 KiB); elsewhere a
+// flood can fill all the shared buffers (4 MiB) in one wait.
 //
 // The socket's error (the peer reset the connection, or it timed out) goes to whichever of
 // its requests runs first: on readiness the read runs before the write and takes it, and the
