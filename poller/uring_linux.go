@@ -92,7 +92,7 @@ const (
 // bounds what one wait reads for a stream (under a flood, without it, up to all the shared
 // buffers, 4 MiB), and so what a stream that stops reading may still be handed: what the
 // kernel read before RecvStop, whose cancellation reaches the kernel at once.
-const recvLimit = 256 << 10
+const recvLimit = 48 << 10 // with the last buffer's 16 KiB: 64 KiB, the loop's read on readiness
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}

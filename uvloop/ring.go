@@ -20,9 +20,12 @@ import (
 // What the kernel read before ReadStop and the callback has not seen yet (later in the same
 // batch, or in the completion ring) is not lost: the stream keeps a copy (held) and hands it
 // over, before any later bytes, in the poll phase after the next ReadStart. Where the kernel
-// ends a multishot receive after a number of bytes (256 KiB; the next wait arms another while
-// the stream reads), that bounds what one wait reads (poller.RecvLimit: 272 KiB); elsewhere a
-// flood can fill all the shared buffers (4 MiB) in one wait.
+// ends a multishot receive after a number of bytes (the next wait arms another while the
+// stream reads), that bounds what one wait reads (poller.RecvLimit: 64 KiB, what a read on
+// readiness takes); elsewhere a flood can fill all the shared buffers (4 MiB) in one wait.
+// Held bytes are handed over in pieces of at most the loop's read buffer (64 KiB), as reads
+// on readiness would, and a ReadStop in the callback keeps the rest held: a stream that
+// pauses and resumes takes them at the pace it reads, not as one piece that grows.
 //
 // The socket's error (the peer reset the connection, or it timed out) goes to whichever of
 // its requests runs first: on readiness the read runs before the write and takes it, and the
@@ -45,8 +48,24 @@ func (s *stream) ringInit(kind HandleKind) {
 	}
 }
 
-// ringStart is ReadStart's part: start the receive and hand over what is held.
+// ringStart is ReadStart's part: hand over what is held, else start the receive. With bytes
+// held, the receive starts only once they are handed over and the stream still reads
+// (runHeld): a stream that pauses and resumes reads the socket when what was read for it is
+// used up, as on readiness, rather than have the kernel read more behind it each time.
 func (s *stream) ringStart() error {
+	r := &s.ring
+	if r.hasHeld || r.heldEnd {
+		if !r.queued {
+			r.queued = true
+			s.loop.streams.held = append(s.loop.streams.held, s)
+		}
+		return nil
+	}
+	return s.ringRecvStart()
+}
+
+// ringRecvStart starts the receive, unless it runs.
+func (s *stream) ringRecvStart() error {
 	r := &s.ring
 	if !r.started {
 		if err := s.loop.poller.RecvStart(s.io.fd, s.io.tag); err != nil {
@@ -54,10 +73,6 @@ func (s *stream) ringStart() error {
 		}
 		r.started = true
 		s.loop.io.recvs++
-	}
-	if (r.hasHeld || r.heldEnd) && !r.queued {
-		r.queued = true
-		s.loop.streams.held = append(s.loop.streams.held, s)
 	}
 	return nil
 }
@@ -120,6 +135,19 @@ func (s *stream) readsFirst(rest []poller.Event, fd int32, tag uint32) bool {
 		}
 	}
 	return s.io.fd >= 0
+}
+
+// deliverHeld hands the read callback the first readBufSize bytes held, as one read on
+// readiness would take them; the rest stays held.
+func (s *stream) deliverHeld() {
+	x, r := s.x, &s.ring
+	data := x.held
+	if len(data) > readBufSize {
+		data, x.held = data[:readBufSize], data[readBufSize:]
+	} else {
+		x.held, r.hasHeld = nil, false
+	}
+	s.deliver(data, nil)
 }
 
 // hold keeps what the kernel read (a copy of data, or the end or err) for a later delivery.
@@ -240,26 +268,31 @@ func (l *Loop) runHeld() {
 		}
 	}()
 	for i, s := range held {
-		next = i + 1
-		held[i] = nil
 		r := &s.ring
-		r.queued = false
 		if s.sflags&sListening != 0 {
+			next = i + 1
+			held[i], r.queued = nil, false
 			s.acceptBacklog() // a listener's queue is its backlog (ring_accept.go)
 			continue
 		}
+		// Until its bytes are handed over, s keeps its turn (queued): if a callback panics,
+		// it waits with the rest for the next poll phase.
+		next = i
+		for r.hasHeld && s.io.fd >= 0 && s.sflags&sReading != 0 {
+			s.deliverHeld()
+		}
+		next = i + 1
+		held[i], r.queued = nil, false
 		if s.io.fd < 0 || s.sflags&sReading == 0 {
-			continue // stopped again: the next ReadStart queues it
+			continue // stopped (again): the next ReadStart queues it
 		}
-		if r.hasHeld {
-			data := s.x.held
-			s.x.held, r.hasHeld = nil, false
-			s.deliver(data, nil)
-		}
-		if r.heldEnd && s.io.fd >= 0 && s.sflags&sReading != 0 {
+		if r.heldEnd {
 			r.heldEnd = false
 			err := s.delayedRecvErr()
 			s.deliver(nil, err)
+		} else if err := s.ringRecvStart(); err != nil { // all handed over: now the socket
+			s.sflags &^= sReadable | sWritable
+			s.readFailed(err)
 		}
 	}
 }
