@@ -12,7 +12,7 @@ import (
 // path, and that descriptor is its wd. The kqueue's descriptor is what the loop polls (a
 // kqueue is readable while it holds events).
 type Set struct {
-	kq     int
+	kq     int            // -1 once closed
 	bases  map[int]string // wd -> the base name of the watched path
 	events [8]unix.Kevent_t
 }
@@ -30,7 +30,7 @@ func NewSet() (*Set, error) {
 	return &Set{kq: kq, bases: make(map[int]string)}, nil
 }
 
-// Fd is the descriptor to poll for readability.
+// Fd is the descriptor to poll for readability, -1 once the Set is closed.
 func (s *Set) Fd() int { return s.kq }
 
 // Add starts watching path; every call is a watch of its own.
@@ -65,10 +65,12 @@ func (s *Set) Remove(wd int) error {
 	return errno(unix.Close(wd))
 }
 
-// Read calls fn for each event the kqueue holds, until none is left.
+// Read calls fn for each event the kqueue holds, until none is left. fn may Close the Set:
+// Read then returns at once, polling its descriptor no more (its number may be another
+// file's already).
 func (s *Set) Read(fn func(wd int, name string, events int)) error {
 	var zero unix.Timespec
-	for {
+	for s.kq >= 0 {
 		n, err := unix.Kevent(s.kq, nil, s.events[:], &zero)
 		if err == syscall.EINTR {
 			continue
@@ -92,17 +94,26 @@ func (s *Set) Read(fn func(wd int, name string, events int)) error {
 			}
 			if events != 0 {
 				fn(wd, base, events)
+				if s.kq < 0 {
+					return nil // fn closed the Set
+				}
 			}
 		}
 		if n < len(s.events) {
 			return nil
 		}
 	}
+	return nil
 }
 
-// Close releases the kqueue and the descriptors of all its watches.
+// Close releases the kqueue and the descriptors of all its watches. Closing a closed Set
+// does nothing.
 func (s *Set) Close() error {
+	if s.kq < 0 {
+		return nil
+	}
 	err := unix.Close(s.kq)
+	s.kq = -1
 	for wd := range s.bases {
 		unix.Close(wd)
 	}
