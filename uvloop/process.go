@@ -25,9 +25,11 @@ const (
 	// StdioCreatePipe connects the fd to Stream, a *Pipe without a socket, through a new
 	// socket pair: the loop's end becomes the Pipe's socket.
 	StdioCreatePipe
-	// StdioInheritFd gives the child the parent's Fd.
+	// StdioInheritFd gives the child the parent's Fd. As the child's fd 0, 1 or 2 it is made
+	// blocking, in the parent too (see Spawn).
 	StdioInheritFd
-	// StdioInheritStream gives the child Stream's fd.
+	// StdioInheritStream gives the child Stream's fd. As the child's fd 0, 1 or 2 it is made
+	// blocking, in the parent too (see Spawn).
 	StdioInheritStream
 )
 
@@ -106,6 +108,13 @@ func errSpawn(format string, args ...any) error {
 // Bad options — empty Args, an empty File, a StdioCreatePipe without a *Pipe — fail with an
 // error wrapping EINVAL, a Pipe that already has a socket with EBUSY, a closed one with
 // ErrClosed, an inherited fd that is negative with ErrBadFd.
+//
+// The child's fds 0, 1 and 2 are blocking, as libuv's children's are: programs do not
+// expect EAGAIN on their stdio. A created pipe's end and /dev/null are blocking already; a
+// StdioInheritFd or StdioInheritStream descriptor that is non-blocking has O_NONBLOCK
+// cleared. The flag belongs to the open file description, which the parent's descriptor
+// shares with the child's, so the parent's descriptor stays blocking after Spawn, as with
+// libuv (a failed Spawn leaves it as it was). Its other fds keep their flags.
 func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	if l.closed {
 		return nil, ErrClosed
