@@ -114,7 +114,14 @@ func errSpawn(format string, args ...any) error {
 // StdioInheritFd or StdioInheritStream descriptor that is non-blocking has O_NONBLOCK
 // cleared. The flag belongs to the open file description, which the parent's descriptor
 // shares with the child's, so the parent's descriptor stays blocking after Spawn, as with
-// libuv (a failed Spawn leaves it as it was). Its other fds keep their flags.
+// libuv (a failed Spawn leaves it as it was). Its other fds keep their flags. Unlike
+// libuv's, the loop does not block on a StdioInheritStream socket (a TCP, or a Pipe on a
+// socket) it goes on reading or writing: its own calls on it are non-blocking ones
+// (MSG_DONTWAIT) from then on. A stream that is not a socket (a TTY, a Pipe opened on a
+// pipe) has no such call: the loop's reads and writes on it may block once it is shared,
+// so close the parent's handle, or give the child another descriptor of the file. A loop
+// stream's fd should be given as StdioInheritStream, not StdioInheritFd, for the same
+// reason.
 func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	if l.closed {
 		return nil, ErrClosed
@@ -204,6 +211,11 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	if err != nil {
 		closePipes()
 		return nil, os.NewSyscallError("spawn", err)
+	}
+	for _, c := range opts.Stdio[:min(len(opts.Stdio), 3)] {
+		if s, ok := c.Stream.(interface{ shareBlocking() }); ok && c.Flags == StdioInheritStream {
+			s.shareBlocking() // made blocking for the child: the loop must not block on it
+		}
 	}
 	for _, o := range pipes {
 		proc.Close(o.child)

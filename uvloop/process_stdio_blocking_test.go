@@ -113,3 +113,46 @@ func TestSpawnInheritedFdBlocks(t *testing.T) {
 		}
 	})
 }
+
+// TestSpawnInheritedStreamParentKeepsUsing: the parent goes on reading and writing a stream
+// it gave a child as stdin (its open file description blocking from then on): the loop
+// must not block on it. The peer writes exactly one read buffer (a full read, after which
+// the loop reads again), and the loop writes more than the socket takes, the peer reading
+// nothing.
+func TestSpawnInheritedStreamParentKeepsUsing(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
+		checkFds(t)
+		l := newLoopWith(t, uvloop.WithBackend(b))
+		hs, peers := ringStreams(t, l, 1)
+		h, peer := hs[0], peers[0]
+		var log []string
+		spawnShell(t, l, "exit 0", []uvloop.StdioContainer{{Flags: uvloop.StdioInheritStream, Stream: h}},
+			func(p *uvloop.Process, st int64, sig syscall.Signal) {
+				log = append(log, fmt.Sprintf("exit %d %d", st, sig))
+				p.Close(nil)
+				mustOK(t, h.Write(make([]byte, 8<<20), func(err error) { log = append(log, fmt.Sprintf("write %v", err != nil)) }))
+				h.Close(func() { log = append(log, "closed") })
+			})
+		got := 0
+		mustOK(t, h.ReadStart(func(b []byte, err error) {
+			if err != nil {
+				log = append(log, fmt.Sprintf("read %v", err))
+				return
+			}
+			got += len(b)
+		}))
+		if n, err := unix.Write(peer, make([]byte, 64<<10)); n != 64<<10 || err != nil {
+			t.Fatalf("peer wrote %d: %v", n, err)
+		}
+		unstick := func() { unix.Shutdown(peer, unix.SHUT_RDWR) }
+		within(t, 10*time.Second, "Run", unstick, func() {
+			if _, err := l.Run(uvloop.RunDefault); err != nil {
+				t.Errorf("run: %v", err)
+			}
+		})
+		if got != 64<<10 || len(log) != 3 || log[0] != "exit 0 0" || log[1] != "write true" || log[2] != "closed" {
+			t.Errorf("read %d bytes, log %q; want 65536 and [exit 0 0, write true, closed]", got, log)
+		}
+		closeLoop(t, l)
+	})
+}
