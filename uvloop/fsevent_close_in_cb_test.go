@@ -16,27 +16,10 @@ import (
 // dispatch is still reading it (review rev3-proc). A descriptor opened in that callback
 // takes the instance's number; the finished dispatch must not read it.
 
-// runFSEventScenario sets scenario up on a fresh loop of each backend, runs the loop to its
-// end (a hang fails the test), calls the check the scenario returned and closes the loop.
-func runFSEventScenario(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) (check func())) {
-	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
-		checkFds(t)
-		l := newLoopWith(t, uvloop.WithBackend(b))
-		check := scenario(t, l)
-		within(t, 10*time.Second, "Run", func() { l.Post(l.Stop) }, func() {
-			if _, err := l.Run(uvloop.RunDefault); err != nil {
-				t.Errorf("run: %v", err)
-			}
-		})
-		check()
-		closeLoop(t, l)
-	})
-}
-
 // TestFSEventCloseInCallbackFdReuse: a pipe opened in the callback that closed the last
 // watch (likely under the instance's old number) reads its own bytes.
 func TestFSEventCloseInCallbackFdReuse(t *testing.T) {
-	runFSEventScenario(t, func(t *testing.T, l *uvloop.Loop) func() {
+	runOnBackends(t, 10*time.Second, func(t *testing.T, l *uvloop.Loop) func() {
 		dir := t.TempDir()
 		var got []byte
 		var end error
@@ -80,7 +63,7 @@ func TestFSEventCloseInCallbackFdReuse(t *testing.T) {
 // change.
 func TestFSEventRestartInCallback(t *testing.T) {
 	const rounds = 20
-	runFSEventScenario(t, func(t *testing.T, l *uvloop.Loop) func() {
+	runOnBackends(t, 10*time.Second, func(t *testing.T, l *uvloop.Loop) func() {
 		var heard []string
 		dir := t.TempDir()
 		var start func(i int)

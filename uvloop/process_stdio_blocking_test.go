@@ -14,14 +14,15 @@ import (
 // A child's fds 0-2 that come from the parent are blocking, as libuv's children's are
 // (review rev3-proc): programs do not expect EAGAIN on their stdio.
 
-// runProcScenario sets scenario up on a fresh loop of each backend, runs the loop to its
-// end (a hang fails the test), calls the check the scenario returned and closes the loop.
-func runProcScenario(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) (check func())) {
+// runOnBackends sets scenario up on a fresh loop of each backend, runs the loop to its end
+// (still running after d fails the test as a hang), calls the check the scenario returned
+// and closes the loop.
+func runOnBackends(t *testing.T, d time.Duration, scenario func(t *testing.T, l *uvloop.Loop) (check func())) {
 	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
 		checkFds(t)
 		l := newLoopWith(t, uvloop.WithBackend(b))
 		check := scenario(t, l)
-		within(t, 30*time.Second, "Run", func() { l.Post(l.Stop) }, func() {
+		within(t, d, "Run", func() { l.Post(l.Stop) }, func() {
 			if _, err := l.Run(uvloop.RunDefault); err != nil {
 				t.Errorf("run: %v", err)
 			}
@@ -54,7 +55,7 @@ func isNonblock(t *testing.T, fd int) bool {
 // TestSpawnInheritedStreamBlocks: cat given a loop stream (non-blocking in the loop) as its
 // stdin waits for the peer's bytes rather than fail with EAGAIN.
 func TestSpawnInheritedStreamBlocks(t *testing.T) {
-	runProcScenario(t, func(t *testing.T, l *uvloop.Loop) func() {
+	runOnBackends(t, 30*time.Second, func(t *testing.T, l *uvloop.Loop) func() {
 		hs, peers := ringStreams(t, l, 1)
 		h, peer := hs[0], peers[0]
 		out, err := l.NewPipe()
@@ -88,7 +89,7 @@ func TestSpawnInheritedStreamBlocks(t *testing.T) {
 // stdout (StdioInheritFd) waits while the socket is full rather than fail with EAGAIN; the
 // parent's fd is then blocking too (one open file description), as with libuv.
 func TestSpawnInheritedFdBlocks(t *testing.T) {
-	runProcScenario(t, func(t *testing.T, l *uvloop.Loop) func() {
+	runOnBackends(t, 30*time.Second, func(t *testing.T, l *uvloop.Loop) func() {
 		a, b := rawSocketpair(t)
 		h, err := l.NewTCP()
 		mustOK(t, err)
