@@ -3,6 +3,7 @@
 package fswatch
 
 import (
+	"slices"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +16,10 @@ type Set struct {
 	kq     int            // -1 once closed
 	bases  map[int]string // wd -> the base name of the watched path
 	events [8]unix.Kevent_t
+	// fresh are the wds Add made while Read dispatches a batch of events: an fd number
+	// reused that soon, so the batch's events for it are an older watch's.
+	fresh       []int
+	dispatching bool
 }
 
 const vnodeFflags = unix.NOTE_ATTRIB | unix.NOTE_WRITE | unix.NOTE_RENAME | unix.NOTE_DELETE |
@@ -53,6 +58,9 @@ func (s *Set) Add(path string) (int, error) {
 		return -1, errno(err)
 	}
 	s.bases[fd] = basename(path)
+	if s.dispatching {
+		s.fresh = append(s.fresh, fd)
+	}
 	return fd, nil
 }
 
@@ -67,9 +75,11 @@ func (s *Set) Remove(wd int) error {
 
 // Read calls fn for each event the kqueue holds, until none is left. fn may Close the Set:
 // Read then returns at once, polling its descriptor no more (its number may be another
-// file's already).
+// file's already). Events of a watch removed by fn are not reported, also when a watch fn
+// adds takes its number.
 func (s *Set) Read(fn func(wd int, name string, events int)) error {
 	var zero unix.Timespec
+	defer func() { s.dispatching, s.fresh = false, s.fresh[:0] }()
 	for s.kq >= 0 {
 		n, err := unix.Kevent(s.kq, nil, s.events[:], &zero)
 		if err == syscall.EINTR {
@@ -78,10 +88,11 @@ func (s *Set) Read(fn func(wd int, name string, events int)) error {
 		if err != nil {
 			return errno(err)
 		}
+		s.dispatching, s.fresh = true, s.fresh[:0]
 		for i := 0; i < n; i++ {
 			wd := int(s.events[i].Ident)
 			base, ok := s.bases[wd]
-			if !ok {
+			if !ok || slices.Contains(s.fresh, wd) {
 				continue
 			}
 			ff := s.events[i].Fflags
