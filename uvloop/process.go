@@ -25,9 +25,11 @@ const (
 	// StdioCreatePipe connects the fd to Stream, a *Pipe without a socket, through a new
 	// socket pair: the loop's end becomes the Pipe's socket.
 	StdioCreatePipe
-	// StdioInheritFd gives the child the parent's Fd.
+	// StdioInheritFd gives the child the parent's Fd. As the child's fd 0, 1 or 2 it is made
+	// blocking, in the parent too (see Spawn).
 	StdioInheritFd
-	// StdioInheritStream gives the child Stream's fd.
+	// StdioInheritStream gives the child Stream's fd. As the child's fd 0, 1 or 2 it is made
+	// blocking, in the parent too (see Spawn).
 	StdioInheritStream
 )
 
@@ -106,6 +108,20 @@ func errSpawn(format string, args ...any) error {
 // Bad options — empty Args, an empty File, a StdioCreatePipe without a *Pipe — fail with an
 // error wrapping EINVAL, a Pipe that already has a socket with EBUSY, a closed one with
 // ErrClosed, an inherited fd that is negative with ErrBadFd.
+//
+// The child's fds 0, 1 and 2 are blocking, as libuv's children's are: programs do not
+// expect EAGAIN on their stdio. A created pipe's end and /dev/null are blocking already; a
+// StdioInheritFd or StdioInheritStream descriptor that is non-blocking has O_NONBLOCK
+// cleared. The flag belongs to the open file description, which the parent's descriptor
+// shares with the child's, so the parent's descriptor stays blocking after Spawn, as with
+// libuv (a failed Spawn leaves it as it was). Its other fds keep their flags. Unlike
+// libuv's, the loop does not block on a StdioInheritStream socket (a TCP, or a Pipe on a
+// socket) it goes on reading or writing: its own calls on it are non-blocking ones
+// (MSG_DONTWAIT) from then on. A stream that is not a socket (a TTY, a Pipe opened on a
+// pipe) has no such call: the loop's reads and writes on it may block once it is shared,
+// so close the parent's handle, or give the child another descriptor of the file. A loop
+// stream's fd should be given as StdioInheritStream, not StdioInheritFd, for the same
+// reason.
 func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	if l.closed {
 		return nil, ErrClosed
@@ -201,6 +217,11 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	if err != nil {
 		closePipes()
 		return nil, os.NewSyscallError("spawn", err)
+	}
+	for _, c := range opts.Stdio[:min(len(opts.Stdio), 3)] {
+		if s, ok := c.Stream.(interface{ shareBlocking() }); ok && c.Flags == StdioInheritStream {
+			s.shareBlocking() // made blocking for the child: the loop must not block on it
+		}
 	}
 	for _, o := range pipes {
 		proc.Close(o.child)

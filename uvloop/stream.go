@@ -210,19 +210,20 @@ func (q *reqList) pop() *writeReq {
 type streamFlags uint16
 
 const (
-	sReadable   streamFlags = 1 << iota // reads may be started
-	sWritable                           // writes accepted (cleared by Shutdown)
-	sReading                            // ReadStart called
-	sEOF                                // the end of the stream was read
-	sListening                          // Listen succeeded
-	sConnecting                         // a connect request is in flight
-	sShutting                           // a shutdown request is in flight
-	sShut                               // shutdown(SHUT_WR) done
-	sFed                                // queued in the pending phase
-	sNeedDrain                          // a Write left bytes queued: OnDrain is due
-	sBound                              // bound (TCP) or accepted
-	sConnected                          // connected, accepted or adopted: Connect refuses
-	sNoDelay                            // TCP: SetNoDelay(true), applied to a socket made later
+	sReadable       streamFlags = 1 << iota // reads may be started
+	sWritable                               // writes accepted (cleared by Shutdown)
+	sReading                                // ReadStart called
+	sEOF                                    // the end of the stream was read
+	sListening                              // Listen succeeded
+	sConnecting                             // a connect request is in flight
+	sShutting                               // a shutdown request is in flight
+	sShut                                   // shutdown(SHUT_WR) done
+	sFed                                    // queued in the pending phase
+	sNeedDrain                              // a Write left bytes queued: OnDrain is due
+	sBound                                  // bound (TCP) or accepted
+	sConnected                              // connected, accepted or adopted: Connect refuses
+	sNoDelay                                // TCP: SetNoDelay(true), applied to a socket made later
+	sSharedBlocking                         // a socket given to a child as its stdio: made blocking
 )
 
 // stream is the part TCP and Pipe share (libuv's uv_stream_t); loop goroutine only.
@@ -435,7 +436,7 @@ func (s *stream) read() {
 	l := s.loop
 	for count := ioBurst; s.readCb != nil && count > 0; count-- {
 		buf := l.streams.readBuffer()
-		n, err := sock.Read(s.io.fd, buf)
+		n, err := s.sysRead(buf)
 		switch {
 		case err == syscall.EAGAIN:
 			return
@@ -452,6 +453,38 @@ func (s *stream) read() {
 		if n < len(buf) {
 			return // the next read would most likely find nothing
 		}
+	}
+}
+
+// sysRead, sysWrite and sysWritev are the stream's read(2), write(2) and writev(2); on a
+// socket a child was given as its stdio (made blocking for it, see Spawn) they are
+// non-blocking calls (MSG_DONTWAIT) instead, so the loop never blocks on it.
+func (s *stream) sysRead(buf []byte) (int, error) {
+	if s.sflags&sSharedBlocking != 0 {
+		return sock.ReadNoWait(s.io.fd, buf)
+	}
+	return sock.Read(s.io.fd, buf)
+}
+
+func (s *stream) sysWrite(data []byte) (int, error) {
+	if s.sflags&sSharedBlocking != 0 {
+		return sock.WriteNoWait(s.io.fd, data)
+	}
+	return sock.Write(s.io.fd, data)
+}
+
+func (s *stream) sysWritev(bufs [][]byte, iov *sock.IOVecs) (int, error) {
+	if s.sflags&sSharedBlocking != 0 {
+		return sock.WritevNoWait(s.io.fd, bufs)
+	}
+	return sock.Writev(s.io.fd, bufs, iov)
+}
+
+// shareBlocking is told by Spawn that the stream's socket was given to a child as its fd 0,
+// 1 or 2 and so made blocking: the loop's own calls on it become non-blocking ones.
+func (s *stream) shareBlocking() {
+	if s.io.fd >= 0 && sock.IsSocket(s.io.fd) {
+		s.sflags |= sSharedBlocking
 	}
 }
 
@@ -591,11 +624,11 @@ func (s *stream) writeNow() (failed bool) {
 		total := 0
 		if r := s.queue.front(); s.queue.after(r) == nil && len(r.bufs) == 1 {
 			total = len(r.bufs[0])
-			n, err = sock.Write(s.io.fd, r.bufs[0])
+			n, err = s.sysWrite(r.bufs[0])
 		} else {
 			var bufs [][]byte
 			bufs, total = s.gather()
-			n, err = sock.Writev(s.io.fd, bufs, &sh.iov)
+			n, err = s.sysWritev(bufs, &sh.iov)
 			clear(bufs)
 		}
 		if err == syscall.EAGAIN || err == syscall.ENOBUFS {
@@ -754,7 +787,7 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 	if err := s.checkWrite(); err != nil {
 		return 0, err
 	}
-	n, err := sock.Write(s.io.fd, data)
+	n, err := s.sysWrite(data)
 	switch {
 	case err == syscall.EAGAIN || err == syscall.ENOBUFS:
 		return 0, errWriteAgain

@@ -11,7 +11,7 @@ import (
 
 // Set is one inotify instance; its watches are inotify watches.
 type Set struct {
-	fd    int
+	fd    int            // -1 once closed
 	bases map[int]string // wd -> the base name of the path it was first added with
 	buf   [eventBufferSize]byte
 }
@@ -28,7 +28,7 @@ func NewSet() (*Set, error) {
 	return &Set{fd: fd, bases: make(map[int]string)}, nil
 }
 
-// Fd is the descriptor to poll for readability.
+// Fd is the descriptor to poll for readability, -1 once the Set is closed.
 func (s *Set) Fd() int { return s.fd }
 
 // Add starts watching path and returns its watch descriptor: the same one for a file
@@ -52,9 +52,12 @@ func (s *Set) Add(path string) (int, error) {
 }
 
 // Remove stops the watch wd. A watch the kernel dropped already (its file was deleted) is
-// not an error.
+// not an error, nor is a Set closed already.
 func (s *Set) Remove(wd int) error {
 	delete(s.bases, wd)
+	if s.fd < 0 {
+		return nil
+	}
 	_, err := unix.InotifyRmWatch(s.fd, uint32(wd))
 	if err == syscall.EINVAL {
 		err = nil
@@ -63,9 +66,11 @@ func (s *Set) Remove(wd int) error {
 }
 
 // Read calls fn for each event the kernel has, until none is left. Names passed to fn are
-// fresh strings. Events of a watch removed since are not reported.
+// fresh strings. Events of a watch removed since are not reported. fn may Close the Set:
+// Read then returns at once, reading its descriptor no more (its number may be another
+// file's already).
 func (s *Set) Read(fn func(wd int, name string, events int)) error {
-	for {
+	for s.fd >= 0 {
 		n, err := unix.Read(s.fd, s.buf[:])
 		if err == syscall.EINTR {
 			continue
@@ -111,12 +116,23 @@ func (s *Set) Read(fn func(wd int, name string, events int)) error {
 				name = string(raw[:l])
 			}
 			fn(int(ev.Wd), name, events)
+			if s.fd < 0 {
+				return nil // fn closed the Set
+			}
 		}
 	}
+	return nil
 }
 
-// Close releases the instance and all its watches.
-func (s *Set) Close() error { return errno(unix.Close(s.fd)) }
+// Close releases the instance and all its watches. Closing a closed Set does nothing.
+func (s *Set) Close() error {
+	fd := s.fd
+	if fd < 0 {
+		return nil
+	}
+	s.fd = -1
+	return errno(unix.Close(fd))
+}
 
 func errno(err error) error {
 	if err == nil {

@@ -60,6 +60,9 @@ func LookPath(file string, env []string) (string, error) {
 // Spawn starts path with argv (argv[0] included) as fork and exec do, and returns the child's
 // pid. The errors the child meets before exec (chdir, setuid, exec itself) come back from
 // Spawn, bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
+// The parent's descriptors given as the child's fds 0-2 are made blocking (O_NONBLOCK
+// cleared, in the parent's copy too: they share the open file description), as libuv's
+// children's stdio is; a failed Spawn sets the flag back.
 func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	files := make([]uintptr, len(attr.Files))
 	null := -1
@@ -98,11 +101,49 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 		}
 		sys.Credential = c
 	}
+	restore, err := makeBlocking(attr.Files[:min(len(attr.Files), 3)])
+	if err != nil {
+		return 0, err
+	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys})
 	if err != nil {
+		restore()
 		return 0, bare(err)
 	}
 	return pid, nil
+}
+
+// makeBlocking clears O_NONBLOCK on those of fds (the parent's descriptors for the child's
+// fds 0-2) that have it, as libuv's child does after its dup2s: programs expect a blocking
+// stdin, stdout and stderr. The flag belongs to the open file description, which parent and
+// child share, so this is done in the parent, before the fork, with the same effect; restore
+// sets it again where it was cleared (when the spawn fails).
+func makeBlocking(fds []int) (restore func(), err error) {
+	var cleared []int
+	restore = func() {
+		for _, fd := range cleared {
+			unix.SetNonblock(fd, true)
+		}
+	}
+	for _, fd := range fds {
+		if fd < 0 {
+			continue // DevNull, Closed
+		}
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		if err != nil {
+			restore()
+			return nil, bare(err)
+		}
+		if fl&unix.O_NONBLOCK == 0 {
+			continue
+		}
+		if err := unix.SetNonblock(fd, false); err != nil {
+			restore()
+			return nil, bare(err)
+		}
+		cleared = append(cleared, fd)
+	}
+	return restore, nil
 }
 
 // bare returns the errno inside err, or err.

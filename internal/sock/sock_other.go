@@ -62,6 +62,10 @@ func Membership6(fd int, group [16]byte, idx uint32, join bool) error {
 func Read(fd int, p []byte) (int, error)                     { return 0, ErrUnsupported }
 func Write(fd int, p []byte) (int, error)                    { return 0, ErrUnsupported }
 func Writev(fd int, bufs [][]byte, iov *IOVecs) (int, error) { return 0, ErrUnsupported }
+func IsSocket(fd int) bool                                   { return false }
+func ReadNoWait(fd int, p []byte) (int, error)               { return 0, ErrUnsupported }
+func WriteNoWait(fd int, p []byte) (int, error)              { return 0, ErrUnsupported }
+func WritevNoWait(fd int, bufs [][]byte) (int, error)        { return 0, ErrUnsupported }
 func Recvfrom(fd int, buf []byte, sa *Sockaddr) (int, error) { return 0, ErrUnsupported }
 func Sendto(fd int, data []byte, sa *Sockaddr) error         { return ErrUnsupported }
 func Disconnect(fd int) error                                { return ErrUnsupported }

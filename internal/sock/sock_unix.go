@@ -31,6 +31,48 @@ func CloseReset(fd int) error {
 // SetNonblock makes fd non-blocking (fcntl O_NONBLOCK).
 func SetNonblock(fd int) error { return unix.SetNonblock(fd, true) }
 
+// IsSocket reports whether fd is a socket.
+func IsSocket(fd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFSOCK
+}
+
+// ReadNoWait, WriteNoWait and WritevNoWait are Read, Write and Writev with MSG_DONTWAIT, for
+// a socket whose open file description may be blocking (shared with a child process, which
+// wants it so): each call is non-blocking whatever O_NONBLOCK says. Off the hot path: they
+// allocate what x/sys/unix does.
+
+// ReadNoWait reads into p; on error it returns 0 and the errno (EAGAIN: nothing to read).
+func ReadNoWait(fd int, p []byte) (int, error) {
+	for {
+		n, _, err := unix.Recvfrom(fd, p, unix.MSG_DONTWAIT)
+		if err == nil {
+			return n, nil
+		}
+		if err != syscall.EINTR {
+			return 0, err
+		}
+	}
+}
+
+// WriteNoWait writes p; on error it returns 0 and the errno (EAGAIN: the socket is full).
+func WriteNoWait(fd int, p []byte) (int, error) {
+	return WritevNoWait(fd, [][]byte{p})
+}
+
+// WritevNoWait writes bufs with one sendmsg(2); on error it returns 0 and the errno.
+func WritevNoWait(fd int, bufs [][]byte) (int, error) {
+	for {
+		n, err := unix.SendmsgBuffers(fd, bufs, nil, nil, unix.MSG_DONTWAIT)
+		if err == nil {
+			return n, nil
+		}
+		if err != syscall.EINTR {
+			return 0, err
+		}
+	}
+}
+
 // Listen makes fd a listening socket.
 func Listen(fd, backlog int) error { return unix.Listen(fd, backlog) }
 
