@@ -204,6 +204,7 @@ func (p *Poller) ringOpen() error {
 		rs.thread, rs.tid, rs.unbound = p.opts.Thread, unix.Gettid(), false
 	}
 	p.q.ring.probeFiles(probe)
+	p.q.ring.snd.probeSends(probe)
 	p.kind = BackendIOURing
 	// The receives' buffers, and accepts (uring_probe_linux.go); then the wake-up.
 	err = p.q.ring.probeMultishot(probe)

@@ -42,8 +42,7 @@ var (
 
 // sendRing is the io_uring backend's state for sends; loop goroutine only.
 type sendRing struct {
-	probed bool
-	ok     bool        // the kernel has the opcodes (probed on the first CanSend)
+	ok     bool        // the kernel has the opcodes (probeSends, at Open)
 	sends  sendTable   // indexed by fd; an entry never moves
 	vecs   []*sendVec  // every sendVec made; a sendState names its own by index
 	free   uint32      // the sendVecs no send holds: 1 + the index of the first, 0 for none
@@ -106,17 +105,13 @@ func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
 
 func (p *Poller) canSend() bool {
 	rs := p.q.ring
-	if rs == nil {
-		return false
-	}
-	sr := &rs.snd
-	if !sr.probed {
-		sr.probed = true
-		if probe, err := rs.r.Probe(); err == nil {
-			sr.ok = probe.Supports(uring.OpSend) && probe.Supports(uring.OpSendmsg) && probe.Supports(uring.OpAsyncCancel)
-		}
-	}
-	return sr.ok
+	return rs != nil && rs.snd.ok
+}
+
+// probeSends records whether the kernel has the sends' opcodes; Open asks, on the thread
+// that opens the ring (a ring pinned to a thread refuses io_uring_register from any other).
+func (sr *sendRing) probeSends(probe *uring.Probe) {
+	sr.ok = probe.Supports(uring.OpSend) && probe.Supports(uring.OpSendmsg) && probe.Supports(uring.OpAsyncCancel)
 }
 
 func (p *Poller) send(fd int, bufs [][]byte, tag uint32) error {

@@ -257,3 +257,28 @@ func TestOwnThreadPosts(t *testing.T) {
 		closeLoop(t, l)
 	})
 }
+
+// TestOwnThreadRingFeatures: a loop of its own thread on io_uring reads, writes and accepts
+// through the ring as a locked loop does, also for handles made before the first Run, on the
+// caller's goroutine. (The sends' probe, an io_uring_register that a pinned ring refuses from
+// another thread, ran on the first CanSend: TCP streams made before Run wrote with write(2),
+// one system call per Write.)
+func TestOwnThreadRingFeatures(t *testing.T) {
+	if err := poller.Available(uvloop.BackendIOURing); err != nil {
+		t.Skipf("io_uring is refused here: %v", err)
+	}
+	features := func(opts ...uvloop.Option) [2]bool {
+		l := newLoopWith(t, append(opts, uvloop.WithBackend(uvloop.BackendIOURing))...)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		f := [2]bool{c.RingWrites(), l.Backend() == uvloop.BackendIOURing}
+		c.Close(nil)
+		mustRunMode(t, l, uvloop.RunDefault)
+		closeLoop(t, l)
+		return f
+	}
+	locked, own := features(uvloop.WithLockOSThread()), features(uvloop.WithOwnThread())
+	if own != locked {
+		t.Errorf("a loop of its own thread: RingWrites, io_uring = %v; a locked loop: %v", own, locked)
+	}
+}
