@@ -317,6 +317,9 @@ func (c *conn) feedLoop(data []byte) {
 		case EventEnd:
 			c.s.request.remove(&c.tRequest)
 			c.bodyDone = true
+			// A pause for the body's reader ends with the body (Node's parser reads again
+			// at each message's end): the next requests are read, and held (hold).
+			c.resume(pauseUser)
 			if end := c.onEnd; end != nil {
 				c.onData, c.onEnd = nil, nil
 				end(nil)
