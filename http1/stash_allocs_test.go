@@ -2,7 +2,10 @@ package http1
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -88,4 +91,47 @@ func TestPipelinedLargeAnswersAllocs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStashBurstFedInOrder: a burst of pipelined requests larger than keepBuf, held behind
+// output over the high-water mark and fed one at a time as it drains, each held again at the
+// front of the same buffer: every request is answered, in order, with its own target, and
+// once the burst is fed its buffer is not kept.
+func TestStashBurstFedInOrder(t *testing.T) {
+	pad := strings.Repeat("p", 1<<10)
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
+		w.EndString(string(r.Target) + " " + pad)
+	}), HighWaterMark(512))
+	c, br := ts.dial()
+	const n = 300
+	var burst strings.Builder
+	for i := range n {
+		fmt.Fprintf(&burst, "GET /%d HTTP/1.1\r\nHost: x\r\n\r\n", i)
+	}
+	if burst.Len() <= keepBuf {
+		t.Fatalf("a burst of %d bytes does not test the bound (keepBuf %d)", burst.Len(), keepBuf)
+	}
+	if _, err := io.WriteString(c, burst.String()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		b, err := io.ReadAll(res.Body)
+		if err != nil {
+			t.Fatalf("response %d: %v", i, err)
+		}
+		if want := fmt.Sprintf("/%d %s", i, pad); string(b) != want {
+			t.Fatalf("response %d: %.20q..., want %.20q...", i, b, want)
+		}
+	}
+	ts.on(func() {
+		ts.srv.eachConn(func(c *conn) {
+			if len(c.stash) != 0 || cap(c.stash) > keepBuf {
+				t.Errorf("after the burst the stash holds %d bytes in a buffer of %d (keepBuf %d)", len(c.stash), cap(c.stash), keepBuf)
+			}
+		})
+	})
 }
