@@ -12,8 +12,7 @@ import (
 // pause must end with the body, so that the next request on the connection is read and
 // answered. (The connection stayed paused until the keep-alive timeout closed it.)
 func TestPauseEndsWithBody(t *testing.T) {
-	var ts *testServer
-	ts = startServer(t, HandlerFunc(func(w *Response, r *Request) {
+	ts := startServer(t, HandlerFunc(func(w *Response, r *Request) {
 		if string(r.Method) != "POST" {
 			w.EndString("next")
 			return
@@ -25,7 +24,7 @@ func TestPauseEndsWithBody(t *testing.T) {
 			ended = true
 			w.EndString(strings.Repeat("x", n))
 		})
-		ts.loop.SetImmediate(func() {
+		w.Conn().Server().Loop().SetImmediate(func() {
 			if !ended {
 				r.ResumeBody()
 			}
