@@ -39,7 +39,9 @@ func (r *Request) Trailers() []Header {
 }
 
 // PauseBody stops reading the connection (the client's sends then block once the
-// kernel's buffers fill), for a body reader that cannot keep up; ResumeBody resumes.
+// kernel's buffers fill), for a body reader that cannot keep up; ResumeBody resumes. The
+// pause ends with the body: once its end is parsed (bytes read before the pause are still
+// parsed), the connection reads again, for the next request.
 func (r *Request) PauseBody() {
 	if r.c != nil {
 		r.c.pause(pauseUser)

@@ -195,6 +195,9 @@ func (c *conn) feed(data []byte) {
 	c.feedLoop(data)
 	returned = true
 	c.inFeed = false
+	if len(c.stash) == 0 && cap(c.stash) > keepBuf {
+		c.stash = nil // a burst's buffer is not kept once it is fed
+	}
 }
 
 // handlerPanicked runs while a panic from a callback of the handler unwinds feed (the panic
@@ -273,9 +276,7 @@ func (c *conn) feedLoop(data []byte) {
 					return
 				}
 				if len(c.stash) > 0 { // requests held so: they go first
-					stash := c.stash
-					c.stash = nil
-					c.resume(pauseStash)
+					stash := c.takeStash()
 					if c.tIdle.in { // held behind output: the request's clocks start again
 						c.startRequest()
 					}
@@ -317,6 +318,9 @@ func (c *conn) feedLoop(data []byte) {
 		case EventEnd:
 			c.s.request.remove(&c.tRequest)
 			c.bodyDone = true
+			// A pause for the body's reader ends with the body (Node's parser reads again
+			// at each message's end): the next requests are read, and held (hold).
+			c.resume(pauseUser)
 			if end := c.onEnd; end != nil {
 				c.onData, c.onEnd = nil, nil
 				end(nil)
@@ -341,12 +345,19 @@ func emptyLines(data []byte) bool {
 	return true
 }
 
-// hold keeps data (bytes of the next requests) until the response in progress ends.
+// hold keeps data (bytes of the next requests) until the response in progress ends. data
+// may be the tail of the stash's own buffer, being fed (takeStash): it moves to the
+// buffer's front (copy allows the overlap), so that no buffer is made per request.
 func (c *conn) hold(data []byte) {
 	if len(c.stash)+len(data) > maxStash && len(c.stash) > 0 {
 		c.pause(pauseStash)
 	}
-	c.stash = append(c.stash, data...)
+	if n := len(c.stash); cap(c.stash)-n >= len(data) {
+		c.stash = c.stash[:n+len(data)]
+		copy(c.stash[n:], data)
+	} else {
+		c.stash = append(c.stash, data...)
+	}
 	if len(c.stash) >= maxStash {
 		c.pause(pauseStash)
 	}
@@ -421,21 +432,25 @@ func (c *conn) finish() {
 }
 
 // feedStash feeds the requests held in the stash (behind a response, or behind output over
-// the high-water mark), keeping its buffer when it is small.
+// the high-water mark); feed keeps its buffer when it is small.
 func (c *conn) feedStash() {
-	stash := c.stash
-	c.stash = nil
-	c.resume(pauseStash)
-	c.feed(stash)
+	c.feed(c.takeStash())
 	if len(c.stash) > 0 {
 		return // held again
-	}
-	if c.phase <= phaseRespond && cap(stash) <= keepBuf {
-		c.stash = stash[:0]
 	}
 	if c.eof {
 		c.clientEnded(io.EOF) // the end came while they were held
 	}
+}
+
+// takeStash returns the bytes held, to be fed, and empties the stash over the same buffer:
+// what is held again (hold) moves to its front. The bytes fed must not be kept past the
+// feed (a handler's Request is valid only during its call).
+func (c *conn) takeStash() []byte {
+	stash := c.stash
+	c.stash = stash[:0]
+	c.resume(pauseStash)
+	return stash
 }
 
 // goIdle waits for the next request with keepAliveTimeout.

@@ -611,6 +611,12 @@ func (req *ClientRequest) messageComplete() {
 	}
 	res.r.pushEOF()
 	req.detachListeners(1, 2) // the parser is done with the socket
+	// The socket reads again, as Node's parser restarts it at each message's end: a body
+	// read paused may have stopped it (sourcePause), and the response's resume does not
+	// reach a source once the end is in; kept alive, it must read the next response.
+	if s := req.socket; s != nil && s.Readable() {
+		s.Resume()
+	}
 }
 
 // responseOnEnd: the socket goes back to the agent, or away.
