@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
-	"golang.org/x/sys/unix"
 )
 
 type diffBackend struct {
@@ -693,69 +692,12 @@ func TestDiffFloodManyConns(t *testing.T) {
 	})
 }
 
-// tcpAllocs is TestServerAllocs over a TCP connection (the ring's receive and send paths;
-// TestServerAllocs serves a socketpair through a Pipe, which reads by readiness on every
-// backend): allocations per round trip of reqs, answered by h with want responses.
-func tcpAllocs(t *testing.T, lopts []uvloop.Option, h Handler, reqs []byte, want int) float64 {
-	loop, err := uvloop.New(lopts...)
-	if err != nil {
-		t.Skip(err)
-	}
-	srv := NewServer(loop, h)
-	ap, err := srv.ListenTCP("127.0.0.1:0", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := net.Dial("tcp", ap.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	raw, _ := c.(*net.TCPConn).SyscallConn()
-	var fd int
-	raw.Control(func(f uintptr) { fd = int(f) })
-	buf := make([]byte, 256<<10)
-	roundTrip := func() {
-		if _, err := unix.Write(fd, reqs); err != nil {
-			t.Fatal(err)
-		}
-		got := 0
-		deadline := time.Now().Add(10 * time.Second)
-		for got < want {
-			if _, err := loop.Run(uvloop.RunNoWait); err != nil {
-				t.Fatal(err)
-			}
-			n, err := unix.Read(fd, buf)
-			if err == unix.EAGAIN {
-				if time.Now().After(deadline) {
-					t.Fatal("no answer in 10 s")
-				}
-				continue
-			}
-			if err != nil || n == 0 {
-				t.Fatal("read", n, err)
-			}
-			got += bytes.Count(buf[:n], []byte("HTTP/1.1 200"))
-		}
-	}
-	for range 20 {
-		roundTrip()
-	}
-	n := testing.AllocsPerRun(200, roundTrip)
-	srv.Close(nil)
-	loop.Run(uvloop.RunDefault)
-	if err := loop.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
 // TestDiffTCPAllocs: the hot path allocates nothing on either backend (TCP, small answers).
 func TestDiffTCPAllocs(t *testing.T) {
 	small := []byte(strings.Repeat(get, 4) + "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc")
 	for _, b := range diffBackends {
 		t.Run(b.name, func(t *testing.T) {
-			if n := tcpAllocs(t, b.opts, hello, small, 5); n != 0 {
+			if n := tcpRoundTripAllocs(t, b.opts, hello, small, 5); n != 0 {
 				t.Errorf("small: %v allocations per 5 requests", n)
 			}
 		})

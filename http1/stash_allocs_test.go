@@ -14,12 +14,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// tcpRoundTripAllocs serves h on a loop of backend b over TCP (on io_uring, the ring's
-// receives and sends) and returns the allocations per round trip of reqs, written in one
+// tcpRoundTripAllocs serves h on a loop made with lopts over TCP (on io_uring, the ring's
+// receives and sends; TestServerAllocs serves a Pipe, which reads by readiness everywhere) and returns the allocations per round trip of reqs, written in one
 // piece by a client of raw system calls driven with the loop by the test goroutine, until
 // want responses are read.
-func tcpRoundTripAllocs(t *testing.T, b uvloop.Backend, h Handler, reqs []byte, want int) float64 {
-	loop, err := uvloop.New(uvloop.WithBackend(b))
+func tcpRoundTripAllocs(t *testing.T, lopts []uvloop.Option, h Handler, reqs []byte, want int) float64 {
+	loop, err := uvloop.New(lopts...)
 	if err != nil {
 		t.Skip(err)
 	}
@@ -86,7 +86,7 @@ func TestPipelinedLargeAnswersAllocs(t *testing.T) {
 	bigH := HandlerFunc(func(w *Response, r *Request) { w.EndString(big) })
 	for _, b := range []uvloop.Backend{uvloop.BackendEpoll, uvloop.BackendIOURing} {
 		t.Run(b.String(), func(t *testing.T) {
-			if n := tcpRoundTripAllocs(t, b, bigH, []byte(strings.Repeat(get, 6)), 6); n != 0 {
+			if n := tcpRoundTripAllocs(t, []uvloop.Option{uvloop.WithBackend(b)}, bigH, []byte(strings.Repeat(get, 6)), 6); n != 0 {
 				t.Errorf("%v allocations per 6 pipelined requests", n)
 			}
 		})
