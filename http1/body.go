@@ -41,9 +41,11 @@ func (r *Request) Trailers() []Header {
 // PauseBody stops reading the connection (the client's sends then block once the
 // kernel's buffers fill), for a body reader that cannot keep up; ResumeBody resumes. The
 // pause ends with the body: once its end is parsed (bytes read before the pause are still
-// parsed), the connection reads again, for the next request.
+// parsed), the connection reads again, for the next request. After the body's end it does
+// nothing (a pause then would outlive the body: Node's req.pause() after 'end' leaves the
+// next request to be read).
 func (r *Request) PauseBody() {
-	if r.c != nil {
+	if r.c != nil && !r.c.bodyDone {
 		r.c.pause(pauseUser)
 	}
 }
