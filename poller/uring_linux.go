@@ -87,12 +87,24 @@ const (
 	udWake      = 1        // the wake-up's poll request: udWake | generation<<1 (wakeUD), an odd low word
 )
 
-// recvLimit is how many bytes a multishot receive reads before it ends, where the kernel
-// takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. It
-// bounds what one wait reads for a stream (under a flood, without it, up to all the shared
-// buffers, 4 MiB), and so what a stream that stops reading may still be handed: what the
-// kernel read before RecvStop, whose cancellation reaches the kernel at once.
-const recvLimit = 48 << 10 // with the last buffer's 16 KiB: 64 KiB, the loop's read on readiness
+// recvLimits are how many bytes a multishot receive reads before it ends, where the kernel
+// takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. A
+// limit bounds what one wait reads for a stream (under a flood, without it, up to all the
+// shared buffers, 4 MiB), and so what a stream that stops reading may still be handed: what
+// the kernel read before RecvStop, whose cancellation reaches the kernel at once. A stream's
+// receive starts at the first (with the last buffer's 16 KiB, 64 KiB: a read on readiness),
+// and each receive that ends at its limit while the stream reads arms the next one with the
+// next limit, up to the last, as a stream that reads in bulk shows it wants; RecvStop starts
+// it over. While the shared buffers run short (the last wait found one out, or took a
+// quarter of them), every receive is armed with the first. So a few streams that flood leave
+// buffers to the others (with 256 KiB each, 32 of them took every buffer, and a stream
+// re-armed among them found none, wait after wait), and a server whose streams pause and
+// resume holds at most 64 KiB for each; a stream alone reads 256 KiB a wait (with 64 KiB
+// only, reading 2 MiB took 5 times as many waits).
+var recvLimits = [...]int32{48 << 10, 112 << 10, 240 << 10}
+
+// recvLimit is the largest of recvLimits.
+const recvLimit = 240 << 10
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
@@ -114,6 +126,8 @@ type ringState struct {
 	moving    int            // receives and accepts that a move cancelled, their last completion not reaped (uring_move_linux.go)
 	movesLate int            // looks whose wait for the moved requests ran out (forgetMoves; tests)
 	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
+	scarce    bool           // the shared buffers ran short at the last wait: receives are armed with the first of recvLimits
+	starved   bool           // a receive found no buffer (ENOBUFS) since the last wait
 	tid       int            // the thread that armed the polls (Rebind)
 	thread    Thread         // the thread the ring is pinned to (Options.Thread); nil if none
 	unbound   bool           // since Open or Unbind, and until the next Rebind
@@ -151,6 +165,7 @@ type recvState struct {
 	armed     bool   // a receive is in the kernel, its last completion not reaped
 	canceling bool   // its cancellation is queued
 	moving    bool   // a move cancelled it (counted in ringState.moving)
+	ramp      uint8  // the index in recvLimits of its limit: one more at each receive that ends at its limit
 	seq       uint32 // its generation
 	tag       uint32 // RecvStart's tag
 }
@@ -337,7 +352,11 @@ func (rs *ringState) armRecvAs(fd int, seq uint32) error {
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
 		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, seq)
 	if rs.recvLim {
-		sqe.SpliceFdIn = recvLimit // the union's optlen: the receive's byte limit
+		lim := recvLimits[rs.recvs.At(fd).ramp]
+		if rs.scarce {
+			lim = recvLimits[0]
+		}
+		sqe.SpliceFdIn = lim // the union's optlen: the receive's byte limit
 	}
 	st := rs.recvs.At(fd)
 	st.armed, st.canceling, st.seq = true, false, seq
@@ -378,7 +397,7 @@ func (rs *ringState) recvStop(fd int) error {
 	if st == nil {
 		return nil
 	}
-	st.want = false
+	st.want, st.ramp = false, 0
 	if !st.armed || st.canceling {
 		return nil
 	}
@@ -567,6 +586,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 	}
 	rs.rearm = rs.rearm[:0]
 	if rs.bufs != nil {
+		rs.scarce, rs.starved = rs.starved || len(rs.used) > recvBufs/4, false
 		for i, fd := range rs.rearmRecv {
 			if st := rs.recvs.Load(int(fd)); st.armed || !st.want {
 				continue
@@ -748,9 +768,13 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 		st.armed, st.canceling = false, false
 		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
 			rs.rearmRecv = append(rs.rearmRecv, int32(fd)) // ended early: go on reading
+			if res > 0 && st.ramp < uint8(len(recvLimits)-1) {
+				st.ramp++ // ended at its limit: the stream reads in bulk
+			}
 		}
 	}
 	if res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED) {
+		rs.starved = rs.starved || res == -int32(unix.ENOBUFS)
 		return false
 	}
 	p.out[k] = Event{Fd: int32(fd), Tag: st.tag, res: res, bid: bid, recv: true}

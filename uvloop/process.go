@@ -112,7 +112,10 @@ func errSpawn(format string, args ...any) error {
 // The child's fds 0, 1 and 2 are blocking, as libuv's children's are: programs do not
 // expect EAGAIN on their stdio. A created pipe's end and /dev/null are blocking already; a
 // StdioInheritFd or StdioInheritStream descriptor that is non-blocking has O_NONBLOCK
-// cleared. The flag belongs to the open file description, which the parent's descriptor
+// cleared, except on a listening socket or a socket that is not a stream (UDP), which stay
+// non-blocking: the loop accepts and receives on them in loops that end only at EAGAIN,
+// and accept has no per-call non-blocking flag (a child given a listener as stdio, inetd
+// style, sees a non-blocking one). The flag belongs to the open file description, which the parent's descriptor
 // shares with the child's, so the parent's descriptor stays blocking after Spawn, as with
 // libuv (a failed Spawn leaves it as it was). Its other fds keep their flags. Unlike
 // libuv's, the loop does not block on a StdioInheritStream socket (a TCP, or a Pipe on a

@@ -113,6 +113,21 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	return pid, nil
 }
 
+// keepNonblocking reports whether fd is a socket that a loop cannot use once blocking: a
+// listening socket (its loop accepts until EAGAIN, and accept has no per-call non-blocking
+// flag) or one that is not a stream (a UDP socket's loop receives until EAGAIN).
+func keepNonblocking(fd int) bool {
+	typ, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TYPE)
+	if err != nil {
+		return false // not a socket
+	}
+	if typ != unix.SOCK_STREAM {
+		return true
+	}
+	acc, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_ACCEPTCONN)
+	return err == nil && acc != 0
+}
+
 // makeBlocking clears O_NONBLOCK on those of fds (the parent's descriptors for the child's
 // fds 0-2) that have it, as libuv's child does after its dup2s: programs expect a blocking
 // stdin, stdout and stderr. The flag belongs to the open file description, which parent and
@@ -126,8 +141,8 @@ func makeBlocking(fds []int) (restore func(), err error) {
 		}
 	}
 	for _, fd := range fds {
-		if fd < 0 {
-			continue // DevNull, Closed
+		if fd < 0 || keepNonblocking(fd) {
+			continue // DevNull, Closed; a listener or a datagram socket
 		}
 		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 		if err != nil {
