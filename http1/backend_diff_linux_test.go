@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,7 +145,7 @@ func TestDiffPipelineMixed(t *testing.T) {
 // ResumeBody from a timer; the body must arrive whole and in order.
 func TestDiffBodyPauseResume(t *testing.T) {
 	diffRun(t, func(t *testing.T, lopts []uvloop.Option) string {
-		var ts *testServer
+		var tsp atomic.Pointer[testServer] // set after the loop runs: the handler reads it from there
 		h := HandlerFunc(func(w *Response, r *Request) {
 			hs := sha256.New()
 			n := 0
@@ -152,12 +153,13 @@ func TestDiffBodyPauseResume(t *testing.T) {
 				hs.Write(b)
 				n += len(b)
 				r.PauseBody()
-				ts.loop.SetTimeout(r.ResumeBody, 0)
+				tsp.Load().loop.SetTimeout(r.ResumeBody, 0)
 			}, func(err error) {
 				w.EndString(fmt.Sprintf("%d %x %v", n, hs.Sum(nil), err))
 			})
 		})
-		ts = startServerOn(t, lopts, h)
+		ts := startServerOn(t, lopts, h)
+		tsp.Store(ts)
 		c, _ := ts.dial()
 		body := make([]byte, 4<<20)
 		for i := range body {
@@ -613,7 +615,6 @@ func TestDiffIdleTimeoutManyConns(t *testing.T) {
 func TestDiffShutdownMixed(t *testing.T) {
 	diffRun(t, func(t *testing.T, lopts []uvloop.Option) string {
 		arrived := make(chan struct{}, 200)
-		var ts *testServer
 		var pending []*Response
 		h := HandlerFunc(func(w *Response, r *Request) {
 			if string(r.Target) == "/slow" {
@@ -623,7 +624,7 @@ func TestDiffShutdownMixed(t *testing.T) {
 			}
 			w.EndString("fast")
 		})
-		ts = startServerOn(t, lopts, h)
+		ts := startServerOn(t, lopts, h)
 		const n = 60
 		var idle, busy []net.Conn
 		for range n {
@@ -873,14 +874,15 @@ var heldGrowFor = 3 * time.Second
 // goes out before the connection closes.
 func TestDiffBodyPausedThenFIN(t *testing.T) {
 	diffRun(t, func(t *testing.T, lopts []uvloop.Option) string {
-		var ts *testServer
+		var tsp atomic.Pointer[testServer] // set after the loop runs: the handler reads it from there
 		h := HandlerFunc(func(w *Response, r *Request) {
 			n := 0
 			r.PauseBody()
-			ts.loop.SetTimeout(r.ResumeBody, 100*time.Millisecond)
+			tsp.Load().loop.SetTimeout(r.ResumeBody, 100*time.Millisecond)
 			r.OnBody(func(b []byte) { n += len(b) }, func(err error) { w.EndString(fmt.Sprint(n, " ", err)) })
 		})
-		ts = startServerOn(t, lopts, h)
+		ts := startServerOn(t, lopts, h)
+		tsp.Store(ts)
 		c, _ := ts.dial()
 		body := bytes.Repeat([]byte("p"), 1<<20)
 		go func() {

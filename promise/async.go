@@ -158,7 +158,10 @@ func (rt *Runtime) stopWorkers() {
 //
 // The coroutine of a body that has ended waits for the next Async call of the same
 // scheduler (up to 32 of them do, and only for a Closer, whose Close ends them), so that a
-// call costs no new goroutine.
+// call costs no new goroutine. A coroutine must resume with the thread-lock count it was
+// made with: a body must not hold a runtime.LockOSThread of its own across an Await (a
+// fatal error of the runtime), except on a ThreadLocker that locks, whose bodies run on
+// goroutines.
 func Async[T any](s Scheduler, body func() (T, error)) *Promise[T] {
 	a := &asyncBody[T]{body: body}
 	return a.start(RuntimeOf(s))

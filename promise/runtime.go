@@ -206,6 +206,10 @@ func (rt *Runtime) Close() {
 	if rt.closed {
 		return
 	}
+	if rt.owner != nil && !rt.owner.OnOwnThread() { // the bodies' coroutines are the thread's
+		rt.owner.RunOnOwnThread(rt.Close)
+		return
+	}
 	rt.closed = true
 	close(rt.done)
 	for rt.coros.lnext != &rt.coros {

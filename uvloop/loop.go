@@ -252,6 +252,10 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 		l.ownMode = mode
 		l.own.Do(l.ownRunFn)
 		alive, err, l.ownErr = l.ownAlive, l.ownErr, nil
+		// The hand-off and back leaves this goroutine first in line for the processor: a
+		// caller that runs the loop in a spin (RunNoWait) would keep every other goroutine
+		// from it at GOMAXPROCS=1. So it yields.
+		runtime.Gosched()
 		return alive, err
 	}
 	return l.run(mode)

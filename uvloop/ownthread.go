@@ -29,6 +29,13 @@ const OwnThreadEnv = "UVGO_OWN_THREAD"
 // it suits a loop that runs for long, a server's, rather than one that a program runs a
 // little at a time with RunNoWait. Close ends the thread's goroutine: a loop that is never
 // closed keeps it.
+//
+// The loop's goroutine must stay locked: a callback must not call runtime.UnlockOSThread
+// without a runtime.LockOSThread of its own before it (an io_uring ring then meets another
+// thread, which the kernel refuses: Run fails with EEXIST). And an Async body must not hold
+// a runtime.LockOSThread of its own across an Await: coroutines must resume with the
+// thread-lock count they were made with, and a mismatch is a fatal error of the runtime (as
+// on an unlocked loop, whose bodies are coroutines too).
 func WithOwnThread() Option {
 	return func(o *options) { o.ownThread = true }
 }
