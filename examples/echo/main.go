@@ -72,7 +72,7 @@ func ServeUntilSignal(addr string, grace time.Duration) (bound netip.AddrPort, w
 }
 
 func start(addr string, grace time.Duration) (bound netip.AddrPort, stop, wait func() error, err error) {
-	loop, err := uvloop.New(uvloop.WithLockOSThread()) // a thread of its own while Run runs (on io_uring: see WithLockOSThread)
+	loop, err := uvloop.New(uvloop.WithOwnThread()) // a thread of its own from New to Close (on io_uring its ring is pinned there: see WithOwnThread)
 	if err != nil {
 		return bound, nil, nil, err
 	}

@@ -127,7 +127,7 @@ func Serve(addr string, loops int) (*Server, error) {
 	}
 	s := &Server{done: make(chan error, loops)}
 	for i := range loops {
-		loop, err := uvloop.New(uvloop.WithLockOSThread()) // a thread of its own: Run locks it, and the loop knows
+		loop, err := uvloop.New(uvloop.WithOwnThread()) // a thread of its own from New to Close (on io_uring its ring is pinned there)
 		if err != nil {
 			s.abort()
 			return nil, err
