@@ -173,7 +173,7 @@ func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 // refused). It bounds what one wait reads for a stream, and so what may still be reported
 // after RecvStop: without a limit a receive reads into the shared buffers up to all of them
 // (4 MiB). The kernel checks the limit after each read, so the bound is the limit and one
-// buffer (16 KiB): 64 KiB for a stream that starts reading or resumes, growing to 256 KiB
+// buffer (16 KiB): 64 KiB for a stream that starts reading or resumes, growing to 272 KiB
 // (RecvLimit's value) while it reads in bulk, and 64 KiB for every stream while the shared
 // buffers run short (see recvLimits).
 func (p *Poller) RecvLimit() int {

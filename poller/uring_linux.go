@@ -99,12 +99,12 @@ const (
 // quarter of them), every receive is armed with the first. So a few streams that flood leave
 // buffers to the others (with 256 KiB each, 32 of them took every buffer, and a stream
 // re-armed among them found none, wait after wait), and a server whose streams pause and
-// resume holds at most 64 KiB for each; a stream alone reads 256 KiB a wait (with 64 KiB
+// resume holds at most 64 KiB for each; a stream alone reads 272 KiB a wait (with 64 KiB
 // only, reading 2 MiB took 5 times as many waits).
-var recvLimits = [...]int32{48 << 10, 112 << 10, 240 << 10}
+var recvLimits = [...]int32{48 << 10, 112 << 10, 256 << 10}
 
 // recvLimit is the largest of recvLimits.
-const recvLimit = 240 << 10
+const recvLimit = 256 << 10
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
