@@ -95,13 +95,15 @@ const (
 // receive starts at the first (with the last buffer's 16 KiB, 64 KiB: a read on readiness),
 // and each receive that ends at its limit while the stream reads arms the next one with the
 // next limit, up to the last, as a stream that reads in bulk shows it wants; RecvStop starts
-// it over. While the shared buffers run short (the last wait found one out, or took a
+// it over. The first two are both 64 KiB: a stream that pauses once it has read what it can
+// hold (a server's connection with requests to answer) has then had the kernel read at most
+// 64 KiB behind it (with the second at 128 KiB, paused connections held 52-82 KiB each). While the shared buffers run short (the last wait found one out, or took a
 // quarter of them), every receive is armed with the first. So a few streams that flood leave
 // buffers to the others (with 256 KiB each, 32 of them took every buffer, and a stream
 // re-armed among them found none, wait after wait), and a server whose streams pause and
 // resume holds at most 64 KiB for each; a stream alone reads 272 KiB a wait (with 64 KiB
 // only, reading 2 MiB took 5 times as many waits).
-var recvLimits = [...]int32{48 << 10, 112 << 10, 256 << 10}
+var recvLimits = [...]int32{48 << 10, 48 << 10, 112 << 10, 256 << 10}
 
 // recvLimit is the largest of recvLimits.
 const recvLimit = 256 << 10
@@ -161,11 +163,10 @@ type recvTable = queue.Table[recvState]
 
 // recvState is the multishot receive of one fd.
 type recvState struct {
-	want      bool   // the stream reads (between RecvStart and RecvStop)
+	want      uint8  // the stream reads (between RecvStart and RecvStop): 1 + the index in recvLimits of its receives' limit (0: it does not)
 	armed     bool   // a receive is in the kernel, its last completion not reaped
 	canceling bool   // its cancellation is queued
 	moving    bool   // a move cancelled it (counted in ringState.moving)
-	ramp      uint8  // the index in recvLimits of its limit: one more at each receive that ends at its limit
 	seq       uint32 // its generation
 	tag       uint32 // RecvStart's tag
 }
@@ -352,9 +353,9 @@ func (rs *ringState) armRecvAs(fd int, seq uint32) error {
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
 		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, seq)
 	if rs.recvLim {
-		lim := recvLimits[rs.recvs.At(fd).ramp]
-		if rs.scarce {
-			lim = recvLimits[0]
+		lim := recvLimits[0]
+		if w := rs.recvs.At(fd).want; w > 1 && !rs.scarce {
+			lim = recvLimits[w-1]
 		}
 		sqe.SpliceFdIn = lim // the union's optlen: the receive's byte limit
 	}
@@ -381,7 +382,7 @@ func (rs *ringState) cancelRecv(fd int) error {
 
 func (rs *ringState) recvStart(fd int, tag uint32) error {
 	st := rs.recvs.At(fd)
-	st.want, st.tag = true, tag
+	st.want, st.tag = max(st.want, 1), tag
 	if st.armed {
 		return nil // a receive being cancelled ends, and the next wait arms a new one
 	}
@@ -397,7 +398,7 @@ func (rs *ringState) recvStop(fd int) error {
 	if st == nil {
 		return nil
 	}
-	st.want, st.ramp = false, 0
+	st.want = 0 // and its receives start over from the first limit
 	if !st.armed || st.canceling {
 		return nil
 	}
@@ -588,7 +589,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 	if rs.bufs != nil {
 		rs.scarce, rs.starved = rs.starved || len(rs.used) > recvBufs/4, false
 		for i, fd := range rs.rearmRecv {
-			if st := rs.recvs.Load(int(fd)); st.armed || !st.want {
+			if st := rs.recvs.Load(int(fd)); st.armed || st.want == 0 {
 				continue
 			}
 			if err := rs.armRecv(int(fd)); err != nil {
@@ -766,10 +767,10 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 			rs.moving--
 		}
 		st.armed, st.canceling = false, false
-		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
+		if st.want != 0 && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
 			rs.rearmRecv = append(rs.rearmRecv, int32(fd)) // ended early: go on reading
-			if res > 0 && st.ramp < uint8(len(recvLimits)-1) {
-				st.ramp++ // ended at its limit: the stream reads in bulk
+			if res > 0 && int(st.want) < len(recvLimits) {
+				st.want++ // ended at its limit: the stream reads in bulk
 			}
 		}
 	}
