@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -38,33 +37,7 @@ var diffBackends = []diffBackend{
 // startServerOn is startServer on a loop made with lopts.
 func startServerOn(t *testing.T, lopts []uvloop.Option, h Handler, opts ...Option) *testServer {
 	t.Helper()
-	loop, err := uvloop.New(lopts...)
-	if err != nil {
-		t.Skip(err)
-	}
-	ts := &testServer{t: t, loop: loop, done: make(chan error, 1)}
-	ts.srv = NewServer(loop, h, opts...)
-	ap, err := ts.srv.ListenTCP("127.0.0.1:0", 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.addr = ap.String()
-	go func() {
-		_, err := loop.Run(uvloop.RunDefault)
-		ts.done <- errors.Join(err, loop.Close())
-	}()
-	t.Cleanup(func() {
-		ts.loop.Post(func() { ts.srv.Close(nil) })
-		select {
-		case err := <-ts.done:
-			if err != nil {
-				t.Error(err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Error("loop did not end after Server.Close (hang)")
-		}
-	})
-	return ts
+	return startServerWith(t, lopts, h, nil, opts...)
 }
 
 // diffRun runs scenario on every backend and fails if a result differs from epoll's.
