@@ -80,7 +80,7 @@ func (p *Poller) recvLimit() int {
 	if !p.canRecv() || !p.q.ring.recvLim {
 		return 0
 	}
-	return recvLimit + recvBufSize // the kernel subtracts each read from the limit after it (the largest of recvLimits)
+	return recvLimit + recvBufSize // the kernel subtracts each read from the limit after it
 }
 
 func (p *Poller) recvStart(fd int, tag uint32) error {

@@ -172,10 +172,9 @@ func (p *Poller) CanRecv() bool { return !p.closed() && p.canRecv() }
 // the next while the stream reads; 0 where it cannot (no RecvStart, or the limit is
 // refused). It bounds what one wait reads for a stream, and so what may still be reported
 // after RecvStop: without a limit a receive reads into the shared buffers up to all of them
-// (4 MiB). The kernel checks the limit after each read, so the bound is the limit and one
-// buffer (16 KiB): 64 KiB for a stream that starts reading or resumes, growing to 272 KiB
-// (RecvLimit's value) while it reads in bulk, and 64 KiB for every stream while the shared
-// buffers run short (see recvLimits).
+// (4 MiB). The kernel checks the limit after each read, so the bound is the limit (256 KiB)
+// and one buffer (16 KiB): 272 KiB, and 64 KiB for every stream while the shared buffers
+// run short (see recvLimit).
 func (p *Poller) RecvLimit() int {
 	if p.closed() {
 		return 0

@@ -87,26 +87,22 @@ const (
 	udWake      = 1        // the wake-up's poll request: udWake | generation<<1 (wakeUD), an odd low word
 )
 
-// recvLimits are how many bytes a multishot receive reads before it ends, where the kernel
-// takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. A
-// limit bounds what one wait reads for a stream (under a flood, without it, up to all the
-// shared buffers, 4 MiB), and so what a stream that stops reading may still be handed: what
-// the kernel read before RecvStop, whose cancellation reaches the kernel at once. A stream's
-// receive starts at the first (with the last buffer's 16 KiB, 64 KiB: a read on readiness),
-// and each receive that ends at its limit while the stream reads arms the next one with the
-// next limit, up to the last, as a stream that reads in bulk shows it wants; RecvStop starts
-// it over. The first two are both 64 KiB: a stream that pauses once it has read what it can
-// hold (a server's connection with requests to answer) has then had the kernel read at most
-// 64 KiB behind it (with the second at 128 KiB, paused connections held 52-82 KiB each). While the shared buffers run short (the last wait found one out, or took a
-// quarter of them), every receive is armed with the first. So a few streams that flood leave
-// buffers to the others (with 256 KiB each, 32 of them took every buffer, and a stream
-// re-armed among them found none, wait after wait), and a server whose streams pause and
-// resume holds at most 64 KiB for each; a stream alone reads 272 KiB a wait (with 64 KiB
-// only, reading 2 MiB took 5 times as many waits).
-var recvLimits = [...]int32{48 << 10, 48 << 10, 112 << 10, 256 << 10}
-
-// recvLimit is the largest of recvLimits.
-const recvLimit = 256 << 10
+// recvLimit is how many bytes a multishot receive reads before it ends, where the kernel
+// takes a limit (ringState.recvLim): while its stream reads, the next wait arms another. It
+// bounds what one wait reads for a stream (under a flood, without it, up to all the shared
+// buffers, 4 MiB), and so what a stream that stops reading may still be handed: what the
+// kernel read before RecvStop, whose cancellation reaches the kernel at once. While the
+// shared buffers run short (the last wait found one out, or took a quarter of them), a
+// receive is armed with recvLimitScarce instead (with the last buffer's 16 KiB, 64 KiB: a
+// read on readiness): a few streams that flood then leave buffers to the others (with 256 KiB
+// each, 32 of them took every buffer, and a stream re-armed among them found none, wait after
+// wait). A smaller limit for every stream was tried, and a ramp from 64 KiB up: the receives
+// that end at their limit cost one stream's bulk read up to 2.2 times its time
+// (bench/README.md, "Receive limits").
+const (
+	recvLimit       = 256 << 10
+	recvLimitScarce = 48 << 10
+)
 
 // ringOps are the opcodes the backend needs; Open refuses a kernel without one of them.
 var ringOps = [...]uint8{uring.OpPollAdd, uring.OpPollRemove}
@@ -128,7 +124,7 @@ type ringState struct {
 	moving    int            // receives and accepts that a move cancelled, their last completion not reaped (uring_move_linux.go)
 	movesLate int            // looks whose wait for the moved requests ran out (forgetMoves; tests)
 	recvLim   bool           // the kernel ends a multishot receive at recvLimit bytes (probeMultishot)
-	scarce    bool           // the shared buffers ran short at the last wait: receives are armed with the first of recvLimits
+	scarce    bool           // the shared buffers ran short at the last wait: receives are armed with recvLimitScarce
 	starved   bool           // a receive found no buffer (ENOBUFS) since the last wait
 	tid       int            // the thread that armed the polls (Rebind)
 	thread    Thread         // the thread the ring is pinned to (Options.Thread); nil if none
@@ -163,7 +159,7 @@ type recvTable = queue.Table[recvState]
 
 // recvState is the multishot receive of one fd.
 type recvState struct {
-	want      uint8  // the stream reads (between RecvStart and RecvStop): 1 + the index in recvLimits of its receives' limit (0: it does not)
+	want      bool   // the stream reads (between RecvStart and RecvStop)
 	armed     bool   // a receive is in the kernel, its last completion not reaped
 	canceling bool   // its cancellation is queued
 	moving    bool   // a move cancelled it (counted in ringState.moving)
@@ -353,11 +349,10 @@ func (rs *ringState) armRecvAs(fd int, seq uint32) error {
 	sqe.Opcode, sqe.Fd, sqe.Flags, sqe.Ioprio, sqe.BufIndex, sqe.UserData =
 		uring.OpRecv, int32(fd), uring.SqeBufferSelect, uring.RecvMultishot, rs.bufs.Group(), recvUD(fd, seq)
 	if rs.recvLim {
-		lim := recvLimits[0]
-		if w := rs.recvs.At(fd).want; w > 1 && !rs.scarce {
-			lim = recvLimits[w-1]
+		sqe.SpliceFdIn = recvLimit // the union's optlen: the receive's byte limit
+		if rs.scarce {
+			sqe.SpliceFdIn = recvLimitScarce
 		}
-		sqe.SpliceFdIn = lim // the union's optlen: the receive's byte limit
 	}
 	st := rs.recvs.At(fd)
 	st.armed, st.canceling, st.seq = true, false, seq
@@ -382,7 +377,7 @@ func (rs *ringState) cancelRecv(fd int) error {
 
 func (rs *ringState) recvStart(fd int, tag uint32) error {
 	st := rs.recvs.At(fd)
-	st.want, st.tag = max(st.want, 1), tag
+	st.want, st.tag = true, tag
 	if st.armed {
 		return nil // a receive being cancelled ends, and the next wait arms a new one
 	}
@@ -398,7 +393,7 @@ func (rs *ringState) recvStop(fd int) error {
 	if st == nil {
 		return nil
 	}
-	st.want = 0 // and its receives start over from the first limit
+	st.want = false
 	if !st.armed || st.canceling {
 		return nil
 	}
@@ -589,7 +584,7 @@ func (p *Poller) ringWait(msec int) (int, bool, error) {
 	if rs.bufs != nil {
 		rs.scarce, rs.starved = rs.starved || len(rs.used) > recvBufs/4, false
 		for i, fd := range rs.rearmRecv {
-			if st := rs.recvs.Load(int(fd)); st.armed || st.want == 0 {
+			if st := rs.recvs.Load(int(fd)); st.armed || !st.want {
 				continue
 			}
 			if err := rs.armRecv(int(fd)); err != nil {
@@ -767,11 +762,8 @@ func (p *Poller) ringRecvd(ud uint64, res int32, flags uint32, k int) bool {
 			rs.moving--
 		}
 		st.armed, st.canceling = false, false
-		if st.want != 0 && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
+		if st.want && res != 0 && (res > 0 || res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED)) {
 			rs.rearmRecv = append(rs.rearmRecv, int32(fd)) // ended early: go on reading
-			if res > 0 && int(st.want) < len(recvLimits) {
-				st.want++ // ended at its limit: the stream reads in bulk
-			}
 		}
 	}
 	if res == -int32(unix.ENOBUFS) || res == -int32(unix.ECANCELED) {

@@ -39,7 +39,7 @@ const moveWait = 10 * time.Millisecond
 // above); it counts them in rs.moving.
 func (rs *ringState) rebindMultishots() error {
 	for fd := range rs.recvs.Len() {
-		if st := rs.recvs.Get(fd); st != nil && st.armed && st.want != 0 {
+		if st := rs.recvs.Get(fd); st != nil && st.armed && st.want {
 			if err := rs.cancelRecv(fd); err != nil {
 				return err
 			}
@@ -126,7 +126,7 @@ func (rs *ringState) landed(c *uring.CQE) bool {
 		}
 		st.moving = false
 		rs.moving--
-		if !again || st.want == 0 {
+		if !again || !st.want {
 			return false
 		}
 		if rs.armRecvAs(fd, seq) != nil {

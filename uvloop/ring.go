@@ -21,9 +21,9 @@ import (
 // batch, or in the completion ring) is not lost: the stream keeps a copy (held) and hands it
 // over, before any later bytes, in the poll phase after the next ReadStart. Where the kernel
 // ends a multishot receive after a number of bytes (the next wait arms another while the
-// stream reads), that bounds what one wait reads: 64 KiB after ReadStart, what a read on
-// readiness takes, growing to 256 KiB while the stream reads in bulk (poller.RecvLimit);
-// elsewhere a flood can fill all the shared buffers (4 MiB) in one wait.
+// stream reads), that bounds what one wait reads (poller.RecvLimit: 272 KiB, 64 KiB while
+// the shared buffers run short); elsewhere a flood can fill all the shared buffers (4 MiB) in
+// one wait.
 // Held bytes are handed over in pieces of at most the loop's read buffer (64 KiB), as reads
 // on readiness would, and a ReadStop in the callback keeps the rest held: a stream that
 // pauses and resumes takes them at the pace it reads, not as one piece that grows.

@@ -10,10 +10,9 @@ import (
 
 // TestReadPerPollPhase: what a stream reads in one poll phase. On epoll a readiness event
 // reads up to ioBurst (32) times 64 KiB; through the ring a receive ends at its limit and the
-// next wait arms another, with a larger limit while the stream reads in bulk (up to
-// RecvLimit). The test reads what fills a socket pair's buffers (2 MiB), counting RunOnce
-// passes: on io_uring about one per RecvLimit, and the ramp's few more (with a fixed 64 KiB
-// limit it took 43 passes, with 256 KiB 8). (From review rev4.)
+// next wait arms another (RecvLimit). The test reads what fills a socket pair's buffers
+// (2 MiB), counting RunOnce passes: on io_uring about one per RecvLimit (with a 64 KiB limit
+// it took 43 passes, with 256 KiB 8). (From review rev4.)
 func TestReadPerPollPhase(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
 		checkFds(t)
