@@ -99,13 +99,17 @@ func TestSocketStateAndTimeout(t *testing.T) {
 		srv.Listen(0, "127.0.0.1", func() {
 			c := Connect(l, srv.Address().Port, "127.0.0.1", nil)
 			states = append(states, c.ReadyState())
-			c.SetTimeout(time.Millisecond, func() {
-				timeouts++
-				states = append(states, "timeout "+c.ReadyState())
-				c.EndString("\x01\xff")
-				states = append(states, "ended "+c.ReadyState())
+			c.OnConnect(func() {
+				states = append(states, c.ReadyState())
+				// The idle timeout is set once connected: set before, its 1 ms raced the
+				// connect on a loaded machine (CI saw "timeout opening").
+				c.SetTimeout(time.Millisecond, func() {
+					timeouts++
+					states = append(states, "timeout "+c.ReadyState())
+					c.EndString("\x01\xff")
+					states = append(states, "ended "+c.ReadyState())
+				})
 			})
-			c.OnConnect(func() { states = append(states, c.ReadyState()) })
 			c.OnClose(func(bool) {
 				states = append(states, "closed "+c.ReadyState())
 				srv.Close(nil)

@@ -8,9 +8,9 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// (From review rev4.) streams that stop reading in their first read callback and never start
-// again leave what follows in the socket: the loop holds at most one read's worth (64 KiB,
-// poller.RecvLimit) for each, on both backends, also after more waits.
+// TestPausedForeverHoldsLittle: streams that stop reading in their first read callback and never start
+// again leave what follows in the socket: the loop holds at most one receive's limit
+// (RecvLimit) for each, on both backends, also after more waits. (From review rev4.)
 func TestPausedForeverHoldsLittle(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b uvloop.Backend) {
 		checkFds(t)
@@ -56,8 +56,8 @@ func TestPausedForeverHoldsLittle(t *testing.T) {
 				mustOK(t, err)
 				held := o.written - o.received - unread
 				t.Logf("written %d received %d unread %d held %d", o.written, o.received, unread, held)
-				if held > 64<<10 {
-					t.Errorf("held %d bytes for a paused stream (over 64 KiB)", held)
+				if lim := uvloop.RecvLimit(l); held > lim {
+					t.Errorf("held %d bytes for a paused stream (over one receive's limit, %d)", held, lim)
 				}
 				o.h.Close(nil)
 				unix.Close(o.peer)
