@@ -111,79 +111,62 @@ func sortTail(log []string) {
 // are the child's: cat copies them to its stdout. The peer writes them right after the
 // ReadStop, from the read callback (as a peer would at that moment).
 func TestDiffHandOffStreamToChild(t *testing.T) {
-	procDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		var log []string
-		hs, peers := ringStreams(t, l, 1)
-		h, peer := hs[0], peers[0]
-		out, _ := l.NewPipe()
-		var got []byte
-		mustOK(t, h.ReadStart(func(b []byte, err error) {
-			log = append(log, fmt.Sprintf("parent read %q %s", b, errName(err)))
-			h.ReadStop()
-			unix.Write(peer, []byte("body\n"))
-			unix.Shutdown(peer, unix.SHUT_WR)
-			spawnShell(t, l, "cat", []uvloop.StdioContainer{{Flags: uvloop.StdioInheritStream, Stream: h}, {Flags: uvloop.StdioCreatePipe, Stream: out, Writable: true}},
-				func(p *uvloop.Process, st int64, sig syscall.Signal) {
-					log = append(log, fmt.Sprintf("exit %d %d", st, sig))
-					p.Close(nil)
-				})
-			h.Close(nil)
-			mustOK(t, out.ReadStart(func(b []byte, err error) {
-				if err != nil {
-					log = append(log, fmt.Sprintf("child wrote %q", got))
-					out.Close(nil)
-					return
-				}
-				got = append(got, b...)
-			}))
-		}))
-		unix.Write(peer, []byte("header"))
-		runWithin(t, l, 10*time.Second)
-		sortTail(log)
-		return log
-	})
+	procDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return handOffToCat(t, l, true) })
 }
 
 // TestDiffHandOffStreamAfterClose: as TestDiffHandOffStreamToChild, but the peer writes only
 // after the parent closed its handle: every byte is the child's.
 func TestDiffHandOffStreamAfterClose(t *testing.T) {
-	procDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		var log []string
-		hs, peers := ringStreams(t, l, 1)
-		h, peer := hs[0], peers[0]
-		out, _ := l.NewPipe()
-		var got []byte
-		mustOK(t, h.ReadStart(func(b []byte, err error) {
-			log = append(log, fmt.Sprintf("parent read %q %s", b, errName(err)))
-			h.ReadStop()
-			spawnShell(t, l, "cat", []uvloop.StdioContainer{{Flags: uvloop.StdioInheritStream, Stream: h}, {Flags: uvloop.StdioCreatePipe, Stream: out, Writable: true}},
-				func(p *uvloop.Process, st int64, sig syscall.Signal) {
-					log = append(log, fmt.Sprintf("exit %d %d", st, sig))
-					p.Close(nil)
-				})
-			h.Close(nil)
-			unix.Write(peer, []byte("body\n"))
-			unix.Shutdown(peer, unix.SHUT_WR)
-			mustOK(t, out.ReadStart(func(b []byte, err error) {
-				if err != nil {
-					log = append(log, fmt.Sprintf("child wrote %q", got))
-					out.Close(nil)
-					return
-				}
-				got = append(got, b...)
-			}))
+	procDiff(t, func(t *testing.T, l *uvloop.Loop) []string { return handOffToCat(t, l, false) })
+}
+
+// handOffToCat is the hand-off scenario: the peer writes the body before Spawn (early) or
+// after the parent's Close.
+func handOffToCat(t *testing.T, l *uvloop.Loop, early bool) []string {
+	var log []string
+	hs, peers := ringStreams(t, l, 1)
+	h, peer := hs[0], peers[0]
+	out, _ := l.NewPipe()
+	var got []byte
+	peerWrites := func() {
+		unix.Write(peer, []byte("body\n"))
+		unix.Shutdown(peer, unix.SHUT_WR)
+	}
+	mustOK(t, h.ReadStart(func(b []byte, err error) {
+		log = append(log, fmt.Sprintf("parent read %q %s", b, errName(err)))
+		h.ReadStop()
+		if early {
+			peerWrites()
+		}
+		spawnShell(t, l, "cat", []uvloop.StdioContainer{{Flags: uvloop.StdioInheritStream, Stream: h}, {Flags: uvloop.StdioCreatePipe, Stream: out, Writable: true}},
+			func(p *uvloop.Process, st int64, sig syscall.Signal) {
+				log = append(log, fmt.Sprintf("exit %d %d", st, sig))
+				p.Close(nil)
+			})
+		h.Close(nil)
+		if !early {
+			peerWrites()
+		}
+		mustOK(t, out.ReadStart(func(b []byte, err error) {
+			if err != nil {
+				log = append(log, fmt.Sprintf("child wrote %q", got))
+				out.Close(nil)
+				return
+			}
+			got = append(got, b...)
 		}))
-		unix.Write(peer, []byte("header"))
-		runWithin(t, l, 10*time.Second)
-		sortTail(log)
-		return log
-	})
+	}))
+	unix.Write(peer, []byte("header"))
+	runWithin(t, l, 10*time.Second)
+	sortTail(log)
+	return log
 }
 
 // TestDiffCloseWithBytesArrivedAfterReadStop: the same root as TestDiffHandOffStreamToChild
 // seen from the peer: bytes that arrive right after ReadStop stay unread in the socket on
-// epoll, so Close resets the connection (the peer reads ECONNRESET); on io_uring the
-// receive still armed has read them into the loop, and the close is a clean FIN.
+// epoll, so Close resets the connection (the peer reads ECONNRESET); on io_uring they must
+// too (the receive, still armed until RecvStop submitted its cancellation at once, read them
+// into the loop, and the close was a clean FIN).
 func TestDiffCloseWithBytesArrivedAfterReadStop(t *testing.T) {
 	procDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		var log []string
