@@ -411,16 +411,7 @@ func TestDiffManyConnsBodies(t *testing.T) {
 		const n = 1500
 		body := bytes.Repeat([]byte("0123456789abcdef"), 3<<10)
 		req := append([]byte(fmt.Sprintf("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(body))), body...)
-		conns := make([]net.Conn, 0, n)
-		for range n {
-			c, err := net.Dial("tcp", ts.addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			c.SetDeadline(time.Now().Add(60 * time.Second))
-			conns = append(conns, c)
-		}
+		conns := dialMany(t, ts, n)
 		var wg sync.WaitGroup
 		for _, c := range conns {
 			wg.Go(func() { c.Write(req) })
@@ -642,16 +633,7 @@ func TestDiffFloodManyConns(t *testing.T) {
 		ts := startServerOn(t, lopts, hello, Backlog(8192))
 		const n = 4000
 		req := strings.Repeat(get, 19) + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-		conns := make([]net.Conn, 0, n)
-		for range n {
-			c, err := net.Dial("tcp", ts.addr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			c.SetDeadline(time.Now().Add(60 * time.Second))
-			conns = append(conns, c)
-		}
+		conns := dialMany(t, ts, n)
 		var wg sync.WaitGroup
 		res := map[int]int{}
 		var mu sync.Mutex
@@ -667,6 +649,21 @@ func TestDiffFloodManyConns(t *testing.T) {
 		wg.Wait()
 		return fmt.Sprint(res)
 	})
+}
+
+// dialMany opens n connections to ts, each with a 60 s deadline, closed when the test ends.
+func dialMany(t *testing.T, ts *testServer, n int) []net.Conn {
+	conns := make([]net.Conn, 0, n)
+	for range n {
+		c, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		c.SetDeadline(time.Now().Add(60 * time.Second))
+		conns = append(conns, c)
+	}
+	return conns
 }
 
 // TestDiffTCPAllocs: the hot path allocates nothing on either backend (TCP, small answers).
