@@ -14,7 +14,9 @@
 #                server during a wrk run (futex/nanosleep/tgkill of the Go runtime included)
 #   TCP echo     examples/echo, Node's net and libuv's echo_server driven by libuv/echo_client.c
 #                (C, epoll; cmd/echoclient where no C compiler builds it):
-#                round trips/s, and the server's CPU µs per round trip
+#                round trips/s, and the server's CPU µs per round trip; then, on the same
+#                server, one connection alone: its round trips/s is 1 ÷ the round trip's time
+#                (latency, where the 50 connections' rate is throughput)
 #   idle conns   RSS growth per idle connection to each echo server (cmd/idleconns: over the
 #                last IDLE-1000 of the IDLE connections, so that fixed costs such as io_uring's
 #                receive buffers' first pages, 1 MiB by the 256th connection, are not counted)
@@ -77,12 +79,12 @@ fi
 # since cmd/echoclient in Go limits the servers (with it they ran at ~40% of their core);
 # cmd/echoclient otherwise.
 if ${CC:-gcc} -O2 -std=gnu11 -o "$tmp/cclient" "$here/libuv/echo_client.c" 2>"$tmp/cc2.log"; then
-	echo_drive() { # port duration
-		"${cli[@]}" "$tmp/cclient" "127.0.0.1:$1" "$CONNS" 64 "$(secs "$2")"
+	echo_drive() { # port duration [connections, CONNS by default]
+		"${cli[@]}" "$tmp/cclient" "127.0.0.1:$1" "${3:-$CONNS}" 64 "$(secs "$2")"
 	}
 	echo "echo client: libuv/echo_client.c (C, epoll)"
 else
-	echo_drive() { "${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$1" -c "$CONNS" -size 64 -d "$2"; }
+	echo_drive() { "${cli[@]}" "$tmp/echoclient" -addr "127.0.0.1:$1" -c "${3:-$CONNS}" -size 64 -d "$2"; }
 	echo "echo client: cmd/echoclient (Go): libuv/echo_client.c does not build: $(head -1 "$tmp/cc2.log")"
 fi
 have_strace=1
@@ -92,7 +94,7 @@ if [ "$PIN" = 0 ]; then
 	echo "not pinned (PIN=0): servers and clients share the CPUs"
 elif [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	srv=(taskset -c 0) cli=(taskset -c 1)
-	echo "pinned: every server (all its threads; Go's GOMAXPROCS follows, so 1) to CPU 0 with taskset -c 0; the clients (wrk, the C clients, idleconns) to CPU 1"
+	echo "pinned: every server (all its threads) to CPU 0 with taskset -c 0 (Go's GOMAXPROCS follows, so 1: net/http is run so; examples/echo and examples/http raise it to 2, a spare P for the runtime, README \"One connection, and GOMAXPROCS=1\"); the clients (wrk, the C clients, idleconns) to CPU 1"
 else
 	echo "not pinned ($(nproc) CPU(s)$(command -v taskset >/dev/null || echo ', no taskset')): servers and clients share the CPUs"
 fi
@@ -177,8 +179,8 @@ if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 	done
 	echo
 fi
-echo "| round | echo server | round trips/s ($CONNS conns, 64 B) | server CPU µs/round trip | RSS per idle connection ($IDLE conns) |"
-echo "|---|---|---|---|---|"
+echo "| round | echo server | round trips/s ($CONNS conns, 64 B) | server CPU µs/round trip | round trips/s (1 conn) | server CPU µs/round trip (1 conn) | RSS per idle connection ($IDLE conns) |"
+echo "|---|---|---|---|---|---|---|"
 for r in $(seq "$ROUNDS"); do
 	for s in "${echo_servers[@]}"; do
 		port=$((port + 1))
@@ -191,6 +193,13 @@ for r in $(seq "$ROUNDS"); do
 		n=$(echo "$out" | sed -n 's/.*round_trips=\([0-9]*\).*/\1/p')
 		eus=""
 		[ "${n:-0}" -gt 0 ] && eus=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
+		c0=$(cpu "$pid")
+		out=$(echo_drive "$port" "$DURATION" 1) || out=""
+		c1=$(cpu "$pid")
+		v1=$(echo "$out" | sed -n 's/.*rtt_per_s=\([0-9]*\).*/\1/p')
+		n=$(echo "$out" | sed -n 's/.*round_trips=\([0-9]*\).*/\1/p')
+		eus1=""
+		[ "${n:-0}" -gt 0 ] && eus1=$(awk "BEGIN{printf \"%.2f\", ($c1-$c0)/$tck*1e6/$n}")
 		stop
 		port=$((port + 1))
 		start "$s" "$port" # a fresh server for the idle connections
@@ -198,8 +207,10 @@ for r in $(seq "$ROUNDS"); do
 		stop
 		[ -z "$v" ] || record rtt "${s#echo-}" "$v"
 		[ -z "$eus" ] || record ecpu "${s#echo-}" "$eus"
+		[ -z "$v1" ] || record rtt1 "${s#echo-}" "$v1"
+		[ -z "$eus1" ] || record ecpu1 "${s#echo-}" "$eus1"
 		record idle "${s#echo-}" "$b"
-		echo "| $r | $s | $v | $eus | $b B |"
+		echo "| $r | $s | $v | $eus | $v1 | $eus1 | $b B |"
 	done
 done
 echo
@@ -233,6 +244,8 @@ if [ -n "$have_wrk" ] && [ -n "$have_strace" ]; then
 fi
 row "TCP echo, round trips/s ($CONNS conns, 64 B)" rtt
 row "TCP echo, server CPU µs/round trip" ecpu
+row "TCP echo, 1 connection: round trips/s (1 ÷ its latency)" rtt1
+row "TCP echo, 1 connection: server CPU µs/round trip" ecpu1
 row "RSS per idle echo connection ($IDLE)" idle " B"
 echo
 ratio() { # label metric a b: a/b of the medians
@@ -253,6 +266,8 @@ for s in epoll io_uring; do
 	[ -z "$have_wrk" ] || kratio "HTTP server CPU/request, net/http GOMAXPROCS=1 ÷ $s's kernel part alone (the most req/s ratio any user space could reach)" "$s"
 	ratio "echo round trips/s, $s ÷ libuv C (aim ≥ 1.25, i.e. round trip ≤ 0.8×)" rtt "$s" libuv
 	ratio "echo server CPU/round trip, $s ÷ libuv C (aim ≤ 0.8)" ecpu "$s" libuv
+	ratio "echo, 1 connection: round trips/s, $s ÷ libuv C (its latency is the inverse)" rtt1 "$s" libuv
+	ratio "echo, 1 connection: server CPU/round trip, $s ÷ libuv C" ecpu1 "$s" libuv
 	ratio "idle bytes/connection, $s ÷ libuv C (aim ≤ 1)" idle "$s" libuv
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -18,6 +18,8 @@ import (
 	"flag"
 	"log"
 	"net/netip"
+	"os"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -30,6 +32,13 @@ func main() {
 	loops := flag.Int("loops", 1, "event loops (goroutines locked to OS threads) sharing the port through SO_REUSEPORT")
 	grace := flag.Duration("grace", 5*time.Second, "on SIGINT or SIGTERM, how long requests in progress may go on")
 	flag.Parse()
+	// A spare P, for a server pinned to one CPU (taskset), where Go's GOMAXPROCS would be 1:
+	// with one P the runtime takes it back from each wait of the loop that lasts over 20 µs
+	// and checks every 20 µs while it does (README, "One connection, and GOMAXPROCS=1"). An
+	// operator's GOMAXPROCS wins.
+	if os.Getenv("GOMAXPROCS") == "" && runtime.GOMAXPROCS(0) < 2 {
+		runtime.GOMAXPROCS(2)
+	}
 	s, err := Serve(*addr, *loops)
 	if err != nil {
 		log.Fatal(err)
