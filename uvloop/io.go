@@ -232,12 +232,22 @@ func (l *Loop) poll(timeout time.Duration) {
 // system call until the runtime takes it back), then announce the sleep, look at the queues a
 // last time and block. An interrupted wait goes on with the time left.
 //
+// A loop whose last wait blocked and woke for one event at most (or none: a timer, a wake-up)
+// takes its events one at a time, and would find nothing in the look: it goes straight to the
+// blocking wait, which comes back at once when something is ready, and saves the look's
+// system call on every round trip of a lone connection.
+//
 // The work other goroutines queue runs after the I/O callbacks of the same poll phase; when
 // the yield or the last look found such work, the I/O is looked at once more first, so that
 // the work does not overtake I/O that was ready before it was queued.
 func (l *Loop) kernelWait(timeout time.Duration) {
 	begin := int64(-1) // when the blocking wait began, for IdleTime; -1: it did not block
-	events, _, err := l.poller.Wait(0)
+	var events []poller.Event
+	var err error
+	if timeout == 0 || !l.slept {
+		events, _, err = l.poller.Wait(0)
+	}
+	l.slept = false
 	if err == nil && len(events) == 0 && timeout != 0 && !l.poller.FilesDone() {
 		if !l.lockThread {
 			runtime.Gosched()
@@ -251,6 +261,7 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 			begin = l.waitBegin()
 			events, err = l.kernelSleep(timeout)
 			l.wokeUp(sleepKernel)
+			l.slept = len(events) <= 1
 		}
 	}
 	if timeout != 0 {

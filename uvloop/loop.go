@@ -75,6 +75,7 @@ type Loop struct {
 	wakeups    atomic.Uint64 // sleeps ended by a waker's signal (Metrics.Wakeups); atomic
 	wakeCh     chan struct{} // a waker's signal to a loop asleep with no fd registered; capacity 1
 	sleepTimer *time.Timer   // the timeout of a sleep on wakeCh; loop goroutine only
+	slept      bool          // the last poll phase's wait blocked and woke for one event at most (kernelWait); loop goroutine only
 	lockThread bool          // WithLockOSThread (or WithOwnThread); set by New
 	own        *ownThread    // WithOwnThread's goroutine; nil without it; set by New
 	ownMode    RunMode       // the mode of the Run that runs on own, and its results
