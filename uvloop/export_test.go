@@ -15,3 +15,7 @@ func init() {
 // RecvLimit is the loop's poller.RecvLimit: the most a ring stream is handed, after ReadStop,
 // of what the kernel read meanwhile (0: no limit but the shared buffers', or no ring reads).
 func RecvLimit(l *Loop) int { return l.poller.RecvLimit() }
+
+// Looks is how many times the loop's poll phase looked for I/O without blocking before it
+// would block (kernelWait).
+func Looks(l *Loop) uint64 { return l.looks }

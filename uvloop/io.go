@@ -245,6 +245,7 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 	var events []poller.Event
 	var err error
 	if timeout == 0 || !l.slept {
+		l.looks++
 		events, _, err = l.poller.Wait(0)
 	}
 	l.slept = false

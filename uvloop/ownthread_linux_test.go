@@ -94,31 +94,6 @@ func TestOwnThreadOneThread(t *testing.T) {
 	})
 }
 
-// listenEcho starts a TCP echo server on l; note runs in each of its callbacks.
-func listenEcho(t *testing.T, l *uvloop.Loop, note func()) (*uvloop.TCP, netip.AddrPort) {
-	srv, err := l.NewTCP()
-	mustOK(t, err)
-	mustOK(t, srv.Bind(netip.MustParseAddrPort("127.0.0.1:0"), 0))
-	mustOK(t, srv.Listen(8, func(err error) {
-		note()
-		mustOK(t, err)
-		c, err := l.NewTCP()
-		mustOK(t, err)
-		mustOK(t, srv.Accept(c))
-		mustOK(t, c.ReadStart(func(b []byte, err error) {
-			note()
-			if err != nil {
-				c.Close(nil)
-				return
-			}
-			mustOK(t, c.Write(append([]byte(nil), b...), func(error) { note() }))
-		}))
-	}))
-	addr, err := srv.LocalAddr()
-	mustOK(t, err)
-	return srv, addr
-}
-
 // TestOwnThreadPanic: a callback's panic comes back from Run as a *PanicError, as on any
 // loop, and the loop's thread goes on serving it.
 func TestOwnThreadPanic(t *testing.T) {
