@@ -188,12 +188,11 @@ func (p *Promises) Open(path, flags string, mode uint32) *promise.Promise[*FileH
 // Close it when done (Node closes a forgotten one at garbage collection with a warning;
 // this one does not). After Close, calls reject with EBADF. Loop goroutine only.
 type FileHandle struct {
-	fs      *FS
-	fd      int
-	closing bool
+	fs *FS
+	fd int // -1 from Close on
 }
 
-// Fd is filehandle.fd (-1 once closed).
+// Fd is filehandle.fd (-1 once Close was called).
 func (h *FileHandle) Fd() int { return h.fd }
 
 // ReadResult is what FileHandle.Read resolves to: { bytesRead, buffer }.
@@ -208,8 +207,10 @@ type WriteResult struct {
 	Buffer       []byte
 }
 
+// closedErr is Node's error of a call on a closed FileHandle: code EBADF, the call's
+// syscall, message "file closed", no errno.
 func (h *FileHandle) closedErr(sysc string) error {
-	return uvException(syscall.EBADF, sysc, "", "", nil)
+	return &Error{Code: "EBADF", Syscall: sysc, Message: "file closed", Err: syscall.EBADF}
 }
 
 // Read is filehandle.read(buffer, offset, length, position); position -1 reads at the
@@ -267,7 +268,7 @@ func (h *FileHandle) Sync() *promise.Promise[Void] {
 func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
 	return settle(h.fs.loop, func(cb func(error, []byte)) error {
 		if h.fd < 0 {
-			return h.closedErr("read")
+			return h.closedErr("readFile")
 		}
 		var out []byte
 		buf := make([]byte, readFileChunk)
@@ -309,7 +310,7 @@ func (h *FileHandle) ReadFileString(encoding string) *promise.Promise[string] {
 func (h *FileHandle) WriteFile(data []byte) *promise.Promise[Void] {
 	return settleVoid(h.fs.loop, func(cb func(error)) error {
 		if h.fd < 0 {
-			return h.closedErr("write")
+			return h.closedErr("writeFile")
 		}
 		var step func()
 		step = func() {
@@ -333,17 +334,14 @@ func (h *FileHandle) WriteFile(data []byte) *promise.Promise[Void] {
 	})
 }
 
-// Close is filehandle.close().
+// Close is filehandle.close(). As in Node, the handle's descriptor is -1 from the call on:
+// the calls that follow reject with EBADF ("file closed") at once, and a Close of a handle
+// closed or closing resolves at once.
 func (h *FileHandle) Close() *promise.Promise[Void] {
-	return settleVoid(h.fs.loop, func(cb func(error)) error {
-		if h.fd < 0 || h.closing {
-			return h.closedErr("close")
-		}
-		h.closing = true
-		fd := h.fd
-		return h.fs.Close(fd, func(err error) {
-			h.fd = -1
-			cb(err)
-		})
-	})
+	if h.fd < 0 {
+		return promise.Resolve(h.fs.loop, Void{})
+	}
+	fd := h.fd
+	h.fd = -1
+	return settleVoid(h.fs.loop, func(cb func(error)) error { return h.fs.Close(fd, cb) })
 }

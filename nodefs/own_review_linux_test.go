@@ -1,0 +1,258 @@
+package nodefs_test
+
+// Differential scenarios from review rev5-fsown: nodefs's promises, streams, sync calls and
+// watch on a loop of its own thread (uvloop.WithOwnThread), on both backends. Each runs the
+// same program on epoll (the reference, no thread option), epoll-own, io_uring and
+// io_uring-own and compares the logs; where Node's order is deterministic the reference is
+// also compared with what node v20 printed for the JS twin (quoted in the test).
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/uvgo/uvgo/nodeevents"
+	"github.com/uvgo/uvgo/nodefs"
+	"github.com/uvgo/uvgo/poller"
+	"github.com/uvgo/uvgo/promise"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+var rev5ModeNames = []string{"epoll", "epoll-own", "io_uring", "io_uring-own"}
+
+// rev5Diff runs f in each mode, in a temporary directory of its own, and compares each
+// mode's log with the reference's; want, if not empty, is Node's log.
+func rev5Diff(t *testing.T, want string, f func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string) {
+	t.Setenv(uvloop.OwnThreadEnv, "0")
+	var ref []string
+	for _, m := range rev5ModeNames {
+		t.Run(m, func(t *testing.T) {
+			b := uvloop.BackendEpoll
+			if strings.HasPrefix(m, "io_uring") {
+				b = uvloop.BackendIOURing
+			}
+			if err := poller.Available(b); err != nil {
+				t.Skipf("%v is refused here: %v", b, err)
+			}
+			opts := []uvloop.Option{uvloop.WithBackend(b)}
+			if strings.HasSuffix(m, "-own") {
+				opts = append(opts, uvloop.WithOwnThread())
+			}
+			inTempDir(t)
+			l, err := uvloop.New(opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := f(t, l, nodefs.New(l))
+			l.Walk(func(h uvloop.Handle) {
+				if !h.IsClosing() {
+					h.Close(nil)
+				}
+			})
+			if _, err := l.Run(uvloop.RunDefault); err != nil {
+				t.Fatalf("run to close: %v", err)
+			}
+			if err := l.Close(); err != nil {
+				t.Fatalf("close: %v", err)
+			}
+			if m == "epoll" {
+				ref = got
+				if want != "" && strings.Join(got, "\n") != want {
+					t.Errorf("log differs from node's\n--- node:\n%s\n--- epoll:\n%s", want, strings.Join(got, "\n"))
+				}
+				return
+			}
+			if ref == nil {
+				t.Skip("no reference log")
+			}
+			if a, b := strings.Join(ref, "\n"), strings.Join(got, "\n"); a != b {
+				t.Errorf("log differs from epoll's\n--- epoll:\n%s\n--- %s:\n%s", a, m, b)
+			}
+		})
+	}
+}
+
+func rev5Code(err error) string {
+	var e *nodefs.Error
+	if errors.As(err, &e) {
+		return e.Code + " " + e.Message
+	}
+	var ae *nodeevents.AbortError
+	if errors.As(err, &ae) {
+		return ae.WarningName() + " " + ae.Code()
+	}
+	if err == nil {
+		return "nil"
+	}
+	return err.Error()
+}
+
+// The promise API from an Async body, every call awaited in turn: FileHandle reads until
+// the end, stat, close, a read and a close after close, readFile aborted before and during,
+// sync calls from the body, writeFile with flag wx, a positioned write and readFile through
+// a FileHandle, unlink, stat of what is gone. Node v20 prints (rev5 n1.js):
+const rev5PromisesNode = `reads 65536,65536,65536,65536,65536,17,0
+size 327697
+read closed EBADF file closed
+close again ok
+pre AbortError ABORT_ERR
+mid AbortError ABORT_ERR why
+exists true
+sync len 327697
+wx EEXIST EEXIST: file already exists, open 'b'
+wrote 1
+b Jello
+stat ENOENT ENOENT: no such file or directory, stat 'a'`
+
+func TestRev5PromisesFromBody(t *testing.T) {
+	rev5Diff(t, rev5PromisesNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		fsp := fs.Promises()
+		var log []string
+		lg := func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
+		promise.Async(l, func() (int, error) {
+			data := make([]byte, 5*65536+17)
+			for i := range data {
+				data[i] = byte(i * 7)
+			}
+			if _, err := promise.Await(fsp.WriteFile("a", data, nil)); err != nil {
+				return 0, err
+			}
+			h, err := promise.Await(fsp.Open("a", "r", 0o666))
+			if err != nil {
+				return 0, err
+			}
+			buf := make([]byte, 65536)
+			var reads []string
+			for {
+				r, err := promise.Await(h.Read(buf, 0, len(buf), -1))
+				if err != nil {
+					return 0, err
+				}
+				reads = append(reads, fmt.Sprint(r.BytesRead))
+				if r.BytesRead == 0 {
+					break
+				}
+			}
+			lg("reads %s", strings.Join(reads, ","))
+			st, err := promise.Await(h.Stat())
+			if err != nil {
+				return 0, err
+			}
+			lg("size %d", st.Size)
+			if _, err := promise.Await(h.Close()); err != nil {
+				return 0, err
+			}
+			if _, err := promise.Await(h.Read(buf, 0, 1, 0)); err != nil {
+				lg("read closed %s", rev5Code(err))
+			}
+			if _, err := promise.Await(h.Close()); err != nil {
+				lg("close again %s", rev5Code(err))
+			} else {
+				lg("close again ok")
+			}
+			if _, err := promise.Await(fsp.ReadFileWith("a", &nodefs.ReadFileOptions{Signal: nodeevents.AbortSignalAbort()})); err != nil {
+				lg("pre %s", rev5Code(err))
+			}
+			ac2 := nodeevents.NewAbortController()
+			p := fsp.ReadFileWith("a", &nodefs.ReadFileOptions{Signal: ac2.Signal()})
+			ac2.Abort(errors.New("why"))
+			if _, err := promise.Await(p); err != nil {
+				var ae *nodeevents.AbortError
+				cause := ""
+				if errors.As(err, &ae) && ae.Cause != nil {
+					cause = ae.Cause.Error()
+				}
+				lg("mid %s %s", rev5Code(err), cause)
+			} else {
+				lg("mid resolved")
+			}
+			lg("exists %v", fs.ExistsSync("a"))
+			b, err := fs.ReadFileSync("a")
+			lg("sync len %d%s", len(b), errOrNil(err))
+			if _, err := promise.Await(fsp.WriteFileString("b", "hello", "utf8", &nodefs.WriteOptions{Flag: "wx"})); err != nil {
+				return 0, err
+			}
+			if _, err := promise.Await(fsp.WriteFileString("b", "hello", "utf8", &nodefs.WriteOptions{Flag: "wx"})); err != nil {
+				lg("wx %s", rev5Code(err))
+			}
+			hb, err := promise.Await(fsp.Open("b", "r+", 0o666))
+			if err != nil {
+				return 0, err
+			}
+			w, err := promise.Await(hb.Write([]byte("J"), 0, 1, 0))
+			if err != nil {
+				return 0, err
+			}
+			lg("wrote %d", w.BytesWritten)
+			bb, err := promise.Await(hb.ReadFile())
+			if err != nil {
+				return 0, err
+			}
+			lg("b %s", bb)
+			promise.Await(hb.Close())
+			promise.Await(fsp.Unlink("a"))
+			promise.Await(fsp.Unlink("b"))
+			if _, err := promise.Await(fsp.Stat("a")); err != nil {
+				lg("stat %s", rev5Code(err))
+			}
+			return 0, nil
+		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
+
+func errOrNil(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// A FileHandle's calls right after Close, before its completion: the descriptor is -1 at
+// once, a second Close resolves first, a read rejects with EBADF "file closed" (it must not
+// read a descriptor being closed, whose number the next open may take). Node v20 prints
+// (rev5 n3.js):
+const rev5CloseNode = `fd after close() -1
+close2 resolved
+read EBADF file closed read
+close1 resolved`
+
+func TestRev5FileHandleCloseInFlight(t *testing.T) {
+	rev5Diff(t, rev5CloseNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		fsp := fs.Promises()
+		var log []string
+		lg := func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
+		promise.Async(l, func() (int, error) {
+			if _, err := promise.Await(fsp.WriteFileString("d", "xyz", "utf8", nil)); err != nil {
+				return 0, err
+			}
+			h, err := promise.Await(fsp.Open("d", "r", 0o666))
+			if err != nil {
+				return 0, err
+			}
+			p1 := promise.Then(h.Close(), func(nodefs.Void) (int, error) { lg("close1 resolved"); return 0, nil }, nil)
+			lg("fd after close() %d", h.Fd())
+			p2 := promise.Then(h.Close(), func(nodefs.Void) (int, error) { lg("close2 resolved"); return 0, nil }, nil)
+			p3 := promise.Then(h.Read(make([]byte, 3), 0, 3, 0), func(r nodefs.ReadResult) (int, error) {
+				lg("read %d", r.BytesRead)
+				return 0, nil
+			}, func(err error) (int, error) {
+				var e *nodefs.Error
+				errors.As(err, &e)
+				lg("read %s %s", rev5Code(err), e.Syscall)
+				return 0, nil
+			})
+			promise.Await(promise.All(l, p1, p2, p3))
+			_, err = promise.Await(fsp.Unlink("d"))
+			return 0, err
+		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
