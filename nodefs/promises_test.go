@@ -52,8 +52,11 @@ func TestPromisesAwaitLoop(t *testing.T) {
 			st, _ := promise.Await(fh.Stat())
 			log = append(log, fmt.Sprint("size ", st.Size, " file ", st.IsFile()))
 			promise.Await(fh.Close())
-			_, err = promise.Await(fh.Close())
-			log = append(log, "second close: "+err.Error())
+			if _, err = promise.Await(fh.Close()); err != nil { // node v20 resolves it
+				log = append(log, "second close: "+err.Error())
+			} else {
+				log = append(log, "second close: resolved")
+			}
 			_, err = promise.Await(fsp.Stat("nope"))
 			var ne *nodefs.Error
 			if !errors.As(err, &ne) || !errors.Is(err, syscall.ENOENT) || !errors.Is(err, os.ErrNotExist) {
@@ -68,7 +71,7 @@ func TestPromisesAwaitLoop(t *testing.T) {
 		})
 	})
 	want := strings.Join([]string{"mkdir p", "0.txt,1.txt,2.txt,3.txt,4.txt,5.txt,6.txt,7.txt,8.txt,9.txt", "total 45",
-		"read 4 xxxx", "size 9 file true", "second close: EBADF: bad file descriptor, close",
+		"read 4 xxxx", "size 9 file true", "second close: resolved",
 		"ENOENT: no such file or directory, stat 'nope'"}, "\n")
 	if got := strings.Join(log, "\n"); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
