@@ -415,3 +415,67 @@ func TestRev5WatchFromBody(t *testing.T) {
 		return log
 	})
 }
+
+// Streams destroyed with I/O in flight, from an Async body: a ReadStream destroyed from its
+// second "data" (its next read is out), then a WriteStream destroyed with an error right
+// after a Write that its open has not let start. Node v20 prints (rev5 n5.js):
+const rev5DestroyNode = `data 1000
+data 1000
+destroyed, bytesRead 2000
+close bytesRead 2000 destroyed true
+write false
+ws destroyed
+ws open
+ws error stop
+ws close, bytesWritten 0 file ""`
+
+func TestRev5StreamsDestroyInFlight(t *testing.T) {
+	rev5Diff(t, rev5DestroyNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		var log []string
+		lg := func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
+		promise.Async(l, func() (int, error) {
+			promise.Await(promise.Resolve(l, 0))
+			if err := fs.WriteFileSync("big", []byte(strings.Repeat("q", 100000)), nil); err != nil {
+				return 0, err
+			}
+			rs, err := fs.CreateReadStream("big", &nodefs.ReadStreamOptions{HighWaterMark: 1000})
+			if err != nil {
+				return 0, err
+			}
+			n := 0
+			rs.OnData(func(c []byte) {
+				n++
+				lg("data %d", len(c))
+				if n == 2 {
+					rs.Destroy(nil)
+					lg("destroyed, bytesRead %d", rs.BytesRead)
+				}
+			})
+			rs.On("end", func(...any) { lg("end") })
+			rs.On("error", func(a ...any) { lg("error %v", a[0]) })
+			rs.On("close", func(...any) {
+				lg("close bytesRead %d destroyed %v", rs.BytesRead, rs.Destroyed())
+				ws, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{HighWaterMark: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ws.On("open", func(...any) { lg("ws open") })
+				lg("write %v", ws.WriteString("0123456789abcdef", "utf8", nil))
+				ws.Destroy(errors.New("stop"))
+				lg("ws destroyed")
+				ws.On("error", func(a ...any) { lg("ws error %v", a[0]) })
+				ws.On("close", func(...any) {
+					b, _ := fs.ReadFileStringSync("out", "utf8")
+					lg("ws close, bytesWritten %d file %q", ws.BytesWritten, b)
+					fs.UnlinkSync("big")
+					fs.UnlinkSync("out")
+				})
+			})
+			return 0, nil
+		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
