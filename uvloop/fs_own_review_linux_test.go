@@ -12,6 +12,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -748,5 +749,172 @@ func TestRev5WorkAfterOrder(t *testing.T) {
 		mustRunMode(t, l, uvloop.RunDefault)
 		closeLoop(t, l)
 		return out
+	})
+}
+
+// A panic in the callback of one of many file requests in flight (on the ring where the
+// backend has one, and on the pool): Run returns the *PanicError; the next runs complete the
+// rest, each once; Close then succeeds.
+func TestRev5FSPanicInCallback(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data")
+	mustOK(t, os.WriteFile(path, []byte(strings.Repeat("z", 1<<15)), 0o644))
+	for _, onRing := range []bool{true, false} {
+		t.Run(fmt.Sprintf("ring=%v", onRing), func(t *testing.T) {
+			rev5Diff(t, func(t *testing.T, opts ...uvloop.Option) []string {
+				l := newLoopWith(t, opts...)
+				uvloop.FSOnRing(l, onRing)
+				f, err := os.Open(path)
+				mustOK(t, err)
+				defer f.Close()
+				var out []string
+				seen := make([]int, 32)
+				for i := range seen {
+					i := i
+					buf := make([]byte, 256)
+					mustOK(t, l.FSRead(nil, int(f.Fd()), buf, int64(i*256), func(r *uvloop.FSReq) {
+						seen[i]++
+						if i%10 == 3 {
+							panic(fmt.Sprintf("boom %d", i))
+						}
+					}))
+				}
+				panics := 0
+				for alive := true; alive; {
+					a, err := l.Run(uvloop.RunDefault)
+					var pe *uvloop.PanicError
+					if errors.As(err, &pe) {
+						panics++
+					} else {
+						mustOK(t, err)
+					}
+					alive = a
+				}
+				for i, c := range seen {
+					if c != 1 {
+						out = append(out, fmt.Sprintf("req %d ran %d times", i, c))
+					}
+				}
+				out = append(out, fmt.Sprintf("panics %d, close %s", panics, rev5Err(l.Close())))
+				return out
+			})
+		})
+	}
+}
+
+// Handles made, started, stopped and closed by the owner between runs with no run between
+// (FSEvent, Poll, Signal, TTY, FSPoll, Timer, Idle/Check/Prepare), then one run to close.
+func TestRev5HandlesBetweenRuns(t *testing.T) {
+	dir := t.TempDir()
+	rev5Diff(t, func(t *testing.T, opts ...uvloop.Option) []string {
+		l := newLoopWith(t, opts...)
+		var out []string
+		closed := 0
+		onClose := func() { closed++ }
+		for round := 0; round < 3; round++ {
+			e := l.NewFSEvent()
+			mustOK(t, e.Start(dir, func(*uvloop.FSEvent, string, int, error) { out = append(out, "fsevent cb") }))
+			mustOK(t, e.Stop())
+			mustOK(t, e.Start(dir, func(*uvloop.FSEvent, string, int, error) { out = append(out, "fsevent cb") }))
+			e.Close(onClose)
+			p := pipeFds(t, true)
+			ph, err := l.NewPoll(p[0], func(*uvloop.Poll, uvloop.Events, error) { out = append(out, "poll cb") })
+			mustOK(t, err)
+			mustOK(t, ph.Start(uvloop.Readable))
+			mustOK(t, ph.Stop())
+			mustOK(t, ph.Start(uvloop.Readable))
+			ph.Close(onClose)
+			syscall.Close(p[0])
+			syscall.Close(p[1])
+			s, err := l.NewSignal(func(*uvloop.Signal, syscall.Signal) { out = append(out, "signal cb") })
+			mustOK(t, err)
+			mustOK(t, s.Start(syscall.SIGUSR2))
+			mustOK(t, s.Stop())
+			mustOK(t, s.Start(syscall.SIGUSR2))
+			s.Close(onClose)
+			master, slave := openPty(t)
+			_ = master
+			tt, err := l.NewTTY(slave, true)
+			mustOK(t, err)
+			mustOK(t, tt.ReadStart(func([]byte, error) { out = append(out, "tty cb") }))
+			mustOK(t, tt.ReadStop())
+			tt.Close(onClose)
+			fp := l.NewFSPoll()
+			mustOK(t, fp.Start(dir, time.Millisecond, func(*uvloop.FSPoll, error, uvloop.Stat, uvloop.Stat) { out = append(out, "fspoll cb") }))
+			fp.Close(onClose)
+			tm := l.NewTimer(func(*uvloop.Timer) { out = append(out, "timer cb") })
+			mustOK(t, tm.Start(time.Hour, 0))
+			tm.Close(onClose)
+			id := l.NewIdle(func(*uvloop.Idle) { out = append(out, "idle cb") })
+			mustOK(t, id.Start())
+			id.Close(onClose)
+			ck := l.NewCheck(func(*uvloop.Check) { out = append(out, "check cb") })
+			mustOK(t, ck.Start())
+			ck.Close(onClose)
+			pr := l.NewPrepare(func(*uvloop.Prepare) { out = append(out, "prepare cb") })
+			mustOK(t, pr.Start())
+			pr.Close(onClose)
+		}
+		out = append(out, "close before run: "+rev5Err(l.Close()))
+		mustRunMode(t, l, uvloop.RunDefault)
+		out = append(out, fmt.Sprintf("closed %d", closed))
+		out = append(out, "close: "+rev5Err(l.Close()))
+		return out
+	})
+}
+
+// runtime.Goexit (a test's t.FailNow) in the callback of a file request (on the ring where
+// the backend has one), of a timer and of work: it ends the caller of Run; the loop then
+// runs again from another goroutine, every other callback runs once, and Close succeeds.
+// In a child process per mode, as a fault here may be fatal.
+func TestRev5GoexitInFSCallback(t *testing.T) {
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("rev5-goexit-%d", os.Getpid()))
+	if os.Getenv("REV4_CHILD") == "" {
+		mustOK(t, os.WriteFile(path, []byte(strings.Repeat("g", 1<<14)), 0o644))
+		defer os.Remove(path)
+	} else {
+		path = os.Getenv("REV5_FILE")
+	}
+	t.Setenv("REV5_FILE", path)
+	rev4InChild(t, func(t *testing.T, opts ...uvloop.Option) {
+		l := newLoopWith(t, opts...)
+		uvloop.FSOnRing(l, true)
+		f, err := os.Open(path)
+		mustOK(t, err)
+		defer f.Close()
+		seen := make([]int, 20)
+		for i := range seen {
+			i := i
+			buf := make([]byte, 128)
+			mustOK(t, l.FSRead(nil, int(f.Fd()), buf, int64(i*128), func(r *uvloop.FSReq) {
+				seen[i]++
+				if i == 5 {
+					runtime.Goexit()
+				}
+			}))
+		}
+		timerRan, workRan := 0, 0
+		l.SetTimeout(func() { timerRan++; runtime.Goexit() }, time.Millisecond)
+		_, err = l.QueueWork(func() {}, func(error) { workRan++; runtime.Goexit() })
+		mustOK(t, err)
+		goexits := 0
+		for l.Alive() {
+			var wg sync.WaitGroup
+			wg.Add(1)
+			returned := false
+			go func() { defer wg.Done(); l.Run(uvloop.RunDefault); returned = true }()
+			wg.Wait()
+			if !returned {
+				goexits++
+			}
+		}
+		for i, c := range seen {
+			if c != 1 {
+				t.Errorf("req %d ran %d times", i, c)
+			}
+		}
+		if timerRan != 1 || workRan != 1 || goexits != 3 {
+			t.Errorf("timer ran %d, work after ran %d, goexits %d; want 1, 1, 3", timerRan, workRan, goexits)
+		}
+		mustOK(t, l.Close())
 	})
 }
