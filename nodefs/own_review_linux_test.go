@@ -479,3 +479,77 @@ func TestRev5StreamsDestroyInFlight(t *testing.T) {
 		return log
 	})
 }
+
+// FileHandle.Close with a read and a stat in flight waits for them, as Node's does (its
+// kRefs): both succeed, then the close; the descriptor shows until the close begins. Node
+// v20 prints (rev5 n6.js; the descriptor's number replaced):
+const rev5CloseWaitsNode = `fd N
+stat 1048576
+read 1048576
+close ok
+fd N
+stat 1048576
+read 1048576
+close ok
+fd N
+stat 1048576
+read 1048576
+close ok`
+
+func TestRev5FileHandleCloseWaits(t *testing.T) {
+	rev5Diff(t, rev5CloseWaitsNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		fsp := fs.Promises()
+		var log []string
+		lg := func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
+		promise.Async(l, func() (int, error) {
+			if _, err := promise.Await(fsp.WriteFile("e", []byte(strings.Repeat("e", 1<<20)), nil)); err != nil {
+				return 0, err
+			}
+			for k := 0; k < 3; k++ {
+				h, err := promise.Await(fsp.Open("e", "r", 0o666))
+				if err != nil {
+					return 0, err
+				}
+				var got []string
+				r := promise.Then(h.Read(make([]byte, 1<<20), 0, 1<<20, 0), func(x nodefs.ReadResult) (int, error) {
+					got = append(got, fmt.Sprintf("read %d", x.BytesRead))
+					return 0, nil
+				}, func(err error) (int, error) { got = append(got, "read "+rev5Code(err)); return 0, nil })
+				s := promise.Then(h.Stat(), func(x *nodefs.Stats) (int, error) {
+					got = append(got, fmt.Sprintf("stat %d", x.Size))
+					return 0, nil
+				}, func(err error) (int, error) { got = append(got, "stat "+rev5Code(err)); return 0, nil })
+				c := promise.Then(h.Close(), func(nodefs.Void) (int, error) {
+					got = append(got, "close ok")
+					return 0, nil
+				}, func(err error) (int, error) { got = append(got, "close "+rev5Code(err)); return 0, nil })
+				fd := "N"
+				if h.Fd() < 0 {
+					fd = "-1"
+				}
+				lg("fd %s", fd)
+				promise.Await(promise.All(l, r, s, c))
+				// the read and the stat end in either order (in Node too); the close last
+				sortStrings(got[:2])
+				if got[0] == "read 1048576" {
+					got[0], got[1] = got[1], got[0]
+				}
+				log = append(log, got...)
+			}
+			_, err := promise.Await(fsp.Unlink("e"))
+			return 0, err
+		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

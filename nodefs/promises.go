@@ -186,13 +186,18 @@ func (p *Promises) Open(path, flags string, mode uint32) *promise.Promise[*FileH
 
 // FileHandle is fs/promises' FileHandle: an open descriptor whose methods return promises.
 // Close it when done (Node closes a forgotten one at garbage collection with a warning;
-// this one does not). After Close, calls reject with EBADF. Loop goroutine only.
+// this one does not). As Node's, Close waits for the calls in flight to end before it
+// closes the descriptor (a call started meanwhile is waited for too); once it has, calls
+// reject with EBADF ("file closed"). Loop goroutine only.
 type FileHandle struct {
-	fs *FS
-	fd int // -1 from Close on
+	fs     *FS
+	fd     int                      // -1 once the descriptor's close has begun
+	refs   int                      // calls in flight (Node's kRefs, less the handle's own)
+	closeP *promise.Promise[Void]   // a Close waiting for the calls in flight; nil if none
+	closeR *promise.Resolvers[Void] // closeP's
 }
 
-// Fd is filehandle.fd (-1 once Close was called).
+// Fd is filehandle.fd (-1 once the descriptor's close has begun).
 func (h *FileHandle) Fd() int { return h.fd }
 
 // ReadResult is what FileHandle.Read resolves to: { bytesRead, buffer }.
@@ -213,68 +218,87 @@ func (h *FileHandle) closedErr(sysc string) error {
 	return &Error{Code: "EBADF", Syscall: sysc, Message: "file closed", Err: syscall.EBADF}
 }
 
+// hold is a call of the handle (Node's fsCall): it rejects with closedErr(sysc) once the
+// descriptor's close has begun, and otherwise counts as in flight until its callback, so
+// that a Close waits for it.
+func hold[T any](h *FileHandle, sysc string, call func(fd int, cb func(error, T)) error) *promise.Promise[T] {
+	return settle(h.fs.loop, func(cb func(error, T)) error {
+		if h.fd < 0 {
+			return h.closedErr(sysc)
+		}
+		h.refs++
+		err := call(h.fd, func(err error, v T) {
+			h.unref()
+			cb(err, v)
+		})
+		if err != nil {
+			h.unref()
+		}
+		return err
+	})
+}
+
+// unref ends a call in flight; the last one starts the close that a Close waits for.
+func (h *FileHandle) unref() {
+	if h.refs--; h.refs > 0 || h.closeP == nil {
+		return
+	}
+	r := h.closeR
+	h.closeP, h.closeR = nil, nil
+	fd := h.fd
+	h.fd = -1
+	if err := h.fs.Close(fd, func(err error) {
+		if err != nil {
+			r.Reject(err)
+			return
+		}
+		r.Resolve(Void{})
+	}); err != nil {
+		r.Reject(err)
+	}
+}
+
 // Read is filehandle.read(buffer, offset, length, position); position -1 reads at the
 // file's position. buf must not be touched until the promise settles.
 func (h *FileHandle) Read(buf []byte, offset, length int, position int64) *promise.Promise[ReadResult] {
-	return settle(h.fs.loop, func(cb func(error, ReadResult)) error {
-		if h.fd < 0 {
-			return h.closedErr("read")
-		}
-		return h.fs.Read(h.fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, ReadResult{n, b}) })
+	return hold(h, "read", func(fd int, cb func(error, ReadResult)) error {
+		return h.fs.Read(fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, ReadResult{n, b}) })
 	})
 }
 
 // Write is filehandle.write(buffer, offset, length, position).
 func (h *FileHandle) Write(buf []byte, offset, length int, position int64) *promise.Promise[WriteResult] {
-	return settle(h.fs.loop, func(cb func(error, WriteResult)) error {
-		if h.fd < 0 {
-			return h.closedErr("write")
-		}
-		return h.fs.Write(h.fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, WriteResult{n, b}) })
+	return hold(h, "write", func(fd int, cb func(error, WriteResult)) error {
+		return h.fs.Write(fd, buf, offset, length, position, func(err error, n int, b []byte) { cb(err, WriteResult{n, b}) })
 	})
 }
 
 // Stat is filehandle.stat().
 func (h *FileHandle) Stat() *promise.Promise[*Stats] {
-	return settle(h.fs.loop, func(cb func(error, *Stats)) error {
-		if h.fd < 0 {
-			return h.closedErr("fstat")
-		}
-		return h.fs.Fstat(h.fd, cb)
-	})
+	return hold(h, "fstat", func(fd int, cb func(error, *Stats)) error { return h.fs.Fstat(fd, cb) })
 }
+
+// voidCb adapts a callback of Void to an fs call's error callback.
+func voidCb(cb func(error, Void)) func(error) { return func(err error) { cb(err, Void{}) } }
 
 // Truncate is filehandle.truncate(len).
 func (h *FileHandle) Truncate(n int64) *promise.Promise[Void] {
-	return settleVoid(h.fs.loop, func(cb func(error)) error {
-		if h.fd < 0 {
-			return h.closedErr("ftruncate")
-		}
-		return h.fs.Ftruncate(h.fd, n, cb)
-	})
+	return hold(h, "ftruncate", func(fd int, cb func(error, Void)) error { return h.fs.Ftruncate(fd, n, voidCb(cb)) })
 }
 
 // Sync is filehandle.sync().
 func (h *FileHandle) Sync() *promise.Promise[Void] {
-	return settleVoid(h.fs.loop, func(cb func(error)) error {
-		if h.fd < 0 {
-			return h.closedErr("fsync")
-		}
-		return h.fs.Fsync(h.fd, cb)
-	})
+	return hold(h, "fsync", func(fd int, cb func(error, Void)) error { return h.fs.Fsync(fd, voidCb(cb)) })
 }
 
 // ReadFile is filehandle.readFile(): the rest of the file from its position.
 func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
-	return settle(h.fs.loop, func(cb func(error, []byte)) error {
-		if h.fd < 0 {
-			return h.closedErr("readFile")
-		}
+	return hold(h, "readFile", func(fd int, cb func(error, []byte)) error {
 		var out []byte
 		buf := make([]byte, readFileChunk)
 		var step func()
 		step = func() {
-			if err := h.fs.Read(h.fd, buf, 0, len(buf), -1, func(err error, n int, _ []byte) {
+			if err := h.fs.Read(fd, buf, 0, len(buf), -1, func(err error, n int, _ []byte) {
 				if err != nil {
 					cb(err, nil)
 					return
@@ -308,25 +332,22 @@ func (h *FileHandle) ReadFileString(encoding string) *promise.Promise[string] {
 
 // WriteFile is filehandle.writeFile(data): all of data at the file's position.
 func (h *FileHandle) WriteFile(data []byte) *promise.Promise[Void] {
-	return settleVoid(h.fs.loop, func(cb func(error)) error {
-		if h.fd < 0 {
-			return h.closedErr("writeFile")
-		}
+	return hold(h, "writeFile", func(fd int, cb func(error, Void)) error {
 		var step func()
 		step = func() {
-			if err := h.fs.Write(h.fd, data, 0, len(data), -1, func(err error, n int, _ []byte) {
+			if err := h.fs.Write(fd, data, 0, len(data), -1, func(err error, n int, _ []byte) {
 				if err != nil {
-					cb(err)
+					cb(err, Void{})
 					return
 				}
 				data = data[n:]
 				if len(data) == 0 {
-					cb(nil)
+					cb(nil, Void{})
 					return
 				}
 				step()
 			}); err != nil {
-				cb(err)
+				cb(err, Void{})
 			}
 		}
 		step()
@@ -334,12 +355,19 @@ func (h *FileHandle) WriteFile(data []byte) *promise.Promise[Void] {
 	})
 }
 
-// Close is filehandle.close(). As in Node, the handle's descriptor is -1 from the call on:
-// the calls that follow reject with EBADF ("file closed") at once, and a Close of a handle
-// closed or closing resolves at once.
+// Close is filehandle.close(). As Node's, it waits for the calls in flight to end before it
+// closes the descriptor (Fd is -1 from then on); a Close while one waits returns its
+// promise, and a Close once the close has begun resolves at once.
 func (h *FileHandle) Close() *promise.Promise[Void] {
 	if h.fd < 0 {
 		return promise.Resolve(h.fs.loop, Void{})
+	}
+	if h.closeP != nil {
+		return h.closeP
+	}
+	if h.refs > 0 {
+		h.closeP, h.closeR = promise.WithResolvers[Void](h.fs.loop)
+		return h.closeP
 	}
 	fd := h.fd
 	h.fd = -1
