@@ -980,3 +980,47 @@ func TestRev5PhasesAcrossRuns(t *testing.T) {
 		return append(rest, acc...)
 	})
 }
+
+// Post(l.Stop) from another goroutine while the loop sleeps (in the kernel, with file
+// requests on the ring and an FSEvent's fd, or on its channel with work only): Run returns
+// alive; a Run per mode then finishes the rest.
+func TestRev5PostStopWhileSleeping(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	mustOK(t, os.WriteFile(path, []byte("abc"), 0o644))
+	for _, kernel := range []bool{true, false} {
+		t.Run(fmt.Sprintf("kernel=%v", kernel), func(t *testing.T) {
+			rev5Diff(t, func(t *testing.T, opts ...uvloop.Option) []string {
+				l := newLoopWith(t, opts...)
+				uvloop.FSOnRing(l, true)
+				var out []string
+				gate := make(chan struct{})
+				started := make(chan struct{})
+				_, err := l.QueueWork(func() { close(started); <-gate }, func(err error) { out = append(out, "work "+rev5Err(err)) })
+				mustOK(t, err)
+				var ev *uvloop.FSEvent
+				if kernel {
+					ev = l.NewFSEvent()
+					mustOK(t, ev.Start(dir, func(*uvloop.FSEvent, string, int, error) {}))
+					mustOK(t, l.FSStat(nil, path, func(r *uvloop.FSReq) { out = append(out, "stat "+rev5Err(r.Err())) }))
+				}
+				go func() {
+					<-started
+					time.Sleep(5 * time.Millisecond) // most likely asleep by now; either way Stop ends the run
+					l.Post(l.Stop)
+				}()
+				alive, err := l.Run(uvloop.RunDefault) // the work waits for the gate: Stop ends it
+				mustOK(t, err)
+				out = append(out, fmt.Sprintf("stopped, alive %v", alive))
+				close(gate)
+				if ev != nil {
+					ev.Close(nil)
+				}
+				mustRunMode(t, l, uvloop.RunDefault)
+				sortStrings(out)
+				out = append(out, "close "+rev5Err(l.Close()))
+				return out
+			})
+		})
+	}
+}
