@@ -557,3 +557,90 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+// rev5Await is one awaited call's line: its name and "ok" with the value shown, or the
+// error's code and message, as n7.js prints them.
+func rev5Await[T any](name string, p *promise.Promise[T], show func(T) string) string {
+	v, err := promise.Await(p)
+	if err != nil {
+		var e *nodefs.Error
+		if errors.As(err, &e) {
+			return name + " " + e.Code + " " + e.Message
+		}
+		return name + " " + err.Error()
+	}
+	if show == nil {
+		return name + " ok "
+	}
+	return name + " ok " + show(v)
+}
+
+// The promise API's errors and FileHandle's position rules, from an Async body. Node v20
+// prints (rev5 n7.js):
+const rev5ErrorsNode = `open missing ENOENT ENOENT: no such file or directory, open 'nope'
+readFile dir EISDIR EISDIR: illegal operation on a directory, read
+writeFile dir EISDIR EISDIR: illegal operation on a directory, open 'dd'
+mkdir exists EEXIST EEXIST: file already exists, mkdir 'dd'
+rmdir notempty ENOTEMPTY ENOTEMPTY: directory not empty, rmdir 'dd'
+copyFile excl EEXIST EEXIST: file already exists, copyfile 'dd/x' -> 'dd/x'
+access missing ENOENT ENOENT: no such file or directory, access 'nope'
+rename missing ENOENT ENOENT: no such file or directory, rename 'nope' -> 'nope2'
+readdir file ENOTDIR ENOTDIR: not a directory, scandir 'dd/x'
+rm missing force ok 
+rm missing ENOENT ENOENT: no such file or directory, lstat 'nope'
+truncate ok 
+h.readFile ok "hello"
+h.readFile again ok ""
+h.truncate ok 
+h.sync ok 
+h.read pos ok 2
+h.writeFile ok 
+h.read after ok "he\u0000\u0000\u0000ZZ"
+h.stat size ok 7
+rm -r ok `
+
+func TestRev5PromisesErrors(t *testing.T) {
+	rev5Diff(t, rev5ErrorsNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		fsp := fs.Promises()
+		var log []string
+		q := func(s string) string { return strings.ReplaceAll(fmt.Sprintf("%q", s), `\x00`, `\u0000`) }
+		promise.Async(l, func() (int, error) {
+			promise.Await(fsp.Mkdir("dd", nil))
+			promise.Await(fsp.WriteFileString("dd/x", "hello world", "utf8", nil))
+			log = append(log,
+				rev5Await("open missing", fsp.Open("nope", "r", 0o666), nil),
+				rev5Await("readFile dir", fsp.ReadFile("dd"), nil),
+				rev5Await("writeFile dir", fsp.WriteFileString("dd", "x", "utf8", nil), nil),
+				rev5Await("mkdir exists", fsp.Mkdir("dd", nil), nil),
+				rev5Await("rmdir notempty", fsp.Rmdir("dd"), nil),
+				rev5Await("copyFile excl", fsp.CopyFile("dd/x", "dd/x", nodefs.COPYFILE_EXCL), nil),
+				rev5Await("access missing", fsp.Access("nope", 0), nil),
+				rev5Await("rename missing", fsp.Rename("nope", "nope2"), nil),
+				rev5Await("readdir file", fsp.Readdir("dd/x"), nil),
+				rev5Await("rm missing force", fsp.Rm("nope", &nodefs.RmOptions{Force: true}), nil),
+				rev5Await("rm missing", fsp.Rm("nope", nil), nil),
+				rev5Await("truncate", fsp.Truncate("dd/x", 5), nil))
+			h, err := promise.Await(fsp.Open("dd/x", "r+", 0o666))
+			if err != nil {
+				return 0, err
+			}
+			str := func(b []byte) string { return q(string(b)) }
+			log = append(log,
+				rev5Await("h.readFile", h.ReadFile(), str),
+				rev5Await("h.readFile again", h.ReadFile(), str),
+				rev5Await("h.truncate", h.Truncate(2), nil),
+				rev5Await("h.sync", h.Sync(), nil),
+				rev5Await("h.read pos", h.Read(make([]byte, 10), 0, 10, 0), func(r nodefs.ReadResult) string { return fmt.Sprint(r.BytesRead) }),
+				rev5Await("h.writeFile", h.WriteFile([]byte("ZZ")), nil),
+				rev5Await("h.read after", h.Read(make([]byte, 10), 0, 10, 0), func(r nodefs.ReadResult) string { return q(string(r.Buffer[:r.BytesRead])) }),
+				rev5Await("h.stat size", h.Stat(), func(s *nodefs.Stats) string { return fmt.Sprint(s.Size) }))
+			promise.Await(h.Close())
+			log = append(log, rev5Await("rm -r", fsp.Rm("dd", &nodefs.RmOptions{Recursive: true}), nil))
+			return 0, nil
+		}).Catch(func(err error) (int, error) { log = append(log, "body failed: "+err.Error()); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
