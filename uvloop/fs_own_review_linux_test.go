@@ -1024,3 +1024,37 @@ func TestRev5PostStopWhileSleeping(t *testing.T) {
 		})
 	}
 }
+
+// A signal that arrives between runs (the loop is not running) is counted and runs its
+// callbacks in the next run's poll phase, once per handle, also with RunNoWait.
+func TestRev5SignalBetweenRuns(t *testing.T) {
+	rev5Diff(t, func(t *testing.T, opts ...uvloop.Option) []string {
+		l := newLoopWith(t, opts...)
+		var mu sync.Mutex
+		got := 0
+		var out []string
+		for i := 0; i < 2; i++ {
+			s, err := l.NewSignal(func(s *uvloop.Signal, sig syscall.Signal) {
+				mu.Lock()
+				got++
+				mu.Unlock()
+			})
+			mustOK(t, err)
+			mustOK(t, s.Start(syscall.SIGUSR2))
+		}
+		mustRunMode(t, l, uvloop.RunNoWait)
+		mustOK(t, syscall.Kill(os.Getpid(), syscall.SIGUSR2))
+		spins := 0
+		for deadline := time.Now().Add(10 * time.Second); got < 2 && time.Now().Before(deadline); spins++ {
+			mustRunMode(t, l, uvloop.RunNoWait)
+			if got < 2 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		out = append(out, fmt.Sprintf("callbacks %d", got))
+		mustRunMode(t, l, uvloop.RunNoWait)
+		out = append(out, fmt.Sprintf("after another run %d", got))
+		closeLoop(t, l)
+		return out
+	})
+}
