@@ -97,6 +97,11 @@ func (s *stream) ringForget() {
 		s.loop.io.recvs--
 	}
 	s.loop.poller.RecvForget(s.io.fd)
+	if s.ring.hasHeld {
+		// Bytes the kernel read that the stream never took: on readiness they would still be
+		// in the socket, and closing it would reset the connection. So it does here.
+		sock.SetLingerZero(s.io.fd)
+	}
 	s.ring.hasHeld, s.ring.heldEnd = false, false
 	if s.x != nil {
 		s.x.held, s.x.heldErr = nil, nil
