@@ -76,6 +76,7 @@ type Socket struct {
 	ending      bool
 	finalCalled bool
 	finished    bool
+	canceledOne bool // Destroy cancelled a write: the ones after it get ErrDestroyed
 
 	bytesRead, bytesWritten int
 
@@ -601,6 +602,10 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 		rest = append([]byte(nil), rest...)
 	}
 	err := h.Write(rest, func(err error) {
+		if err != nil && s.destroyed && errors.Is(err, syscall.ECANCELED) {
+			s.onCanceled(n, cb)
+			return
+		}
 		if err != nil {
 			err = sysError(err, "write", "", 0)
 		}
@@ -611,6 +616,21 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 		return
 	}
 	s.lastWriteQueue = h.WriteQueueSize()
+}
+
+// onCanceled ends a write that Destroy cancelled, as Node's onWriteComplete does for a
+// destroyed socket: the write the handle had (the oldest) calls back with no error; the
+// writes behind it, which Node would still hold in its buffer, get ErrDestroyed.
+func (s *Socket) onCanceled(n int, cb func(error)) {
+	s.wlen -= n
+	var err error
+	if s.canceledOne {
+		err = ErrDestroyed
+	}
+	s.canceledOne = true
+	if cb != nil {
+		cb(err)
+	}
 }
 
 func isAgain(err error) bool {

@@ -1,0 +1,208 @@
+package nodehttp_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/uvgo/uvgo/nodehttp"
+	"github.com/uvgo/uvgo/nodenet"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// The review's differential scenarios: a nodehttp client and server on one loop, run on
+// epoll and on io_uring, each with and without an OS thread of the loop's own; the logs
+// must match (each side's lines in its order: see bySide), and match node v20's where its
+// order is deterministic.
+
+var reviewModes = []struct {
+	name string
+	opts []uvloop.Option
+}{
+	{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
+	{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
+	{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
+	{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
+}
+
+// diffModes runs scenario (which must end everything it starts, stop included) in every
+// mode and compares each log with want, or with the first mode's if want is nil.
+func diffModes(t *testing.T, want []string, scenario func(l *uvloop.Loop, log func(string, ...any)) (stop func())) {
+	t.Helper()
+	var ref []string
+	for _, m := range reviewModes {
+		l, err := uvloop.New(m.opts...)
+		if errors.Is(err, errors.ErrUnsupported) {
+			t.Logf("%s: not available", m.name)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		log := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
+		stop := scenario(l, log)
+		runGuarded(t, l, func() string { return strings.Join(got, "\n") }, stop)
+		if err := l.Close(); err != nil {
+			t.Errorf("%s: Close: %v", m.name, err)
+		}
+		got = bySide(got)
+		cmp := want
+		if cmp == nil {
+			if ref == nil {
+				ref = got
+				t.Logf("%s: %q", m.name, got)
+				continue
+			}
+			cmp = ref
+		}
+		if !reflect.DeepEqual(got, cmp) {
+			t.Errorf("%s:\n got %q\nwant %q", m.name, got, cmp)
+		}
+	}
+}
+
+// bySide puts the server's lines ("server ...") after the client's, each side in its order:
+// two sockets' events in one poll phase come in the order the kernel reports them.
+func bySide(lines []string) []string {
+	var client, server []string
+	for _, s := range lines {
+		if strings.HasPrefix(s, "server") {
+			server = append(server, s)
+		} else {
+			client = append(client, s)
+		}
+	}
+	return append(client, server...)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	var e *nodenet.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return err.Error()
+}
+
+var bigBody = bytes.Repeat([]byte("0123456789abcdef"), 64<<10) // 1 MiB
+
+// Keep-alive reuse on one socket: a chunked response, a 1 MiB one read paused then resumed,
+// and a chunked POST; "finish" and "close" of both sides in order.
+// want is what node v20 prints for the same script.
+func TestReviewHTTPKeepAlive(t *testing.T) {
+	want := []string{
+		"/chunked finish", "/chunked response 200 chunked reused=false", "/chunked end 6", "/chunked close reused=false", "/chunked res close",
+		"/big finish", "/big response 200  reused=true", "/big end 1048576", "/big close reused=true", "/big res close",
+		"/post finish", "/post response 200  reused=true", "/post end 6", "/post close reused=true", "/post res close",
+		"server /chunked finish", "server /chunked close", "server /big finish", "server /big close",
+		"server post end 409600", "server /post finish", "server /post close",
+	}
+	diffModes(t, want, func(l *uvloop.Loop, log func(string, ...any)) func() {
+		srv := nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+			path := req.URL
+			res.OnFinish(func() { log("server %s finish", path) })
+			res.OnClose(func() { log("server %s close", path) })
+			switch path {
+			case "/chunked":
+				res.WriteString("a")
+				res.WriteString("bb")
+				l.SetImmediate(func() { res.EndString("ccc") })
+			case "/big":
+				res.End(bigBody)
+			case "/post":
+				n := 0
+				req.OnData(func(b []byte) { n += len(b) })
+				req.OnEnd(func() { log("server post end %d", n); res.EndString(fmt.Sprint(n)) })
+			}
+		})
+		agent := nodehttp.NewAgent(l, nodehttp.AgentOptions{KeepAlive: true, MaxSockets: 1})
+		stop := func() { agent.Destroy(); srv.Close(nil) }
+		var do func(i int)
+		paths := []string{"/chunked", "/big", "/post"}
+		do = func(i int) {
+			if i == len(paths) {
+				stop()
+				return
+			}
+			path := paths[i]
+			method := "GET"
+			if path == "/post" {
+				method = "POST"
+			}
+			req := nodehttp.Request(l, nodehttp.RequestOptions{Port: srv.Address().Port, Host: "127.0.0.1", Path: path, Method: method, Agent: agent}, func(res *nodehttp.IncomingMessage) {
+				log("%s response %d %s reused=%v", path, res.StatusCode, res.Header("transfer-encoding"), i > 0)
+				n := 0
+				if path == "/big" {
+					res.Pause()
+					l.SetImmediate(func() { l.SetImmediate(func() { res.Resume() }) })
+				}
+				res.OnData(func(b []byte) { n += len(b) })
+				res.OnEnd(func() { log("%s end %d", path, n) })
+				res.OnClose(func() { log("%s res close", path) })
+			})
+			req.OnError(func(err error) { log("%s error %s", path, errText(err)) })
+			req.OnFinish(func() { log("%s finish", path) })
+			req.OnClose(func() {
+				log("%s close reused=%v", path, req.ReusedSocket())
+				l.SetImmediate(func() { do(i + 1) })
+			})
+			if path == "/post" {
+				req.Write(bigBody[:100<<10])
+				req.Write(bigBody[:300<<10])
+				req.End(nil)
+			} else {
+				req.End(nil)
+			}
+		}
+		srv.Listen(0, "127.0.0.1", func() { do(0) })
+		return stop
+	})
+}
+
+// The client destroys the request while the response's body is coming (after its first
+// chunk) and while the server's large write is in flight. want is node v20's.
+func TestReviewHTTPAbort(t *testing.T) {
+	want := []string{"response 200", "data", "res aborted", "req close", "res error ECONNRESET", "res close",
+		"server write false false", "server res close finished=false", "server req close"}
+	diffModes(t, want, func(l *uvloop.Loop, log func(string, ...any)) func() {
+		var srv *nodehttp.Server
+		srv = nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+			res.OnFinish(func() { log("server finish") })
+			res.OnClose(func() { log("server res close finished=%v", res.WritableFinished()); srv.Close(nil) })
+			req.OnClose(func() { log("server req close") })
+			res.WriteString("first")
+			l.SetImmediate(func() {
+				ok := res.Write(bigBody)
+				ok2 := res.Write(bigBody)
+				log("server write %v %v", ok, ok2)
+			})
+		})
+		stop := func() { srv.Close(nil) }
+		srv.Listen(0, "127.0.0.1", func() {
+			req := nodehttp.Get(l, nodehttp.RequestOptions{Port: srv.Address().Port, Host: "127.0.0.1", NoAgent: true}, func(res *nodehttp.IncomingMessage) {
+				log("response %d", res.StatusCode)
+				first := true
+				res.OnData(func(b []byte) {
+					if first {
+						first = false
+						log("data")
+						l.SetImmediate(func() { res.Socket().(*nodenet.Socket).Destroy(nil) })
+					}
+				})
+				res.On("aborted", func(...any) { log("res aborted") })
+				res.OnError(func(err error) { log("res error %s", errText(err)) })
+				res.OnEnd(func() { log("res end") })
+				res.OnClose(func() { log("res close") })
+			})
+			req.OnError(func(err error) { log("req error %s", errText(err)) })
+			req.OnClose(func() { log("req close") })
+		})
+		return stop
+	})
+}
