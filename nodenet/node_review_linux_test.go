@@ -368,3 +368,125 @@ func TestReviewPipeEcho(t *testing.T) {
 		})
 	})
 }
+
+// A paused-and-resumed reader of a large body that ends, with SetEncoding("utf8") and
+// characters split between reads: every byte arrives, in order, and "end" after the last.
+func TestReviewPauseResumeEncoding(t *testing.T) {
+	body := []byte(strings.Repeat("añ€😀", 200<<10)) // 2 MiB, 1-4 byte characters
+	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) {
+			sock.OnData(func([]byte) {})
+			sock.Write(body, func(err error) { log("server cb %s", errCode(err)) })
+			sock.End(nil)
+			sock.OnClose(func(had bool) { log("server close %v", had) })
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			if err := c.SetEncoding("utf8"); err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			chunks, ended := 0, false
+			c.OnDataString(func(d string) {
+				if ended {
+					log("data after end")
+				}
+				got.WriteString(d)
+				if chunks++; chunks%3 == 0 {
+					c.Pause()
+					l.SetImmediate(func() { c.Resume() })
+				}
+			})
+			c.OnEnd(func() {
+				ended = true
+				log("end intact=%v", got.String() == string(body))
+			})
+			c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
+		})
+	})
+}
+
+// The client ends while the server's large write is in flight; the server, not half-open,
+// ends after "end", once its writes are written: the client gets every byte, then "end".
+func TestReviewEndDuringPeerSend(t *testing.T) {
+	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) {
+			sock.OnData(func([]byte) {})
+			sock.Write(big, func(err error) { log("server cb %s", errCode(err)) })
+			sock.OnEnd(func() { log("server end len>0=%v", sock.BufferedAmount() > 0) })
+			sock.OnFinish(func() { log("server finish") })
+			sock.OnClose(func(had bool) { log("server close %v", had) })
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			n := 0
+			c.OnData(func(b []byte) {
+				n += len(b)
+				if n == len(b) {
+					c.End(nil)
+				}
+			})
+			c.OnFinish(func() { log("finish") })
+			c.OnEnd(func() { log("end %d", n) })
+			c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
+		})
+	})
+}
+
+// A half-open client writes after the peer closed: the first write goes out (the peer
+// answers with a reset), a later one fails; "error" and the callbacks come in the same
+// order on every backend, and as node v20 prints them for the same script.
+func TestReviewWriteAfterPeerClose(t *testing.T) {
+	want := []string{"end", "cb a nil", "cb b EPIPE", "cb c EPIPE", "error EPIPE", "close true", "server close false"}
+	diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) {
+			sock.OnData(func([]byte) {})
+			sock.OnClose(func(had bool) { log("server close %v", had) })
+			sock.Destroy(nil)
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			c.AllowHalfOpen = true
+			c.OnError(func(err error) { log("error %s", errCode(err)) })
+			c.OnEnd(func() {
+				log("end")
+				c.WriteString("a", func(err error) {
+					log("cb a %s", errCode(err))
+					l.SetTimeout(func() {
+						c.WriteString("b", func(err error) { log("cb b %s", errCode(err)) })
+						c.Write(big[:1<<20], func(err error) { log("cb c %s", errCode(err)) })
+					}, 20*time.Millisecond)
+				})
+			})
+			c.OnData(func([]byte) {})
+			c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
+		})
+	})
+}
+
+// Corked writes (one of them larger than the socket takes) go out as one write on
+// Uncork; the socket is destroyed from the last callback. want is node v20's.
+func TestReviewCorkDestroy(t *testing.T) {
+	want := []string{"len=8388611", "cb a nil", "cb b nil", "cb big nil", "cb d nil", "cb e nil", "close false len=0", "server close false"}
+	diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		var srv *Socket
+		listen(t, l, func(sock *Socket) {
+			srv = sock
+			sock.Pause()
+			sock.OnData(func([]byte) {})
+			sock.OnClose(func(had bool) { log("server close %v", had) })
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			c.OnError(func(err error) { log("error %s", errCode(err)) })
+			c.OnClose(func(had bool) { log("close %v len=%d", had, c.BufferedAmount()); s.Close(nil) })
+			c.OnConnect(func() {
+				c.WriteString("a", func(err error) { log("cb a %s", errCode(err)) })
+				c.Cork()
+				c.WriteString("b", func(err error) { log("cb b %s", errCode(err)) })
+				c.Write(big, func(err error) { log("cb big %s", errCode(err)) })
+				c.WriteString("d", func(err error) { log("cb d %s", errCode(err)) })
+				c.Uncork()
+				c.WriteString("e", func(err error) { log("cb e %s", errCode(err)); c.Destroy(nil) })
+				log("len=%d", c.BufferedAmount())
+				l.SetImmediate(func() { srv.Resume() })
+			})
+		})
+	})
+}
