@@ -206,3 +206,68 @@ func TestReviewHTTPAbort(t *testing.T) {
 		return stop
 	})
 }
+
+// A server response written chunk by chunk as "drain" allows, to a client that reads
+// paused at first; then a POST upload the client aborts midway, with the server reading it.
+// want is node v20's.
+func TestReviewHTTPDrainAndUploadAbort(t *testing.T) {
+	want := []string{"stream end 4194304", "stream res close", "stream close", "upload error ECONNRESET", "upload close",
+		"server drains>0=true", "server stream finish", "server stream close",
+		"server upload aborted got>0=true", "server upload res close finished=false", "server upload req error ECONNRESET", "server upload req close"}
+	diffModes(t, want, func(l *uvloop.Loop, log func(string, ...any)) func() {
+		var srv *nodehttp.Server
+		srv = nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+			switch req.URL {
+			case "/stream":
+				i, drains := 0, 0
+				var more func()
+				more = func() {
+					for ; i < 16; i++ {
+						if !res.Write(bigBody[:256<<10]) {
+							i++
+							return
+						}
+					}
+					log("server drains>0=%v", drains > 0)
+					res.End(nil)
+				}
+				res.On("drain", func(...any) { drains++; more() })
+				res.OnFinish(func() { log("server stream finish") })
+				res.OnClose(func() { log("server stream close") })
+				more()
+			case "/upload":
+				n := 0
+				req.OnData(func(b []byte) { n += len(b) })
+				req.On("aborted", func(...any) { log("server upload aborted got>0=%v", n > 0) })
+				req.OnError(func(err error) { log("server upload req error %s", errText(err)) })
+				req.OnEnd(func() { log("server upload end") })
+				req.OnClose(func() { log("server upload req close") })
+				res.OnClose(func() { log("server upload res close finished=%v", res.WritableFinished()); srv.Close(nil) })
+			}
+		})
+		stop := func() { srv.Close(nil) }
+		srv.Listen(0, "127.0.0.1", func() {
+			port := srv.Address().Port
+			get := nodehttp.Get(l, nodehttp.RequestOptions{Port: port, Host: "127.0.0.1", Path: "/stream", NoAgent: true}, func(res *nodehttp.IncomingMessage) {
+				n := 0
+				res.Pause()
+				l.SetImmediate(func() { l.SetImmediate(func() { res.Resume() }) })
+				res.OnData(func(b []byte) { n += len(b) })
+				res.OnEnd(func() { log("stream end %d", n) })
+				res.OnClose(func() { log("stream res close") })
+			})
+			get.OnClose(func() {
+				log("stream close")
+				up := nodehttp.Request(l, nodehttp.RequestOptions{Port: port, Host: "127.0.0.1", Path: "/upload", Method: "POST", NoAgent: true}, func(*nodehttp.IncomingMessage) {
+					log("upload response")
+				})
+				up.OnError(func(err error) { log("upload error %s", errText(err)) })
+				up.OnClose(func() { log("upload close") })
+				up.Write(bigBody)
+				up.Write(bigBody)
+				l.SetImmediate(func() { up.Destroy(nil) })
+			})
+		})
+		return stop
+	})
+}

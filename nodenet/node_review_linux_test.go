@@ -490,3 +490,37 @@ func TestReviewCorkDestroy(t *testing.T) {
 		})
 	})
 }
+
+// The server destroys a flowing socket from its first "data" while the client's large
+// write is still coming: the client sees the reset as on epoll (and in node).
+func TestReviewDestroyWhileReading(t *testing.T) {
+	for _, where := range []string{"data", "immediate"} {
+		t.Run(where, func(t *testing.T) {
+			diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+				listen(t, l, func(sock *Socket) {
+					first := true
+					sock.OnData(func([]byte) {
+						if !first {
+							return
+						}
+						first = false
+						if where == "data" {
+							sock.Destroy(nil)
+						} else {
+							l.SetImmediate(func() { sock.Destroy(nil) })
+						}
+					})
+					sock.OnClose(func(had bool) { log("server close %v", had) })
+				}, func(s *Server, port int) {
+					c := Connect(l, port, "127.0.0.1", nil)
+					c.OnError(func(err error) { log("error %s", errCode(err)) })
+					c.OnEnd(func() { log("end") })
+					c.OnFinish(func() { log("finish") })
+					c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
+					c.Write(big, func(err error) { log("cb big %s", errCode(err)) })
+					c.OnData(func([]byte) {})
+				})
+			})
+		})
+	}
+}
