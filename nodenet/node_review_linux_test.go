@@ -524,3 +524,51 @@ func TestReviewDestroyWhileReading(t *testing.T) {
 		})
 	}
 }
+
+// A program that drives the loop a step at a time (RunOnce) and uses its sockets from the
+// caller between the steps, as a port embedded in a Go program does: writes larger than
+// the socket takes, a pause and resume, a destroy with bytes unread (or held). The same on
+// every mode.
+func TestReviewBetweenRuns(t *testing.T) {
+	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		var srv, cli *Socket
+		n := 0
+		s := listen(t, l, func(sock *Socket) {
+			srv = sock
+			sock.OnData(func(b []byte) { n += len(b) })
+			sock.OnEnd(func() { log("server end %d", n) })
+			sock.OnClose(func(had bool) { log("server close %v", had) })
+		}, func(_ *Server, port int) {
+			cli = Connect(l, port, "127.0.0.1", nil)
+			cli.OnError(func(err error) { log("error %s", errCode(err)) })
+			cli.OnData(func([]byte) {})
+			cli.OnEnd(func() { log("end") })
+			cli.OnClose(func(had bool) { log("close %v", had) })
+		})
+		step := func(cond func() bool) {
+			for i := 0; i < 10000 && !cond(); i++ {
+				if _, err := l.Run(uvloop.RunOnce); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+		step(func() bool { return srv != nil && cli != nil && !cli.Connecting() })
+		srv.Pause()
+		cli.Write(big, func(err error) { log("cb big %s", errCode(err)) })
+		cli.WriteString("x", func(err error) { log("cb x %s", errCode(err)) })
+		log("len=%d", cli.BufferedAmount())
+		l.Run(uvloop.RunNoWait)
+		srv.Resume()
+		step(func() bool { return cli.BufferedAmount() == 0 })
+		log("written len=%d", cli.BufferedAmount())
+		// more than a paused server socket reads, then destroy it from here
+		srv.Pause()
+		read := srv.BytesRead()
+		cli.Write(big, func(err error) { log("cb big 2 %s", errCode(err)) })
+		step(func() bool { return srv.BytesRead() >= read+highWaterMark })
+		l.Run(uvloop.RunNoWait)
+		srv.Destroy(nil)
+		s.Close(nil)
+	})
+}

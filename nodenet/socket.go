@@ -602,7 +602,7 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 		rest = append([]byte(nil), rest...)
 	}
 	err := h.Write(rest, func(err error) {
-		if err != nil && s.destroyed && errors.Is(err, syscall.ECANCELED) {
+		if err != nil && s.destroyed {
 			s.onCanceled(n, cb)
 			return
 		}
@@ -618,8 +618,9 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 	s.lastWriteQueue = h.WriteQueueSize()
 }
 
-// onCanceled ends a write that Destroy cancelled, as Node's onWriteComplete does for a
-// destroyed socket: the write the handle had (the oldest) calls back with no error; the
+// onCanceled ends a write that failed after Destroy (cancelled, or, on io_uring, failed in
+// the kernel before the close) as Node's onWriteComplete does for a destroyed socket,
+// whatever the status: the write the handle had (the oldest) calls back with no error; the
 // writes behind it, which Node would still hold in its buffer, get ErrDestroyed.
 func (s *Socket) onCanceled(n int, cb func(error)) {
 	s.wlen -= n
