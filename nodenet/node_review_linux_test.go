@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -570,5 +571,44 @@ func TestReviewBetweenRuns(t *testing.T) {
 		l.Run(uvloop.RunNoWait)
 		srv.Destroy(nil)
 		s.Close(nil)
+	})
+}
+
+// Several clients connect at once; the server closes from its first "connection": the
+// other clients, whose handshakes the kernel completed, see the same events on every
+// backend (sorted: their order is the kernel's).
+func TestReviewServerCloseWhileAccepting(t *testing.T) {
+	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		var lines []string
+		accepted := 0
+		var s *Server
+		s = listen(t, l, func(sock *Socket) {
+			if accepted++; accepted == 1 {
+				s.Close(func(err error) { log("server close cb %s", errCode(err)) })
+			}
+			sock.OnData(func([]byte) {})
+			sock.End([]byte("hi"))
+		}, func(_ *Server, port int) {
+			open := 5
+			for i := 0; i < 5; i++ {
+				c := Connect(l, port, "127.0.0.1", nil)
+				var ev []string
+				c.OnConnect(func() { ev = append(ev, "connect") })
+				c.OnDataString(func(d string) { ev = append(ev, "data "+d) })
+				c.OnError(func(err error) { ev = append(ev, "error "+errCode(err)) })
+				c.OnEnd(func() { ev = append(ev, "end") })
+				c.OnClose(func(had bool) {
+					ev = append(ev, fmt.Sprint("close ", had))
+					lines = append(lines, strings.Join(ev, ","))
+					if open--; open == 0 {
+						sort.Strings(lines)
+						for _, s := range lines {
+							log("%s", s)
+						}
+						log("accepted %d", accepted)
+					}
+				})
+			}
+		})
 	})
 }
