@@ -271,3 +271,68 @@ func TestReviewHTTPDrainAndUploadAbort(t *testing.T) {
 		return stop
 	})
 }
+
+// Raw clients of a nodehttp server: one sends a request and half-closes at once (the
+// server still answers, then closes); one sends two pipelined requests, the second with a
+// chunked body, and reads the answers paused at first; then server.close() with a
+// keep-alive connection idle, and closeIdleConnections. (node v20 prints the same but for
+// the pipelined pair: "/p1 res close" before "/p2 body 6", a difference nodehttp's package
+// doc describes: http1 dispatches the next request once the one before it ended.)
+func TestReviewHTTPRawClients(t *testing.T) {
+	diffModes(t, nil, func(l *uvloop.Loop, log func(string, ...any)) func() {
+		srv := nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+			url := req.URL
+			n := 0
+			req.OnData(func(b []byte) { n += len(b) })
+			req.OnEnd(func() {
+				log("server %s body %d", url, n)
+				res.WriteString(url + " ")
+				res.EndString(fmt.Sprint(n))
+			})
+			res.OnClose(func() { log("server %s res close", url) })
+		})
+		stop := func() { srv.Close(nil) }
+		raw := func(name, send string, end bool, then func()) {
+			c := nodenet.Connect(l, srv.Address().Port, "127.0.0.1", nil)
+			var all []byte
+			c.Pause()
+			l.SetImmediate(func() { l.SetImmediate(func() { c.Resume() }) })
+			c.OnData(func(b []byte) { all = append(all, b...) })
+			c.OnError(func(err error) { log("%s error %s", name, errText(err)) })
+			c.OnEnd(func() {
+				var bodies []string
+				for _, part := range strings.Split(string(all), "HTTP/1.1 ")[1:] {
+					head, body, _ := strings.Cut(part, "\r\n\r\n")
+					bodies = append(bodies, strings.SplitN(head, "\r\n", 2)[0]+": "+strings.ReplaceAll(body, "\r\n", "|"))
+				}
+				log("%s end %q", name, bodies)
+			})
+			c.OnClose(func(had bool) { log("%s close %v", name, had); then() })
+			c.WriteString(send, nil)
+			if end {
+				c.End(nil)
+			}
+		}
+		srv.Listen(0, "127.0.0.1", func() {
+			raw("halfclose", "GET /h HTTP/1.1\r\nHost: x\r\n\r\n", true, func() {
+				raw("pipelined", "POST /p1 HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"+
+					"POST /p2 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"+
+					"4\r\nwxyz\r\n2\r\n12\r\n0\r\n\r\n", false, func() {
+					agent := nodehttp.NewAgent(l, nodehttp.AgentOptions{KeepAlive: true})
+					req := nodehttp.Get(l, nodehttp.RequestOptions{Port: srv.Address().Port, Host: "127.0.0.1", Path: "/k", Agent: agent}, func(res *nodehttp.IncomingMessage) {
+						res.OnData(func([]byte) {})
+						res.OnEnd(func() {
+							log("keepalive end")
+							l.SetImmediate(func() {
+								srv.Close(func(err error) { log("server closed %v", err); agent.Destroy() })
+								srv.CloseIdleConnections()
+							})
+						})
+					})
+					req.OnClose(func() { log("keepalive close") })
+				})
+			})
+		})
+		return stop
+	})
+}
