@@ -55,9 +55,10 @@ type ioTable struct {
 	dirty  []*ioWatcher
 	failed []ioFailure // refused by the poller in the last flush; rare, so not a field of each watcher
 	gen    uint32
-	nfds   int // fds registered with the poller
-	recvs  int // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
-	sends  int // sends in flight (ring_write.go): they need the kernel wait too
+	nfds   int            // fds registered with the poller
+	recvs  int            // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
+	sends  int            // sends in flight (ring_write.go): they need the kernel wait too
+	rest   []poller.Event // the events of the batch that dispatch has not reached yet
 }
 
 // ioFailure is a watcher the poller refused, and why; its owner hears of it in the poll phase.
@@ -306,6 +307,7 @@ func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
 func (l *Loop) dispatch(events []poller.Event) {
 	next := 0 // the first event not dispatched yet
 	defer func() {
+		l.io.rest = nil
 		if next < len(events) {
 			l.keepCompletions(events[next:]) // a callback panicked: no completion is lost
 		}
@@ -316,6 +318,7 @@ func (l *Loop) dispatch(events []poller.Event) {
 	for next < len(events) {
 		ev := &events[next]
 		next++
+		l.io.rest = events[next:]
 		if ev.Accepted() {
 			l.accepted(ev, false)
 			continue

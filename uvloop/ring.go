@@ -97,7 +97,7 @@ func (s *stream) ringForget() {
 		s.loop.io.recvs--
 	}
 	s.loop.poller.RecvForget(s.io.fd)
-	if s.ring.hasHeld {
+	if s.ring.hasHeld || s.receivedLater() {
 		// Bytes the kernel read that the stream never took: on readiness they would still be
 		// in the socket, and closing it would reset the connection. So it does here.
 		sock.SetLingerZero(s.io.fd)
@@ -106,6 +106,21 @@ func (s *stream) ringForget() {
 	if s.x != nil {
 		s.x.held, s.x.heldErr = nil, nil
 	}
+}
+
+// receivedLater reports whether the rest of the batch being dispatched holds bytes read for
+// the stream (a callback of the batch closes it: they are dropped).
+func (s *stream) receivedLater() bool {
+	p := s.loop.poller
+	for i := range s.loop.io.rest {
+		ev := &s.loop.io.rest[i]
+		if ev.Received() && ev.Fd == int32(s.io.fd) && ev.Tag == s.io.tag {
+			if data, _ := p.RecvData(ev); len(data) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // onRecv is the dispatch of what the kernel read: data, nil at the end of the stream, or err.
