@@ -625,10 +625,10 @@ func TestReviewDestroyFromFirstData(t *testing.T) {
 		for _, imm := range []bool{false, true} {
 			t.Run(fmt.Sprint(size, imm), func(t *testing.T) {
 				want := []string{"cb nil", "error ECONNRESET", "close true", "server data", "server close false"}
-			if imm && size < 128<<10 {
-				// a poll phase reads it all on readiness (and in node) before setImmediate
-				want = []string{"cb nil", "end", "close false", "server data", "server close false"}
-			}
+				if imm && size < 128<<10 {
+					// a poll phase reads it all on readiness (and in node) before setImmediate
+					want = []string{"cb nil", "end", "close false", "server data", "server close false"}
+				}
 				diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
 					var s *Server
 					first := true
