@@ -317,8 +317,9 @@ func TestReviewReset(t *testing.T) {
 				listen(t, l, func(sock *Socket) {
 					sock.Pause()
 					sock.OnClose(func(had bool) { log("server close %v", had) })
-					// wait for the client's bytes to be in the socket, then close unread
-					l.SetTimeout(func() { sock.Destroy(nil) }, 20*time.Millisecond)
+					// once the client's bytes are in the socket (one write put them all there),
+					// close it with those the paused socket did not take unread
+					whenRead(l, sock, min(size+1, highWaterMark), func() { sock.Destroy(nil) })
 				}, func(s *Server, port int) {
 					c := Connect(l, port, "127.0.0.1", nil)
 					c.OnError(func(err error) { log("error %s", errCode(err)) })
@@ -657,4 +658,15 @@ func TestReviewDestroyFromFirstData(t *testing.T) {
 			})
 		}
 	}
+}
+
+// whenRead calls fn from a setImmediate once sock has read n bytes.
+func whenRead(l *uvloop.Loop, sock *Socket, n int, fn func()) {
+	l.SetImmediate(func() {
+		if sock.BytesRead() >= n {
+			fn()
+			return
+		}
+		whenRead(l, sock, n, fn)
+	})
 }
