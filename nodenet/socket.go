@@ -736,7 +736,9 @@ func (s *Socket) onFinal() {
 
 // Destroy closes the socket now (Node's socket.destroy(err)): the handle is closed, "error"
 // (if err is not nil) follows from a nextTick and "close" (hadError: err != nil) from the
-// close phase. A second Destroy does nothing.
+// close phase. The writes still in flight call back before "close", as Node's do for a
+// destroyed socket: the oldest with nil, the ones behind it with ErrDestroyed. A second
+// Destroy does nothing.
 func (s *Socket) Destroy(err error) *Socket {
 	if s.destroyed {
 		return s

@@ -51,3 +51,28 @@ func TestCloseWithUnreadResetsDiff(t *testing.T) {
 		})
 	}
 }
+
+// The peer resets while a write waits for room; the read callback closes the stream on the
+// reset, as Node's socket does (destroy): the write then fails with ECANCELED on both
+// backends, as the close cancels it.
+func TestResetCloseInReadCancelsWriteDiff(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, p := ringWritePair(t, l)
+		var log []string
+		mustOK(t, c.Write(make([]byte, 8<<20), func(err error) { log = append(log, "w "+ringWriteErr(err)) }))
+		closed := false
+		mustOK(t, c.ReadStart(func(b []byte, err error) {
+			if err != nil {
+				log = append(log, "read "+ringWriteErr(err))
+				c.Close(func() { log = append(log, "close"); closed = true })
+			}
+		}))
+		for i := 0; i < 5; i++ {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		p.SetLinger(0)
+		p.Close()
+		runUntil(t, l, "close", func() bool { return closed })
+		return log
+	})
+}

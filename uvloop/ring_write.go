@@ -116,7 +116,9 @@ func (s *stream) sent(n int, err error) {
 // ringSendForget is closeFd's part: the send ends before the fd is closed. After a send
 // that went out whole, what is queued behind it is written now, as far as the socket takes
 // it; a cancelled or short send, like a full socket, leaves its requests queued, for
-// destroy to fail with ECANCELED.
+// destroy to fail with ECANCELED. So does a send that failed (it wrote nothing): its failure
+// was not applied before the close, and on readiness the write would not have been made
+// (the read callback that takes a reset and closes the stream makes it ECANCELED there).
 func (s *stream) ringSendForget() {
 	if !s.rw.inflight {
 		return
@@ -125,12 +127,7 @@ func (s *stream) ringSendForget() {
 	s.loop.io.sends--
 	n, ok, err := s.loop.poller.SendForget(s.io.fd)
 	switch {
-	case !ok, err == syscall.ECANCELED:
-	case err == syscall.EAGAIN || err == syscall.ENOBUFS: // the socket is full
-	case err != nil:
-		r := s.queue.pop()
-		r.err = sysErr("write", err)
-		s.done.push(r)
+	case !ok, err != nil: // cancelled, the socket full, or failed: destroy cancels the writes
 	default:
 		s.advance(n)
 		if n == int(s.rw.size) {
