@@ -670,3 +670,36 @@ func whenRead(l *uvloop.Loop, sock *Socket, n int, fn func()) {
 		whenRead(l, sock, n, fn)
 	})
 }
+
+// dgram: a ping-pong of datagrams, send callbacks, a send to a closed port (ECONNREFUSED on
+// a connected socket), close from a message callback.
+func TestReviewDgram(t *testing.T) {
+	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		var a, b *DgramSocket
+		var err error
+		b, err = CreateDgramSocket(l, "udp4", func(msg []byte, r RemoteInfo) {
+			log("server msg %s", msg)
+			b.Send(append([]byte("re:"), msg...), r.Port, r.Address, func(err error, n int) { log("server sent %s %d", errCode(err), n) })
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err = CreateDgramSocket(l, "udp4", func(msg []byte, r RemoteInfo) {
+			log("msg %s", msg)
+			if string(msg) == "re:3" {
+				a.Close(func() { log("close") })
+				b.Close(func() { log("server close") })
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.On("error", func(args ...any) { log("error %s", errCode(args[0].(error))) })
+		b.Bind(0, "127.0.0.1", func() {
+			addr, _ := b.Address()
+			for i := 1; i <= 3; i++ {
+				a.SendString(fmt.Sprint(i), addr.Port, "127.0.0.1", func(err error, n int) { log("sent %d %s %d", i, errCode(err), n) })
+			}
+		})
+	})
+}
