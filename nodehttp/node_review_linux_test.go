@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodehttp"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
@@ -332,6 +333,57 @@ func TestReviewHTTPRawClients(t *testing.T) {
 					req.OnClose(func() { log("keepalive close") })
 				})
 			})
+		})
+		return stop
+	})
+}
+
+// Requests aborted through an AbortSignal: on "socket" (while connecting), and after the
+// response's head with the body coming; then a request on the same keep-alive agent. want
+// is node v20's.
+func TestReviewHTTPSignalAbort(t *testing.T) {
+	want := []string{"/early error abort=true", "/early close", "/slow response", "/slow error abort=true",
+		"/slow res aborted", "/slow close", "/slow res error ECONNRESET", "/slow res close",
+		"/ok response", "/ok res end", "/ok close", "/ok res close",
+		"server /slow res close finished=false", "server /ok res close finished=true"}
+	diffModes(t, want, func(l *uvloop.Loop, log func(string, ...any)) func() {
+		srv := nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+			url := req.URL
+			res.OnClose(func() { log("server %s res close finished=%v", url, res.WritableFinished()) })
+			if url == "/slow" {
+				res.WriteString("head")
+				return // the client aborts
+			}
+			res.EndString("ok")
+		})
+		agent := nodehttp.NewAgent(l, nodehttp.AgentOptions{KeepAlive: true, MaxSockets: 1})
+		stop := func() { agent.Destroy(); srv.Close(nil) }
+		get := func(path string, then func()) *nodehttp.ClientRequest {
+			ac := nodeevents.NewAbortController()
+			req := nodehttp.Get(l, nodehttp.RequestOptions{Port: srv.Address().Port, Host: "127.0.0.1", Path: path, Agent: agent, Signal: ac.Signal()}, func(res *nodehttp.IncomingMessage) {
+				log("%s response", path)
+				res.OnData(func([]byte) {
+					if path == "/slow" {
+						ac.Abort()
+					}
+				})
+				res.On("aborted", func(...any) { log("%s res aborted", path) })
+				res.OnError(func(err error) { log("%s res error %s", path, errText(err)) })
+				res.OnEnd(func() { log("%s res end", path) })
+				res.OnClose(func() { log("%s res close", path) })
+			})
+			req.OnError(func(err error) {
+				var ae *nodeevents.AbortError
+				log("%s error abort=%v", path, errors.As(err, &ae))
+			})
+			req.OnClose(func() { log("%s close", path); l.SetImmediate(then) })
+			if path == "/early" {
+				req.On("socket", func(...any) { ac.Abort() })
+			}
+			return req
+		}
+		srv.Listen(0, "127.0.0.1", func() {
+			get("/early", func() { get("/slow", func() { get("/ok", stop) }) })
 		})
 		return stop
 	})
