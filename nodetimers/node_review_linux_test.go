@@ -4,7 +4,6 @@ import (
 	"errors"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/nodetimers"
@@ -32,12 +31,12 @@ var reviewModes = []struct {
 // every run, for:
 //
 //	const net = require('net'); const tp = require('timers/promises');
-//	const log = (s) => console.log(s);
+//	const log = (s) => console.log(s); let c;
 //	function burst(tag) {
 //	  process.nextTick(() => log(tag + ' tick'));
 //	  queueMicrotask(() => log(tag + ' micro'));
 //	  setImmediate(() => log(tag + ' immediate'));
-//	  setTimeout(() => log(tag + ' timeout'), 0);
+//	  setTimeout(() => { log(tag + ' timeout'); if (tag === 'w') { log('destroy'); c.destroy(); } }, 0);
 //	  tp.setImmediate(tag).then((v) => log(v + ' p-immediate'));
 //	  (async () => { log(tag + ' async'); await tp.setImmediate(); log(tag + ' async after immediate');
 //	    await null; log(tag + ' async after null'); })();
@@ -45,9 +44,8 @@ var reviewModes = []struct {
 //	}
 //	const srv = net.createServer((s) => { s.on('error', () => {}); s.on('data', () => {}); s.write('ping'); });
 //	srv.listen(0, '127.0.0.1', () => {
-//	  const c = net.connect(srv.address().port, '127.0.0.1');
-//	  c.on('data', () => { log('data'); burst('d'); c.write('x', () => { log('write cb'); burst('w'); });
-//	    setTimeout(() => { log('destroy'); c.destroy(); }, 5); });
+//	  c = net.connect(srv.address().port, '127.0.0.1');
+//	  c.on('data', () => { log('data'); burst('d'); c.write('x', () => { log('write cb'); burst('w'); }); });
 //	  c.on('close', () => { log('close'); srv.close(); });
 //	});
 func TestReviewTicksBetweenIO(t *testing.T) {
@@ -61,11 +59,18 @@ func TestReviewTicksBetweenIO(t *testing.T) {
 		}
 		var got []string
 		log := func(s string) { got = append(got, s) }
+		var c *nodenet.Socket
 		burst := func(tag string) {
 			l.NextTick(func() { log(tag + " tick") })
 			l.QueueMicrotask(func() { log(tag + " micro") })
 			l.SetImmediate(func() { log(tag + " immediate") })
-			l.SetTimeout(func() { log(tag + " timeout") }, 0)
+			l.SetTimeout(func() {
+				log(tag + " timeout")
+				if tag == "w" {
+					log("destroy")
+					c.Destroy(nil)
+				}
+			}, 0)
 			promise.Then(nodetimers.SetImmediate(l, tag, nil), func(v string) (any, error) { log(v + " p-immediate"); return nil, nil }, nil)
 			promise.Async(l, func() (any, error) {
 				log(tag + " async")
@@ -83,12 +88,11 @@ func TestReviewTicksBetweenIO(t *testing.T) {
 			s.WriteString("ping", nil)
 		})
 		srv.Listen(0, "127.0.0.1", func() {
-			c := nodenet.Connect(l, srv.Address().Port, "127.0.0.1", nil)
+			c = nodenet.Connect(l, srv.Address().Port, "127.0.0.1", nil)
 			c.OnData(func([]byte) {
 				log("data")
 				burst("d")
 				c.WriteString("x", func(error) { log("write cb"); burst("w") })
-				l.SetTimeout(func() { log("destroy"); c.Destroy(nil) }, 5*time.Millisecond)
 			})
 			c.OnClose(func(bool) { log("close"); srv.Close(nil) })
 		})
