@@ -253,8 +253,6 @@ func TestReviewTimeoutSendInFlight(t *testing.T) {
 // allowHalfOpen on the server: the client ends, the server answers after "end", then
 // ends.
 func TestReviewAllowHalfOpen(t *testing.T) {
-	want := []string{"server data ping", "server end", "client data pong", "client finish", "server finish", "client end", "client close false", "server close false"}
-	_ = want
 	diffModes(t, nil, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
 		s := CreateServer(l, func(sock *Socket) {
 			sock.OnDataString(func(d string) { log("server data %s", d) })
@@ -614,49 +612,38 @@ func TestReviewServerCloseWhileAccepting(t *testing.T) {
 	})
 }
 
-// The client writes a little more than one read takes (the loop reads 64 KiB at a time on
-// readiness) and waits; the server destroys its socket from the first "data" (or from a
-// setImmediate after it, when 100 KiB were all read by then): the rest is
+// The client writes more than one read takes (the loop reads 64 KiB at a time on
+// readiness) and waits; the server destroys its socket from the first "data": the rest is
 // unread, so the client sees a reset, as on epoll and in node (want is node v20's). On
 // io_uring the kernel had read the rest too, reported later in the same batch, and closing
 // sent a FIN: the client saw "end" (fixed: closing a stream whose bytes are later in the
 // batch resets the connection, as with held bytes).
 func TestReviewDestroyFromFirstData(t *testing.T) {
 	for _, size := range []int{100 << 10, 600 << 10} {
-		for _, imm := range []bool{false, true} {
-			t.Run(fmt.Sprint(size, imm), func(t *testing.T) {
-				want := []string{"cb nil", "error ECONNRESET", "close true", "server data", "server close false"}
-				if imm && size < 128<<10 {
-					// a poll phase reads it all on readiness (and in node) before setImmediate
-					want = []string{"cb nil", "end", "close false", "server data", "server close false"}
-				}
-				diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
-					var s *Server
-					first := true
-					s = listen(t, l, func(sock *Socket) {
-						sock.OnData(func([]byte) {
-							if first {
-								first = false
-								log("server data")
-								if imm {
-									l.SetImmediate(func() { sock.Destroy(nil) })
-								} else {
-									sock.Destroy(nil)
-								}
-							}
-						})
-						sock.OnClose(func(had bool) { log("server close %v", had) })
-					}, func(_ *Server, port int) {
-						c := Connect(l, port, "127.0.0.1", nil)
-						c.OnError(func(err error) { log("error %s", errCode(err)) })
-						c.OnEnd(func() { log("end") })
-						c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
-						c.OnData(func([]byte) {})
-						c.Write(big[:size], func(err error) { log("cb %s", errCode(err)) })
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			want := []string{"cb nil", "error ECONNRESET", "close true", "server data", "server close false"}
+			diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+				var s *Server
+				first := true
+				s = listen(t, l, func(sock *Socket) {
+					sock.OnData(func([]byte) {
+						if first {
+							first = false
+							log("server data")
+							sock.Destroy(nil)
+						}
 					})
+					sock.OnClose(func(had bool) { log("server close %v", had) })
+				}, func(_ *Server, port int) {
+					c := Connect(l, port, "127.0.0.1", nil)
+					c.OnError(func(err error) { log("error %s", errCode(err)) })
+					c.OnEnd(func() { log("end") })
+					c.OnClose(func(had bool) { log("close %v", had); s.Close(nil) })
+					c.OnData(func([]byte) {})
+					c.Write(big[:size], func(err error) { log("cb %s", errCode(err)) })
 				})
 			})
-		}
+		})
 	}
 }
 
