@@ -70,7 +70,7 @@
 // buffers and its buffer-size options, Node 20's autoSelectFamily (a name's first address is
 // the one connected to), Node's ERR_SOCKET_CLOSED_BEFORE_CONNECTION for the first write
 // pending when a connecting socket is destroyed (every pending write's callback gets
-// ErrDestroyed from a nextTick, as Node's later ones get ERR_STREAM_DESTROYED).
+// Destroy's error, or ErrDestroyed, from a nextTick, as Node's later ones do).
 //
 // Everything in this package belongs to the loop goroutine.
 package nodenet

@@ -76,7 +76,7 @@ type Socket struct {
 	ending      bool
 	finalCalled bool
 	finished    bool
-	canceledOne bool // Destroy cancelled a write: the ones after it get ErrDestroyed
+	canceledOne bool // Destroy cancelled a write: the ones after it get bufferedErr
 
 	bytesRead, bytesWritten int
 
@@ -500,16 +500,17 @@ func (s *Socket) Uncork() {
 func (s *Socket) WritableCorked() int { return s.corked }
 
 // dropCorked ends corked writes that will not be made: from a nextTick, their bytes leave
-// WritableLength and their callbacks get ErrDestroyed, as Node's buffered writes.
+// WritableLength and their callbacks get bufferedErr, as Node's buffered writes.
 func (s *Socket) dropCorked(corked []pendingWrite) {
 	if len(corked) == 0 {
 		return
 	}
+	err := s.bufferedErr()
 	s.loop.NextTick(func() {
 		for _, w := range corked {
 			s.wlen -= len(w.data)
 			if w.cb != nil {
-				w.cb(ErrDestroyed)
+				w.cb(err)
 			}
 		}
 	})
@@ -544,13 +545,13 @@ func (s *Socket) flushPending() {
 
 // dropPending ends the writes waiting in pending, which will not be made (the socket is
 // destroyed, or the write before them failed): their bytes leave writableLength and their
-// callbacks get ErrDestroyed from a nextTick, as Node's buffered writes get
-// ERR_STREAM_DESTROYED.
+// callbacks get bufferedErr from a nextTick, as Node's buffered writes do.
 func (s *Socket) dropPending() {
+	err := s.bufferedErr()
 	for _, w := range s.pending {
 		s.wlen -= len(w.data)
 		if cb := w.cb; cb != nil {
-			s.loop.NextTick(func() { cb(ErrDestroyed) })
+			s.loop.NextTick(func() { cb(err) })
 		}
 	}
 	s.pending, s.buffering = nil, false
@@ -621,17 +622,26 @@ func (s *Socket) writeNow(data []byte, cb func(error), mayKeep, sync bool) {
 // onCanceled ends a write that failed after Destroy (cancelled, or, on io_uring, failed in
 // the kernel before the close) as Node's onWriteComplete does for a destroyed socket,
 // whatever the status: the write the handle had (the oldest) calls back with no error; the
-// writes behind it, which Node would still hold in its buffer, get ErrDestroyed.
+// writes behind it, which Node would still hold in its buffer, get bufferedErr.
 func (s *Socket) onCanceled(n int, cb func(error)) {
 	s.wlen -= n
 	var err error
 	if s.canceledOne {
-		err = ErrDestroyed
+		err = s.bufferedErr()
 	}
 	s.canceledOne = true
 	if cb != nil {
 		cb(err)
 	}
+}
+
+// bufferedErr is the error of the writes that Node would hold in its buffer when they are
+// dropped (errorBuffer): the socket's error (Destroy's) if it has one, else ErrDestroyed.
+func (s *Socket) bufferedErr() error {
+	if s.errored != nil {
+		return s.errored
+	}
+	return ErrDestroyed
 }
 
 func isAgain(err error) bool {
@@ -737,8 +747,8 @@ func (s *Socket) onFinal() {
 // Destroy closes the socket now (Node's socket.destroy(err)): the handle is closed, "error"
 // (if err is not nil) follows from a nextTick and "close" (hadError: err != nil) from the
 // close phase. The writes still in flight call back before "close", as Node's do for a
-// destroyed socket: the oldest with nil, the ones behind it with ErrDestroyed. A second
-// Destroy does nothing.
+// destroyed socket: the oldest with nil, the ones behind it with err (ErrDestroyed if
+// nil), as corked writes do. A second Destroy does nothing.
 func (s *Socket) Destroy(err error) *Socket {
 	if s.destroyed {
 		return s

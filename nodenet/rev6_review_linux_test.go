@@ -1,0 +1,54 @@
+package nodenet
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// destroy(err) with writes in flight, or corked: the write the handle had calls back with
+// no error, and the writes behind it (or corked) get err, the destroy's error (Node's
+// errorBuffer gives state.errored, not ERR_STREAM_DESTROYED, when there is one). want is
+// node v20's output of the same program in JS:
+//
+//	s.write(Buffer.alloc(8<<20), cb); s.write('t', cb); s.write('u', cb)   // or cork(); write a, b
+//	setImmediate(() => s.destroy(new Error('boom')))
+func TestReviewDestroyErrWrites(t *testing.T) {
+	wants := map[string][]string{
+		"inflight": {"error boom", "cb big nil", "cb t boom", "cb u boom", "close true len=0"},
+		"cork":     {"cb a boom", "cb b boom", "error boom", "close true len=0"},
+	}
+	for _, how := range []string{"inflight", "cork"} {
+		t.Run(how, func(t *testing.T) {
+			diffModes(t, wants[how], func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+				listen(t, l, func(sock *Socket) {
+					sock.Pause()
+					sock.OnError(func(error) {})
+				}, func(s *Server, port int) {
+					c := Connect(l, port, "127.0.0.1", nil)
+					c.OnError(func(err error) { log("error %s", errCode(err)) })
+					c.OnClose(func(had bool) {
+						log("close %v len=%d", had, c.BufferedAmount())
+						s.Close(nil)
+					})
+					cb := func(name string) func(error) {
+						return func(err error) { log("cb %s %s", name, errCode(err)) }
+					}
+					c.OnConnect(func() {
+						if how == "cork" {
+							c.Cork()
+							c.WriteString("a", cb("a"))
+							c.WriteString("b", cb("b"))
+						} else {
+							c.Write(big, cb("big"))
+							c.WriteString("t", cb("t"))
+							c.WriteString("u", cb("u"))
+						}
+						l.SetImmediate(func() { c.Destroy(errors.New("boom")) })
+					})
+				})
+			})
+		})
+	}
+}
