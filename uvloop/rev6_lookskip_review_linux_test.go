@@ -58,3 +58,40 @@ func TestReviewRunOnceOnAnotherThread(t *testing.T) {
 		return log
 	})
 }
+
+// Writes waiting for room (one in the kernel on io_uring, and two behind it), the peer
+// resets, and the stream, which does not read, is closed from the caller before the loop
+// runs again, or from a timer of the next step (the send's failure may be in the completion
+// ring, or reported in the poll phase after the timer): every write calls back once, with
+// ECANCELED, in order, and WriteQueueSize is 0 after, on both backends.
+func TestReviewResetThenCloseWrites(t *testing.T) {
+	for _, from := range []string{"caller", "timer"} {
+		t.Run(from, func(t *testing.T) {
+			ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				c, p := ringWritePair(t, l)
+				var log []string
+				for i, n := range []int{8 << 20, 10, 20} {
+					mustOK(t, c.Write(make([]byte, n), func(err error) {
+						log = append(log, fmt.Sprintf("w%d %s queue=%d", i, ringWriteErr(err), c.WriteQueueSize()))
+					}))
+				}
+				for i := 0; i < 5; i++ {
+					mustRunMode(t, l, uvloop.RunNoWait)
+				}
+				p.SetLinger(0)
+				p.Close()
+				closed := false
+				closeIt := func() {
+					c.Close(func() { log = append(log, fmt.Sprintf("close queue=%d", c.WriteQueueSize())); closed = true })
+				}
+				if from == "caller" {
+					closeIt()
+				} else {
+					l.SetTimeout(closeIt, 0)
+				}
+				runUntil(t, l, "close", func() bool { return closed })
+				return log
+			})
+		})
+	}
+}

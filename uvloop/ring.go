@@ -97,9 +97,11 @@ func (s *stream) ringForget() {
 		s.loop.io.recvs--
 	}
 	s.loop.poller.RecvForget(s.io.fd)
-	if s.ring.hasHeld || s.receivedLater() {
+	if (s.ring.hasHeld || s.receivedLater()) && s.sflags&sSharedBlocking == 0 {
 		// Bytes the kernel read that the stream never took: on readiness they would still be
-		// in the socket, and closing it would reset the connection. So it does here.
+		// in the socket, and closing it would reset the connection. So it does here. Not on
+		// a socket given to a child (Spawn's StdioInheritStream): closing the loop's fd does
+		// not close the connection, and SO_LINGER 0 would turn the child's close into a reset.
 		sock.SetLingerZero(s.io.fd)
 	}
 	s.ring.hasHeld, s.ring.heldEnd = false, false
