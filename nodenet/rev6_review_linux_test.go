@@ -52,3 +52,51 @@ func TestReviewDestroyErrWrites(t *testing.T) {
 		})
 	}
 }
+
+// destroy() from setImmediate after a write larger than the socket takes and two small
+// ones (then end(), or not), then a write: writableLength right after, and in each
+// callback, and the callbacks' errors are node v20's (the same program in JS).
+func TestReviewDestroyWritableLength(t *testing.T) {
+	for _, how := range []string{"write", "end"} {
+		t.Run(how, func(t *testing.T) {
+			v := "cb v ERR_STREAM_DESTROYED len=8388613"
+			if how == "end" {
+				v = "cb v ERR_STREAM_WRITE_AFTER_END len=8388613"
+			}
+			want := []string{"after destroy len=8388613", "after write len=8388613", v,
+				"cb big nil len=5", "cb t ERR_STREAM_DESTROYED len=3", "cb u ERR_STREAM_DESTROYED len=0", "close false len=0"}
+			diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+				listen(t, l, func(sock *Socket) {
+					sock.Pause()
+					sock.OnError(func(error) {})
+				}, func(s *Server, port int) {
+					c := Connect(l, port, "127.0.0.1", nil)
+					c.OnError(func(err error) { log("error %s", errCode(err)) })
+					c.OnClose(func(had bool) {
+						log("close %v len=%d", had, c.BufferedAmount())
+						s.Close(nil)
+					})
+					cb := func(name string) func(error) {
+						return func(err error) { log("cb %s %s len=%d", name, errCode(err), c.BufferedAmount()) }
+					}
+					c.OnConnect(func() {
+						c.Write(big, cb("big"))
+						c.WriteString("tt", cb("t"))
+						if how == "end" {
+							c.WriteString("uuu", cb("u"))
+							c.End(nil)
+						} else {
+							c.WriteString("uuu", cb("u"))
+						}
+						l.SetImmediate(func() {
+							c.Destroy(nil)
+							log("after destroy len=%d", c.BufferedAmount())
+							c.WriteString("v", cb("v"))
+							log("after write len=%d", c.BufferedAmount())
+						})
+					})
+				})
+			})
+		})
+	}
+}
