@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/uvgo/uvgo/nodefs"
@@ -115,6 +116,67 @@ func TestRev6FileHandleCallsWhileCloseWaits(t *testing.T) {
 			note("sync")(err)
 			lg("%s", after("sync"))
 			_, err = promise.Await(fsp.Unlink("f"))
+			return 0, err
+		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	})
+}
+
+// The close itself fails (the descriptor was closed behind the handle's back), with no call
+// in flight and while a stat runs: Close rejects with EBADF from close, Fd is -1, and a
+// second Close resolves. Node v20 prints (the same program in JS):
+const rev6CloseFailsNode = `close EBADF EBADF: bad file descriptor, close close
+fd -1
+close2 ok
+stat EBADF EBADF: bad file descriptor, fstat fstat
+close EBADF EBADF: bad file descriptor, close close
+fd -1
+close2 ok`
+
+func TestRev6FileHandleCloseFails(t *testing.T) {
+	rev5Diff(t, rev6CloseFailsNode, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS) []string {
+		fsp := fs.Promises()
+		var log []string
+		lg := func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) }
+		show := func(name string, err error) {
+			if err == nil {
+				lg("%s ok", name)
+				return
+			}
+			var e *nodefs.Error
+			errors.As(err, &e)
+			lg("%s %s %s", name, rev5Code(err), e.Syscall)
+		}
+		promise.Async(l, func() (int, error) {
+			if _, err := promise.Await(fsp.WriteFileString("g", "abc", "utf8", nil)); err != nil {
+				return 0, err
+			}
+			for _, wait := range []bool{false, true} {
+				h, err := promise.Await(fsp.Open("g", "r", 0o666))
+				if err != nil {
+					return 0, err
+				}
+				syscall.Close(h.Fd())
+				var st *promise.Promise[int]
+				var serr error
+				if wait {
+					st = promise.Then(h.Stat(), func(*nodefs.Stats) (int, error) { return 0, nil },
+						func(err error) (int, error) { serr = err; return 0, nil })
+				}
+				_, err = promise.Await(h.Close())
+				if wait {
+					promise.Await(st)
+					show("stat", serr)
+				}
+				show("close", err)
+				lg("fd %d", h.Fd())
+				_, err = promise.Await(h.Close())
+				show("close2", err)
+			}
+			_, err := promise.Await(fsp.Unlink("g"))
 			return 0, err
 		}).Catch(func(err error) (int, error) { lg("body failed: %v", err); return 0, nil })
 		if _, err := l.Run(uvloop.RunDefault); err != nil {
