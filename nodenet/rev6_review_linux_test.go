@@ -2,6 +2,7 @@ package nodenet
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/uvgo/uvgo/uvloop"
@@ -54,17 +55,22 @@ func TestReviewDestroyErrWrites(t *testing.T) {
 }
 
 // destroy() from setImmediate after a write larger than the socket takes and two small
-// ones (then end(), or not), then a write: writableLength right after, and in each
+// ones (then end(), or not), then a write, destroy() or destroy(err): writableLength right after, and in each
 // callback, and the callbacks' errors are node v20's (the same program in JS).
 func TestReviewDestroyWritableLength(t *testing.T) {
-	for _, how := range []string{"write", "end"} {
+	for _, how := range []string{"write", "end", "write-err", "end-err"} {
 		t.Run(how, func(t *testing.T) {
+			withErr := strings.HasSuffix(how, "-err")
 			v := "cb v ERR_STREAM_DESTROYED len=8388613"
-			if how == "end" {
+			if strings.HasPrefix(how, "end") {
 				v = "cb v ERR_STREAM_WRITE_AFTER_END len=8388613"
 			}
 			want := []string{"after destroy len=8388613", "after write len=8388613", v,
 				"cb big nil len=5", "cb t ERR_STREAM_DESTROYED len=3", "cb u ERR_STREAM_DESTROYED len=0", "close false len=0"}
+			if withErr {
+				want = []string{"after destroy len=8388613", "after write len=8388613", "error boom", v,
+					"cb big nil len=5", "cb t boom len=3", "cb u boom len=0", "close true len=0"}
+			}
 			diffModes(t, want, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
 				listen(t, l, func(sock *Socket) {
 					sock.Pause()
@@ -82,14 +88,18 @@ func TestReviewDestroyWritableLength(t *testing.T) {
 					c.OnConnect(func() {
 						c.Write(big, cb("big"))
 						c.WriteString("tt", cb("t"))
-						if how == "end" {
+						if strings.HasPrefix(how, "end") {
 							c.WriteString("uuu", cb("u"))
 							c.End(nil)
 						} else {
 							c.WriteString("uuu", cb("u"))
 						}
 						l.SetImmediate(func() {
-							c.Destroy(nil)
+							var err error
+							if withErr {
+								err = errors.New("boom")
+							}
+							c.Destroy(err)
 							log("after destroy len=%d", c.BufferedAmount())
 							c.WriteString("v", cb("v"))
 							log("after write len=%d", c.BufferedAmount())
