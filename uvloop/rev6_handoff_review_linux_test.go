@@ -56,3 +56,43 @@ func TestReviewHandOffWithBytesLaterInBatch(t *testing.T) {
 		return append(log, "peer "+errName(err))
 	})
 }
+
+// A stream reads; the peer sends while the loop is between runs, and the stream is closed
+// from the caller before the loop runs again (or from a timer of the next step, before its
+// poll phase): its read callback never saw those bytes. On epoll they are unread in the
+// socket, and the close resets the connection; on io_uring the receive may have read them
+// into the ring before the close (their completion not reaped: neither held nor in a batch),
+// RecvForget drops them, and the close sends a FIN: the peer reads the end of the stream.
+// The timer's case passes (the step's poll phase reaps them first).
+func TestReviewCloseBetweenRunsWithBytesArrived(t *testing.T) {
+	for _, from := range []string{"caller", "timer"} {
+		t.Run(from, func(t *testing.T) {
+			if from == "caller" {
+				t.Skip("fault: io_uring: a close finds bytes the receive read whose completion is not reaped yet; RecvForget drops them and no reset is sent (epoll: ECONNRESET at the peer, io_uring: EOF); needs the poller to report dropped bytes")
+			}
+			ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				c, p := ringWritePair(t, l)
+				defer p.Close()
+				var log []string
+				mustOK(t, c.ReadStart(func(b []byte, err error) { log = append(log, "read "+errName(err)) }))
+				for i := 0; i < 3; i++ {
+					mustRunMode(t, l, uvloop.RunNoWait)
+				}
+				_, err := p.Write([]byte("hello"))
+				mustOK(t, err)
+				time.Sleep(5 * time.Millisecond) // pacing only: the bytes cross loopback
+				closed := false
+				closeIt := func() { c.Close(func() { closed = true }) }
+				if from == "caller" {
+					closeIt()
+				} else {
+					l.SetTimeout(closeIt, 0)
+				}
+				runUntil(t, l, "close", func() bool { return closed })
+				p.SetReadDeadline(time.Now().Add(5 * time.Second))
+				_, err = p.Read(make([]byte, 1))
+				return append(log, "peer "+errName(err))
+			})
+		})
+	}
+}
