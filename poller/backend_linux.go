@@ -97,9 +97,9 @@ func (p *Poller) recvStop(fd int) error {
 	return p.q.ring.recvStop(fd)
 }
 
-func (p *Poller) recvForget(fd int) error {
+func (p *Poller) recvForget(fd int) (bool, error) {
 	if !p.canRecv() {
-		return errBackend(BackendIOURing, nil)
+		return false, errBackend(BackendIOURing, nil)
 	}
 	return p.q.ring.recvForget(fd)
 }

@@ -242,8 +242,17 @@ func (p *Poller) Unbind() {
 // closing fd. The cancellation reaches the kernel at once, so that the kernel lets go of the
 // socket when fd is closed. Loop goroutine only.
 func (p *Poller) RecvForget(fd int) error {
+	_, err := p.RecvForgetUnread(fd)
+	return err
+}
+
+// RecvForgetUnread is RecvForget that also reports whether the kernel had read bytes for fd
+// that were not reported yet (they are dropped). On readiness such bytes would still be in
+// the socket, and closing it would reset the connection: a caller that closes fd can do the
+// same (SO_LINGER 0). Loop goroutine only.
+func (p *Poller) RecvForgetUnread(fd int) (unread bool, err error) {
 	if p.closed() {
-		return ErrClosed
+		return false, ErrClosed
 	}
 	return p.recvForget(fd)
 }

@@ -407,29 +407,53 @@ func (rs *ringState) recvStop(fd int) error {
 	return nil
 }
 
-func (rs *ringState) recvForget(fd int) error {
+// recvForget forgets fd's receive. It reports whether the receive had read bytes whose
+// completions are still unreported (in the stash or the completion ring, before or after the
+// cancellation's entry): they are dropped with the rest of what completes.
+func (rs *ringState) recvForget(fd int) (unread bool, err error) {
 	st := rs.recvs.Get(fd)
 	if st == nil {
-		return nil
+		return false, nil
 	}
 	if !st.armed {
 		// Nothing in the kernel, but a restart may be queued (want): it must not arm a
 		// receive on the fd the caller is about to close.
 		*st = recvState{}
-		return nil
+		return false, nil
 	}
 	if err := rs.cancelRecv(fd); err != nil {
-		return err // still armed: Close cancels it
+		return false, err // still armed: Close cancels it
 	}
 	if st.moving {
 		rs.moving--
 	}
+	ud := recvUD(fd, st.seq)
 	*st = recvState{} // what still completes is stale
 	rs.offSubmit()
 	if _, e := rs.enter(0, nil); e != nil && e != uring.ErrSQFull {
-		return os.NewSyscallError("io_uring_enter", e)
+		return rs.readUnreported(ud), os.NewSyscallError("io_uring_enter", e)
 	}
-	return nil
+	return rs.readUnreported(ud), nil
+}
+
+// readUnreported reports whether a receive's completion with data (user data ud) waits
+// unreported, in the stash or in the completion ring.
+func (rs *ringState) readUnreported(ud uint64) bool {
+	sr := &rs.snd
+	for _, c := range sr.stash[sr.head:] {
+		if c.UserData == ud && c.Res > 0 {
+			return true
+		}
+	}
+	for i := uint32(0); ; i++ {
+		c := rs.r.CQEAt(i)
+		if c == nil {
+			return false
+		}
+		if c.UserData == ud && c.Res > 0 {
+			return true
+		}
+	}
 }
 
 func (p *Poller) ringRegister(fd int, ev Events) error {

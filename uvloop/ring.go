@@ -96,8 +96,8 @@ func (s *stream) ringForget() {
 		s.ring.started = false
 		s.loop.io.recvs--
 	}
-	s.loop.poller.RecvForget(s.io.fd)
-	if (s.ring.hasHeld || s.receivedLater()) && s.sflags&sSharedBlocking == 0 {
+	unread, _ := s.loop.poller.RecvForgetUnread(s.io.fd)
+	if (s.ring.hasHeld || unread || s.receivedLater()) && s.sflags&sSharedBlocking == 0 {
 		// Bytes the kernel read that the stream never took: on readiness they would still be
 		// in the socket, and closing it would reset the connection. So it does here. Not on
 		// a socket given to a child (Spawn's StdioInheritStream): closing the loop's fd does

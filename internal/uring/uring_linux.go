@@ -357,6 +357,15 @@ func (r *Ring) PeekCQE() *CQE {
 	return &r.cqes[r.head&r.cqMask]
 }
 
+// CQEAt returns the unread CQE i places after the oldest (CQEAt(0) is PeekCQE's), without
+// reading it, or nil when there are not that many.
+func (r *Ring) CQEAt(i uint32) *CQE {
+	if i >= r.Ready() {
+		return nil
+	}
+	return &r.cqes[(r.head+i)&r.cqMask]
+}
+
 // AdvanceCQ marks the CQE PeekCQE returned as read, giving its slot back to the kernel.
 func (r *Ring) AdvanceCQ() {
 	r.head++

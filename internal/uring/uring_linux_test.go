@@ -84,6 +84,34 @@ func TestNopRoundTrip(t *testing.T) {
 	}
 }
 
+// TestCQEAt: CQEAt looks at the unread CQEs in order without reading them, across the
+// ring's wrap, and gives nil past the last.
+func TestCQEAt(t *testing.T) {
+	r := setup(t, 4, 0)
+	for round := range 3 { // 3 rounds of 3 in a ring of 8 CQEs: the third wraps
+		for i := range 3 {
+			nop(t, r, uint64(10*round+i))
+		}
+		if _, err := r.Enter(3, nil); err != nil {
+			t.Fatalf("Enter: %v", err)
+		}
+		for i := range uint32(3) {
+			if c := r.CQEAt(i); c == nil || c.UserData != uint64(10*round)+uint64(i) {
+				t.Fatalf("round %d: CQEAt(%d) = %v, want user data %d", round, i, c, 10*round+int(i))
+			}
+		}
+		if c := r.CQEAt(3); c != nil {
+			t.Fatalf("round %d: CQEAt(3) = %+v, want nil", round, *c)
+		}
+		if r.Ready() != 3 {
+			t.Fatalf("round %d: CQEAt read CQEs: %d ready", round, r.Ready())
+		}
+		if got := reap(r); len(got) != 3 || got[0] != uint64(10*round) {
+			t.Fatalf("round %d: completions %v", round, got)
+		}
+	}
+}
+
 func TestProbe(t *testing.T) {
 	r := setup(t, 4, 0)
 	p, err := r.Probe()
