@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/promise"
@@ -17,21 +18,12 @@ import (
 // over a socket's "data", await once(socket, 'connect')), on epoll and io_uring, with and
 // without an OS thread of the loop's own (where the bodies are coroutines): the same log.
 func TestReviewAsyncEventsOverSockets(t *testing.T) {
-	modes := []struct {
-		name string
-		opts []uvloop.Option
-	}{
-		{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
-		{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
-		{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
-		{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
-	}
 	want := []string{
 		"client connected", "server got a", "client got A", "server got bb", "client got BB",
 		"server got quit", "server loop done", "client end", "client close", "server close",
 	}
-	for _, m := range modes {
-		l, err := uvloop.New(m.opts...)
+	for _, m := range looptest.Modes {
+		l, err := uvloop.New(m.Opts...)
 		if errors.Is(err, errors.ErrUnsupported) {
 			continue
 		}
@@ -91,13 +83,13 @@ func TestReviewAsyncEventsOverSockets(t *testing.T) {
 			})
 		})
 		if _, err := l.Run(uvloop.RunDefault); err != nil {
-			t.Errorf("%s: Run: %v", m.name, err)
+			t.Errorf("%s: Run: %v", m.Name, err)
 		}
 		if err := l.Close(); err != nil {
-			t.Errorf("%s: Close: %v", m.name, err)
+			t.Errorf("%s: Close: %v", m.Name, err)
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\n got %q\nwant %q", m.name, got, want)
+			t.Errorf("%s:\n got %q\nwant %q", m.Name, got, want)
 		}
 	}
 }

@@ -24,6 +24,12 @@ func run(t *testing.T, setup func(l *uvloop.Loop, f *nodefs.FS)) {
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
 		t.Fatalf("run: %v", err)
 	}
+	closeLoop(t, l)
+}
+
+// closeLoop closes every handle of l, runs it until their close callbacks ran, and closes it.
+func closeLoop(t *testing.T, l *uvloop.Loop) {
+	t.Helper()
 	l.Walk(func(h uvloop.Handle) {
 		if !h.IsClosing() {
 			h.Close(nil)

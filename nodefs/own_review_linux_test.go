@@ -46,17 +46,7 @@ func rev5Diff(t *testing.T, want string, f func(t *testing.T, l *uvloop.Loop, fs
 				t.Fatal(err)
 			}
 			got := f(t, l, nodefs.New(l))
-			l.Walk(func(h uvloop.Handle) {
-				if !h.IsClosing() {
-					h.Close(nil)
-				}
-			})
-			if _, err := l.Run(uvloop.RunDefault); err != nil {
-				t.Fatalf("run to close: %v", err)
-			}
-			if err := l.Close(); err != nil {
-				t.Fatalf("close: %v", err)
-			}
+			closeLoop(t, l)
 			if m == "epoll" {
 				t.Logf("reference log:\n%s", strings.Join(got, "\n"))
 				ref = got

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodehttp"
 	"github.com/uvgo/uvgo/nodenet"
@@ -16,28 +16,18 @@ import (
 
 // The review's differential scenarios: a nodehttp client and server on one loop, run on
 // epoll and on io_uring, each with and without an OS thread of the loop's own; the logs
-// must match (each side's lines in its order: see bySide), and match node v20's where its
+// must match (each side's lines in its order: see looptest.BySide), and match node v20's where its
 // order is deterministic.
-
-var reviewModes = []struct {
-	name string
-	opts []uvloop.Option
-}{
-	{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
-	{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
-	{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
-	{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
-}
 
 // diffModes runs scenario (which must end everything it starts, stop included) in every
 // mode and compares each log with want, or with the first mode's if want is nil.
 func diffModes(t *testing.T, want []string, scenario func(l *uvloop.Loop, log func(string, ...any)) (stop func())) {
 	t.Helper()
 	var ref []string
-	for _, m := range reviewModes {
-		l, err := uvloop.New(m.opts...)
+	for _, m := range looptest.Modes {
+		l, err := uvloop.New(m.Opts...)
 		if errors.Is(err, errors.ErrUnsupported) {
-			t.Logf("%s: not available", m.name)
+			t.Logf("%s: not available", m.Name)
 			continue
 		}
 		if err != nil {
@@ -48,36 +38,10 @@ func diffModes(t *testing.T, want []string, scenario func(l *uvloop.Loop, log fu
 		stop := scenario(l, log)
 		runGuarded(t, l, func() string { return strings.Join(got, "\n") }, stop)
 		if err := l.Close(); err != nil {
-			t.Errorf("%s: Close: %v", m.name, err)
+			t.Errorf("%s: Close: %v", m.Name, err)
 		}
-		got = bySide(got)
-		cmp := want
-		if cmp == nil {
-			if ref == nil {
-				ref = got
-				t.Logf("%s: %q", m.name, got)
-				continue
-			}
-			cmp = ref
-		}
-		if !reflect.DeepEqual(got, cmp) {
-			t.Errorf("%s:\n got %q\nwant %q", m.name, got, cmp)
-		}
+		looptest.Compare(t, m, got, want, &ref)
 	}
-}
-
-// bySide puts the server's lines ("server ...") after the client's, each side in its order:
-// two sockets' events in one poll phase come in the order the kernel reports them.
-func bySide(lines []string) []string {
-	var client, server []string
-	for _, s := range lines {
-		if strings.HasPrefix(s, "server") {
-			server = append(server, s)
-		} else {
-			client = append(client, s)
-		}
-	}
-	return append(client, server...)
 }
 
 func errText(err error) string {

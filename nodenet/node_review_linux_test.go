@@ -3,12 +3,12 @@ package nodenet
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -16,23 +16,11 @@ import (
 // io_uring, each with and without an OS thread of the loop's own, and the logs must match
 // (and match Node's where Node's order is deterministic).
 
-type reviewMode struct {
-	name string
-	opts []uvloop.Option
-}
-
-var reviewModes = []reviewMode{
-	{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
-	{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
-	{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
-	{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
-}
-
 // runMode is run on a loop of mode m; it reports false if the backend is missing.
-func runMode(t *testing.T, m reviewMode, setup func(l *uvloop.Loop)) bool {
+func runMode(t *testing.T, m looptest.Mode, setup func(l *uvloop.Loop)) bool {
 	t.Helper()
 	before := openFds()
-	l, err := uvloop.New(m.opts...)
+	l, err := uvloop.New(m.Opts...)
 	if errors.Is(err, errors.ErrUnsupported) {
 		return false
 	}
@@ -41,16 +29,16 @@ func runMode(t *testing.T, m reviewMode, setup func(l *uvloop.Loop)) bool {
 	}
 	setup(l)
 	dog := l.SetTimeout(func() {
-		t.Errorf("%s: watchdog: the loop is still alive after 20s", m.name)
+		t.Errorf("%s: watchdog: the loop is still alive after 20s", m.Name)
 		l.Stop()
 	}, 20*time.Second)
 	dog.Unref()
 	if _, err := l.Run(uvloop.RunDefault); err != nil {
-		t.Errorf("%s: Run: %v", m.name, err)
+		t.Errorf("%s: Run: %v", m.Name, err)
 	}
 	closeLoop(t, l)
 	if after := openFds(); before >= 0 && after != before {
-		t.Errorf("%s: fds: %d before, %d after", m.name, before, after)
+		t.Errorf("%s: fds: %d before, %d after", m.Name, before, after)
 	}
 	return true
 }
@@ -60,42 +48,15 @@ func runMode(t *testing.T, m reviewMode, setup func(l *uvloop.Loop)) bool {
 func diffModes(t *testing.T, want []string, scenario func(t *testing.T, l *uvloop.Loop, log func(format string, args ...any))) {
 	t.Helper()
 	var ref []string
-	for _, m := range reviewModes {
+	for _, m := range looptest.Modes {
 		var got []string
 		log := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }
 		if !runMode(t, m, func(l *uvloop.Loop) { scenario(t, l, log) }) {
-			t.Logf("%s: not available", m.name)
+			t.Logf("%s: not available", m.Name)
 			continue
 		}
-		got = bySide(got)
-		cmp := want
-		if cmp == nil {
-			if ref == nil {
-				ref = got
-				t.Logf("%s: %q", m.name, got)
-				continue
-			}
-			cmp = ref
-		}
-		if !reflect.DeepEqual(got, cmp) {
-			t.Errorf("%s:\n got %q\nwant %q", m.name, got, cmp)
-		}
+		looptest.Compare(t, m, got, want, &ref)
 	}
-}
-
-// bySide puts the lines of the server's side ("server ...") after the others, each side in
-// its order: the order of two sockets' events in one poll phase is the order the kernel
-// reports them in, which differs between backends, as it does between runs of Node.
-func bySide(lines []string) []string {
-	var client, server []string
-	for _, s := range lines {
-		if strings.HasPrefix(s, "server") {
-			server = append(server, s)
-		} else {
-			client = append(client, s)
-		}
-	}
-	return append(client, server...)
 }
 
 func errCode(err error) string {

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/nodetimers"
 	"github.com/uvgo/uvgo/promise"
@@ -14,16 +15,6 @@ import (
 // The review's differential scenario for timers, ticks, microtasks and promise bodies
 // between I/O callbacks: the same program on epoll and io_uring, with and without an OS
 // thread of the loop's own, prints what node v20 prints for its JS twin (in the comment).
-
-var reviewModes = []struct {
-	name string
-	opts []uvloop.Option
-}{
-	{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
-	{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
-	{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
-	{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
-}
 
 // In the client's "data" callback (poll phase) and in its write's callback (a nextTick): a
 // nextTick, a microtask, setImmediate, setTimeout 0, the promise form of setImmediate, and an
@@ -49,8 +40,8 @@ var reviewModes = []struct {
 //	  c.on('close', () => { log('close'); srv.close(); });
 //	});
 func TestReviewTicksBetweenIO(t *testing.T) {
-	for _, m := range reviewModes {
-		l, err := uvloop.New(m.opts...)
+	for _, m := range looptest.Modes {
+		l, err := uvloop.New(m.Opts...)
 		if errors.Is(err, errors.ErrUnsupported) {
 			continue
 		}
@@ -97,14 +88,14 @@ func TestReviewTicksBetweenIO(t *testing.T) {
 			c.OnClose(func(bool) { log("close"); srv.Close(nil) })
 		})
 		if _, err := l.Run(uvloop.RunDefault); err != nil {
-			t.Errorf("%s: Run: %v", m.name, err)
+			t.Errorf("%s: Run: %v", m.Name, err)
 		}
 		if err := l.Close(); err != nil {
-			t.Errorf("%s: Close: %v", m.name, err)
+			t.Errorf("%s: Close: %v", m.Name, err)
 		}
 		want := reviewTicksWant
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\n got %q\nwant %q", m.name, got, want)
+			t.Errorf("%s:\n got %q\nwant %q", m.Name, got, want)
 		}
 	}
 }

@@ -21,27 +21,11 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/uvgo/uvgo/poller"
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
 var rev5ModeNames = []string{"epoll", "epoll-own", "io_uring", "io_uring-own"}
-
-func rev5Opts(t *testing.T, mode string) []uvloop.Option {
-	b := uvloop.BackendEpoll
-	if strings.HasPrefix(mode, "io_uring") {
-		b = uvloop.BackendIOURing
-	}
-	if err := poller.Available(b); err != nil {
-		t.Skipf("%v is refused here: %v", b, err)
-	}
-	opts := []uvloop.Option{uvloop.WithBackend(b)}
-	if strings.HasSuffix(mode, "-own") {
-		opts = append(opts, uvloop.WithOwnThread())
-	}
-	return opts
-}
 
 // rev5Diff runs f in each mode and compares each mode's log with the reference's (epoll
 // without a thread of its own).
@@ -50,7 +34,7 @@ func rev5Diff(t *testing.T, f func(t *testing.T, opts ...uvloop.Option) []string
 	var ref []string
 	for _, m := range rev5ModeNames {
 		t.Run(m, func(t *testing.T) {
-			got := f(t, rev5Opts(t, m)...)
+			got := f(t, modeOpts(t, m)...)
 			if m == "epoll" {
 				t.Logf("reference log:\n%s", strings.Join(got, "\n"))
 				ref = got

@@ -23,7 +23,10 @@ import (
 
 var rev4ModeNames = []string{"io_uring-locked", "io_uring-own", "epoll-locked", "epoll-own"}
 
-func rev4Opts(t *testing.T, mode string) []uvloop.Option {
+// modeOpts is New's options for a mode named "<backend>-<thread>": the backend epoll or
+// io_uring (the test is skipped where it is refused), the thread "own" (WithOwnThread),
+// "locked" (WithLockOSThread) or anything else (neither).
+func modeOpts(t *testing.T, mode string) []uvloop.Option {
 	b := uvloop.BackendEpoll
 	if strings.HasPrefix(mode, "io_uring") {
 		b = uvloop.BackendIOURing
@@ -31,11 +34,14 @@ func rev4Opts(t *testing.T, mode string) []uvloop.Option {
 	if err := poller.Available(b); err != nil {
 		t.Skipf("%v is refused here: %v", b, err)
 	}
-	th := uvloop.WithLockOSThread()
-	if strings.HasSuffix(mode, "-own") {
-		th = uvloop.WithOwnThread()
+	opts := []uvloop.Option{uvloop.WithBackend(b)}
+	switch {
+	case strings.HasSuffix(mode, "-own"):
+		opts = append(opts, uvloop.WithOwnThread())
+	case strings.HasSuffix(mode, "-locked"):
+		opts = append(opts, uvloop.WithLockOSThread())
 	}
-	return []uvloop.Option{th, uvloop.WithBackend(b)}
+	return opts
 }
 
 // rev4Modes runs f in-process on each mode (UVGO_OWN_THREAD cleared, so that the reference
@@ -43,7 +49,7 @@ func rev4Opts(t *testing.T, mode string) []uvloop.Option {
 func rev4Modes(t *testing.T, f func(t *testing.T, opts ...uvloop.Option)) {
 	t.Setenv(uvloop.OwnThreadEnv, "0")
 	for _, m := range rev4ModeNames {
-		t.Run(m, func(t *testing.T) { f(t, rev4Opts(t, m)...) })
+		t.Run(m, func(t *testing.T) { f(t, modeOpts(t, m)...) })
 	}
 }
 
@@ -51,12 +57,12 @@ func rev4Modes(t *testing.T, f func(t *testing.T, opts ...uvloop.Option)) {
 // this test), and fails the subtest if the child fails or dies.
 func rev4InChild(t *testing.T, f func(t *testing.T, opts ...uvloop.Option)) {
 	if m := os.Getenv("REV4_CHILD"); m != "" {
-		f(t, rev4Opts(t, m)...)
+		f(t, modeOpts(t, m)...)
 		return
 	}
 	for _, m := range rev4ModeNames {
 		t.Run(m, func(t *testing.T) {
-			rev4Opts(t, m) // skip what is refused here
+			modeOpts(t, m) // skip what is refused here
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^"+t.Name()[:strings.IndexByte(t.Name(), '/')]+"$", "-test.count=1", "-test.v")
