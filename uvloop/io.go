@@ -313,7 +313,8 @@ func (l *Loop) dispatch(events []poller.Event) {
 		}
 	}()
 	if len(l.streams.held) > 0 {
-		l.runHeld() // read by the kernel before these events
+		l.io.rest = events // not delivered yet: a stream a callback closes resets (receivedLater)
+		l.runHeld()        // read by the kernel before these events
 	}
 	for next < len(events) {
 		ev := &events[next]

@@ -1,10 +1,13 @@
 package uvloop_test
 
 import (
+	"errors"
 	"fmt"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/uvgo/uvgo/poller"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -75,4 +78,67 @@ func TestResetCloseInReadCancelsWriteDiff(t *testing.T) {
 		runUntil(t, l, "close", func() bool { return closed })
 		return log
 	})
+}
+
+// Through the ring only: a stream's held bytes are handed over again first in a poll phase
+// (runHeld), before the batch the phase took from the kernel. A callback of that hand-over
+// closes a second stream whose bytes are in the batch, not yet delivered: the peer must see
+// a reset, as it does when a socket is closed with bytes the program never saw. (On epoll
+// the same close would find the bytes in the socket, but the order of the two callbacks
+// there is readiness order, so the scenario is not a difference test.)
+func TestCloseFromHeldWithBytesLaterInBatchResets(t *testing.T) {
+	if err := poller.Available(uvloop.BackendIOURing); err != nil {
+		t.Skipf("io_uring: %v", err)
+	}
+	l := newLoopWith(t, uvloop.WithBackend(uvloop.BackendIOURing))
+	a, pa := ringWritePair(t, l)
+	defer pa.Close()
+	b, pb := ringWritePair(t, l)
+	defer pb.Close()
+	var bGot []string
+	mustOK(t, b.ReadStart(func(data []byte, err error) {
+		bGot = append(bGot, fmt.Sprintf("%d bytes, %s", len(data), ringWriteErr(err)))
+	}))
+	reads := 0
+	var onHeld func()
+	mustOK(t, a.ReadStart(func([]byte, error) {
+		if reads++; reads == 1 {
+			a.ReadStop() // the rest of what the ring read is held
+		} else if onHeld != nil {
+			onHeld()
+			onHeld = nil
+		}
+	}))
+	_, err := pa.Write(make([]byte, 100<<10))
+	mustOK(t, err)
+	runUntil(t, l, "a's first read", func() bool { return reads > 0 })
+	for range 3 {
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}
+	if reads != 1 {
+		t.Fatalf("%d reads after ReadStop", reads)
+	}
+
+	_, err = pb.Write([]byte("never seen"))
+	mustOK(t, err)
+	time.Sleep(20 * time.Millisecond) // on loopback the bytes are in b's socket by now
+	closed := false
+	onHeld = func() { b.Close(func() { closed = true }) }
+	mustOK(t, a.ReadStart(func([]byte, error) {
+		if onHeld != nil {
+			onHeld()
+			onHeld = nil
+		}
+	}))
+	runUntil(t, l, "b's close", func() bool { return closed })
+	if len(bGot) > 0 {
+		t.Fatalf("b read %q before the close: the batch did not hold its bytes", bGot)
+	}
+	mustOK(t, pb.SetReadDeadline(time.Now().Add(5*time.Second)))
+	_, err = pb.Read(make([]byte, 1))
+	if !errors.Is(err, syscall.ECONNRESET) {
+		t.Errorf("b's peer read %v, want ECONNRESET", err)
+	}
+	a.Close(nil)
+	closeLoop(t, l)
 }

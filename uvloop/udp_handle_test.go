@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -33,18 +34,36 @@ func (r *udpRecvLog) cb(_ *uvloop.UDP, data []byte, from netip.AddrPort, err err
 	r.from = append(r.from, from)
 }
 
-// runUntil runs l once at a time until done reports true, failing after a few seconds.
+// runUntil runs l once at a time until done reports true, failing after a few seconds. If
+// one step (a RunNoWait and the short sleep after it) takes over two seconds, it logs every
+// goroutine's stack once: a timeout then says where the time went.
 func runUntil(t testing.TB, l *uvloop.Loop, what string, done func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	start := time.Now()
+	deadline := start.Add(5 * time.Second)
+	steps, longest := 0, time.Duration(0)
+	var stacks atomic.Pointer[string]
 	for !done() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			if s := stacks.Load(); s != nil {
+				t.Logf("a step stalled; the goroutines then:\n%s", *s)
+			}
+			t.Fatalf("timed out waiting for %s (%d steps in %v, the longest %v)",
+				what, steps, time.Since(start), longest)
 		}
+		stepStart := time.Now()
+		watchdog := time.AfterFunc(2*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			s := string(buf[:runtime.Stack(buf, true)])
+			stacks.CompareAndSwap(nil, &s)
+		})
 		mustRunMode(t, l, uvloop.RunNoWait)
 		if !done() {
 			time.Sleep(100 * time.Microsecond)
 		}
+		watchdog.Stop()
+		steps++
+		longest = max(longest, time.Since(stepStart))
 	}
 }
 
