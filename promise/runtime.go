@@ -197,14 +197,22 @@ func (rt *Runtime) attach() {
 	}
 }
 
+// InBody reports whether it is called from inside an Async body of rt (one that runs now).
+// A scheduler uses it to refuse what a body must not do, such as closing the scheduler.
+func (rt *Runtime) InBody() bool { return rt.current != nil }
+
 // Close unwinds every suspended Async body (Await panics inside it with an unexported value
 // that the body's deferred functions see and that Async recovers) and ends the idle
 // coroutines kept for the next bodies (only a Closer's Runtime keeps any), so that no
 // coroutine outlives the scheduler, and forgets the Runtime. The promises of the unwound
 // bodies stay pending. The scheduler's Close calls it for a Closer; it is safe to call twice.
+// Called from an Async body, it panics (the body's promise rejects).
 func (rt *Runtime) Close() {
 	if rt.closed {
 		return
+	}
+	if rt.current != nil {
+		panic("promise: Runtime.Close called from an Async body (it would unwind the body calling it)")
 	}
 	if rt.owner != nil && !rt.owner.OnOwnThread() { // the bodies' coroutines are the thread's
 		rt.owner.RunOnOwnThread(rt.Close)

@@ -1,6 +1,7 @@
 package promise_test
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -87,4 +88,34 @@ func TestRuntimeTwoLoopsInParallel(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestRuntimeCloseFromBody: InBody is true inside an Async body only, and a Close from a
+// body panics (the body's promise rejects with the message) instead of unwinding the body
+// that calls it; the Runtime stays open, and the body's Await still works after.
+func TestRuntimeCloseFromBody(t *testing.T) {
+	f := &fifo{}
+	rt := promise.RuntimeOf(f)
+	defer rt.Close()
+	if rt.InBody() {
+		t.Fatal("InBody outside a body")
+	}
+	var inBody bool
+	p := promise.Async(f, func() (int, error) {
+		inBody = rt.InBody()
+		rt.Close()
+		return 1, nil
+	})
+	f.drain()
+	if !inBody {
+		t.Error("InBody false inside a body")
+	}
+	if p.State() != promise.Rejected || !strings.Contains(p.Err().Error(), "Runtime.Close called from an Async body") {
+		t.Fatalf("the body's promise: %v %v", p.State(), p.Err())
+	}
+	q := promise.Async(f, func() (int, error) { return promise.Await(promise.Resolve(f, 2)) })
+	f.drain()
+	if q.State() != promise.Fulfilled || q.Value() != 2 || promise.RuntimeOf(f) != rt {
+		t.Fatalf("after the refused Close: %v %v, same Runtime %v", q.State(), q.Value(), promise.RuntimeOf(f) == rt)
+	}
 }

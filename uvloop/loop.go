@@ -225,7 +225,7 @@ func (l *Loop) Alive() bool {
 
 // Run runs the loop in the given mode and reports whether it is still alive. It returns an
 // error wrapping ErrRunning if the loop is already running (a re-entrant call from a callback,
-// or a call from another goroutine), ErrClosed after Close, ErrInvalidMode, a *PanicError if
+// or a call from another goroutine) or if an Async body calls it, ErrClosed after Close, ErrInvalidMode, a *PanicError if
 // a callback panicked, or the poller's error if waiting for I/O failed.
 //
 // One iteration, in libuv's order:
@@ -241,6 +241,9 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	if l.closed {
 		return false, ErrClosed
+	}
+	if l.inAsyncBody() { // started between runs: it runs for the loop, as a callback does
+		return false, errorf(ErrRunning, "Run called from an Async body")
 	}
 	if !l.running.CompareAndSwap(false, true) {
 		return false, ErrRunning
@@ -550,7 +553,8 @@ func (l *Loop) Walk(fn func(Handle)) error {
 // Close releases the loop's poller and wake-up and ends the work pool's goroutines. It fails
 // with an error wrapping ErrBusy while a handle is open (close them and run the loop until
 // their close callbacks have run) or a request is in flight (work, a write, a connect, a
-// send), with ErrRunning from inside Run, and with ErrClosed the second time.
+// send), with ErrRunning from inside Run or from an Async body (even one started between
+// runs), and with ErrClosed the second time.
 //
 // What is left of Node's scheduling API does not make Close fail: Close cancels it, as a Node
 // process drops it when it exits. Timeouts and intervals still set are cleared (their
@@ -564,6 +568,9 @@ func (l *Loop) Close() error {
 	}
 	if l.running.Load() {
 		return errorf(ErrRunning, "Close called from inside Run")
+	}
+	if l.inAsyncBody() {
+		return errorf(ErrRunning, "Close called from an Async body")
 	}
 	if l.own == nil {
 		return l.close()

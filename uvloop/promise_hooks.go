@@ -108,3 +108,10 @@ func (l *Loop) Fail(err error) {
 	}
 	panic(failure{err})
 }
+
+// inAsyncBody reports whether the caller is an Async body of the loop's promise runtime: a
+// body started between runs runs for the loop, and must not Run or Close it.
+func (l *Loop) inAsyncBody() bool {
+	b, ok := l.promise.runtime.(interface{ InBody() bool })
+	return ok && b.InBody()
+}
