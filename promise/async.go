@@ -38,13 +38,14 @@ func (j *resumeJob) run(*base) {
 }
 
 // resume switches to the body until its next Await or its end; at its end the worker goes
-// back to the pool.
+// back to the pool. The body that ran is no longer current even if it ended the goroutine
+// (runtime.Goexit, raised again here): a later Await or InBody must not see it.
 func (co *coro) resume() {
 	rt := co.rt
 	prev := rt.current
 	rt.current = co
+	defer func() { rt.current = prev }()
 	co.w.next()
-	rt.current = prev
 	if co.done {
 		if co.lnext != nil {
 			co.unlink()

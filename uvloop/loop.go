@@ -225,7 +225,7 @@ func (l *Loop) Alive() bool {
 
 // Run runs the loop in the given mode and reports whether it is still alive. It returns an
 // error wrapping ErrRunning if the loop is already running (a re-entrant call from a callback,
-// or a call from another goroutine) or if an Async body calls it, ErrClosed after Close, ErrInvalidMode, a *PanicError if
+// or a call from another goroutine), ErrClosed after Close, ErrInvalidMode, a *PanicError if
 // a callback panicked, or the poller's error if waiting for I/O failed.
 //
 // One iteration, in libuv's order:
@@ -241,9 +241,6 @@ func (l *Loop) Run(mode RunMode) (alive bool, err error) {
 	}
 	if l.closed {
 		return false, ErrClosed
-	}
-	if l.inAsyncBody() { // started between runs: it runs for the loop, as a callback does
-		return false, errorf(ErrRunning, "Run called from an Async body")
 	}
 	if !l.running.CompareAndSwap(false, true) {
 		return false, ErrRunning

@@ -6,6 +6,7 @@ package uvloop_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
@@ -126,6 +127,10 @@ func TestOwnGoexitInBody(t *testing.T) {
 		wg.Wait()
 		if returned {
 			t.Error("Run returned after a Goexit in a body")
+		}
+		// The body that ended is not current any more: outside a body, Await refuses.
+		if _, err := promise.Await(promise.Resolve(l, 1)); !errors.Is(err, promise.ErrNotInAsync) {
+			t.Errorf("Await outside a body after the Goexit: %v, want ErrNotInAsync", err)
 		}
 		body := promise.Async(l, func() (int, error) { return promise.Await(promise.Resolve(l, 5)) })
 		mustRunMode(t, l, uvloop.RunDefault)

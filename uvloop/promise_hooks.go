@@ -110,7 +110,7 @@ func (l *Loop) Fail(err error) {
 }
 
 // inAsyncBody reports whether the caller is an Async body of the loop's promise runtime: a
-// body started between runs runs for the loop, and must not Run or Close it.
+// body, even one started between runs, must not Close the loop (Close unwinds the bodies).
 func (l *Loop) inAsyncBody() bool {
 	b, ok := l.promise.runtime.(interface{ InBody() bool })
 	return ok && b.InBody()
