@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"hash/crc32"
-	"io"
 	"net"
 	"net/netip"
 	"syscall"
@@ -19,10 +18,14 @@ import (
 // rev7-pipeudp: each scenario runs on epoll and on io_uring, on a plain loop and on a loop of
 // its own thread, and the io_uring log must be epoll's.
 
-// pu7Diff runs scenario as ringWriteDiff does, on plain loops and on loops WithOwnThread.
+// pu7Diff runs scenario as ringWriteDiff does, on plain loops, on loops WithLockOSThread (a
+// ThreadBound ring) and on loops WithOwnThread (a pinned ring).
 func pu7Diff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string) {
 	t.Setenv(uvloop.OwnThreadEnv, "0")
 	t.Run("plain", func(t *testing.T) { ringWriteDiff(t, scenario) })
+	t.Run("locked", func(t *testing.T) {
+		ringWriteDiffWith(t, []uvloop.Option{uvloop.WithLockOSThread()}, scenario)
+	})
 	t.Run("own", func(t *testing.T) {
 		ringWriteDiffWith(t, []uvloop.Option{uvloop.WithOwnThread()}, scenario)
 	})
@@ -389,8 +392,306 @@ func TestPU7PipeSpawnEcho(t *testing.T) {
 	})
 }
 
-var _ = errors.Is
-var _ = io.EOF
-var _ = net.IPv4len
-var _ = netip.AddrPort{}
-var _ = syscall.EAGAIN
+// pu7UDPReader returns a receive callback that logs the payloads (their length when long)
+// and the errors in g.
+func pu7UDPReader(g *ringWriteLog, name string) func(*uvloop.UDP, []byte, netip.AddrPort, error) {
+	return func(_ *uvloop.UDP, data []byte, _ netip.AddrPort, err error) {
+		switch {
+		case err != nil:
+			g.add("%s %s", name, ringWriteErr(err))
+		case len(data) > 16:
+			g.add("%s %d bytes", name, len(data))
+		default:
+			g.add("%s %q", name, data)
+		}
+	}
+}
+
+// pu7Send sends the datagrams msgs to to from a socket of the test's, at once.
+func pu7Send(t *testing.T, to netip.AddrPort, msgs ...string) {
+	t.Helper()
+	c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(to))
+	mustOK(t, err)
+	defer c.Close()
+	for _, m := range msgs {
+		_, err := c.Write([]byte(m))
+		mustOK(t, err)
+	}
+}
+
+// TestPU7UDPRecvStopStartInBatch: datagrams waiting in the socket, a receive callback that
+// stops receiving at the second: the rest stay in the socket, and a RecvStart from an
+// immediate delivers them in order, once.
+func TestPU7UDPRecvStopStartInBatch(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		u, addr := bindUDP(t, l, loopback4)
+		var g ringWriteLog
+		pu7Send(t, addr, "a", "b", "c", "d", "e")
+		n := 0
+		var recv func(*uvloop.UDP, []byte, netip.AddrPort, error)
+		log := pu7UDPReader(&g, "recv")
+		recv = func(u *uvloop.UDP, data []byte, from netip.AddrPort, err error) {
+			log(u, data, from, err)
+			if n++; n%2 == 0 {
+				mustOK(t, u.RecvStop())
+				g.add("stop, active %v", u.IsActive())
+				l.SetImmediate(func() { mustOK(t, u.RecvStart(recv)) })
+			}
+		}
+		mustOK(t, u.RecvStart(recv))
+		runUntil(t, l, "the datagrams", func() bool { return n == 5 })
+		closed := false
+		u.Close(func() { closed = true })
+		runUntil(t, l, "the close", func() bool { return closed })
+		return g
+	})
+}
+
+// TestPU7UDPCloseInRecvWithBatch: two handles with datagrams waiting; the first's receive
+// callback closes the second and the first, and opens a third, which may get the second's
+// fd: nothing more of the first's datagrams, nothing of the second's, and the third
+// receives what is sent to it.
+func TestPU7UDPCloseInRecvWithBatch(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		a, aAddr := bindUDP(t, l, loopback4)
+		b, bAddr := bindUDP(t, l, loopback4)
+		var g ringWriteLog
+		var c *uvloop.UDP
+		mustOK(t, a.RecvStart(func(u *uvloop.UDP, data []byte, from netip.AddrPort, err error) {
+			pu7UDPReader(&g, "a")(u, data, from, err)
+			b.Close(func() { g.add("b closed") })
+			a.Close(func() { g.add("a closed") })
+			c = mustNewUDP(t, l)
+			mustOK(t, c.Bind(loopback4, 0))
+			mustOK(t, c.RecvStart(pu7UDPReader(&g, "c")))
+			cAddr, err := c.LocalAddr()
+			mustOK(t, err)
+			pu7Send(t, cAddr, "to c")
+		}))
+		mustOK(t, b.RecvStart(pu7UDPReader(&g, "b"))) // after a: a's report comes first
+		// Both sockets are readable before the loop looks: one batch.
+		pu7Send(t, aAddr, "a1", "a2", "a3")
+		pu7Send(t, bAddr, "b1", "b2")
+		mustRunMode(t, l, uvloop.RunNoWait)
+		runUntil(t, l, "c's datagram", func() bool { return len(g) > 0 && g[len(g)-1] == `c "to c"` })
+		c.Close(func() { g.add("c closed") })
+		runUntil(t, l, "the close", func() bool { return g[len(g)-1] == "c closed" })
+		return g
+	})
+}
+
+// TestPU7UDPCloseReleasesPort: a handle that receives (a poll request in the kernel on
+// io_uring) closed from a callback leaves its port free as soon as Close returns, as after
+// close(2).
+func TestPU7UDPCloseReleasesPort(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		u, addr := bindUDP(t, l, loopback4)
+		var g ringWriteLog
+		mustOK(t, u.RecvStart(pu7UDPReader(&g, "recv")))
+		tm := l.NewTimer(func(*uvloop.Timer) {
+			u.Close(func() { g.add("close") })
+			c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(addr))
+			g.add("bind the port again: %s", ringWriteErr(err))
+			if err == nil {
+				c.Close()
+			}
+		})
+		mustOK(t, tm.Start(0, 0))
+		runUntil(t, l, "the close", func() bool { return len(g) == 2 })
+		tm.Close(nil)
+		return g
+	})
+}
+
+// TestPU7UDPSendQueueAtClose: sends made in a send callback wait for writability (the poll
+// on both backends); TrySend is refused with EAGAIN while any is queued; a Close from the
+// second round's callback completes the written sends first, then cancels the rest, then
+// runs the close callback.
+func TestPU7UDPSendQueueAtClose(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		r, addr := bindUDP(t, l, loopback4)
+		u := mustNewUDP(t, l)
+		var g ringWriteLog
+		got := 0
+		mustOK(t, r.RecvStart(func(*uvloop.UDP, []byte, netip.AddrPort, error) { got++ }))
+		mustOK(t, u.Send([]byte("1"), addr, func(err error) {
+			g.add("send 1 %s", ringWriteErr(err))
+			for _, m := range []string{"2", "3", "4"} {
+				mustOK(t, u.Send([]byte(m), addr, g.cb("send "+m)))
+			}
+			g.add("trysend %s, %d queued", ringWriteErr(u.TrySend([]byte("t"), addr)), u.SendQueueCount())
+			mustOK(t, u.Send([]byte("5"), addr, func(err error) {
+				g.add("send 5 %s", ringWriteErr(err))
+				mustOK(t, u.Send([]byte("6"), addr, g.cb("send 6")))
+				mustOK(t, u.Send([]byte("7"), addr, g.cb("send 7")))
+				u.Close(func() { g.add("close") })
+			}))
+		}))
+		runUntil(t, l, "the close", func() bool { return len(g) > 0 && g[len(g)-1] == "close" })
+		runUntil(t, l, "the datagrams", func() bool { return got == 5 })
+		g.add("received %d", got)
+		r.Close(nil)
+		return g
+	})
+}
+
+// TestPU7UDPConnRefused: a connected handle whose datagram drew an ICMP port unreachable:
+// the error waits in the socket while the handle neither receives nor sends, then goes to
+// the receive callback once RecvStart is called; a receiving handle gets the next at once.
+func TestPU7UDPConnRefused(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		u := mustNewUDP(t, l)
+		var g ringWriteLog
+		mustOK(t, u.Connect(udpClosedPort(t)))
+		mustOK(t, u.TrySend([]byte("x"), netip.AddrPort{}))
+		pu7AwaitSockErr(t, u.Fd())
+		mustRunMode(t, l, uvloop.RunNoWait) // nothing to report: the handle does not read
+		g.add("idle: %q", []string(g))
+		mustOK(t, u.RecvStart(pu7UDPReader(&g, "recv")))
+		runUntil(t, l, "the refusal", func() bool { return len(g) == 2 })
+		mustOK(t, u.Send([]byte("y"), netip.AddrPort{}, g.cb("send")))
+		runUntil(t, l, "the refusal", func() bool { return len(g) == 4 })
+		sort2 := g[2:]
+		if sort2[0] > sort2[1] { // the send's callback and the ICMP's report race
+			sort2[0], sort2[1] = sort2[1], sort2[0]
+		}
+		u.Close(func() { g.add("close") })
+		runUntil(t, l, "the close", func() bool { return len(g) == 5 })
+		return g
+	})
+}
+
+// pu7AwaitSockErr blocks until fd reports an error (POLLERR), for up to 5 s.
+func pu7AwaitSockErr(t *testing.T, fd int) {
+	t.Helper()
+	pfd := []unix.PollFd{{Fd: int32(fd), Events: 0}}
+	n, err := unix.Poll(pfd, 5000)
+	mustOK(t, err)
+	if n != 1 || pfd[0].Revents&unix.POLLERR == 0 {
+		t.Fatalf("no error on the socket: revents %#x", pfd[0].Revents)
+	}
+}
+
+// TestPU7UDPLargeDatagrams: the largest datagrams over IPv4 (65507 bytes) and IPv6 (65527)
+// arrive whole, and a datagram larger than that is refused by the send.
+func TestPU7UDPLargeDatagrams(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		for _, tc := range []struct {
+			addr netip.AddrPort
+			max  int
+		}{{loopback4, 65507}, {loopback6, 65527}} {
+			u := mustNewUDP(t, l)
+			if err := u.Bind(tc.addr, 0); err != nil {
+				g.add("%v: no bind", tc.addr)
+				u.Close(nil)
+				continue
+			}
+			addr, err := u.LocalAddr()
+			mustOK(t, err)
+			msg := make([]byte, tc.max)
+			for i := range msg {
+				msg[i] = byte(i)
+			}
+			ok := false
+			mustOK(t, u.RecvStart(func(_ *uvloop.UDP, data []byte, _ netip.AddrPort, err error) {
+				mustOK(t, err)
+				g.add("%v: received %d bytes, same %v", tc.addr.Addr(), len(data), bytes.Equal(data, msg))
+				ok = true
+			}))
+			mustOK(t, u.Send(msg, addr, g.cb("send")))
+			runUntil(t, l, "the datagram", func() bool { return ok })
+			g.add("trysend too large %s", ringWriteErr(u.TrySend(make([]byte, tc.max+1), addr)))
+			mustOK(t, u.Send(make([]byte, tc.max+1), addr, g.cb("send too large")))
+			done := false
+			u.Close(func() { done = true })
+			runUntil(t, l, "the close", func() bool { return done })
+		}
+		return g
+	})
+}
+
+// TestPU7UDPFloodSlowReader: a flood of datagrams against a reader that takes one per loop
+// iteration (RecvStop, then RecvStart from an immediate): the loop holds no more than the
+// socket does (the kernel drops the rest), reads every datagram whole, and allocates nothing
+// per datagram.
+func TestPU7UDPFloodSlowReader(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		u, addr := bindUDP(t, l, loopback4)
+		var g ringWriteLog
+		const flood = 3000
+		msg := bytes.Repeat([]byte("f"), 1000)
+		c, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(addr))
+		mustOK(t, err)
+		for range flood {
+			_, err := c.Write(msg)
+			mustOK(t, err)
+		}
+		mustOK(t, c.Close())
+		got, bad := 0, 0
+		var recv func(*uvloop.UDP, []byte, netip.AddrPort, error)
+		restart := func() { mustOK(t, u.RecvStart(recv)) }
+		recv = func(u *uvloop.UDP, data []byte, _ netip.AddrPort, err error) {
+			if err != nil || !bytes.Equal(data, msg) {
+				bad++
+			}
+			got++
+			mustOK(t, u.RecvStop())
+			l.SetImmediate(restart)
+		}
+		mustOK(t, u.RecvStart(recv))
+		drained := false
+		runUntil(t, l, "the datagrams", func() bool {
+			if got == 0 {
+				return false
+			}
+			var n int
+			n, err = unix.IoctlGetInt(u.Fd(), unix.SIOCINQ)
+			mustOK(t, err)
+			drained = n == 0
+			return drained
+		})
+		g.add("received some %v, at most sent %v, bad %d", got > 0, got <= flood, bad)
+		done := false
+		u.Close(func() { done = true })
+		runUntil(t, l, "the close", func() bool { return done })
+		return g
+	})
+}
+
+// TestPU7UDPOptionErrors: bad multicast and broadcast options fail with a clear error and
+// leave the handle working: a datagram still goes and comes back afterwards.
+func TestPU7UDPOptionErrors(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		u, addr := bindUDP(t, l, loopback4)
+		var g ringWriteLog
+		mc6 := netip.MustParseAddr("ff02::1")
+		mc4 := netip.MustParseAddr("239.255.0.7")
+		for _, tc := range []struct {
+			name string
+			err  error
+		}{
+			{"multicast ttl 256", u.SetMulticastTTL(256)},
+			{"ttl 0", u.SetTTL(0)},
+			{"join unicast", u.JoinGroup(netip.MustParseAddr("10.0.0.1"), netip.Addr{})},
+			{"join v6 group on v4", u.JoinGroup(mc6, netip.Addr{})},
+			{"join with v6 iface", u.JoinGroup(mc4, netip.MustParseAddr("::1"))},
+			{"leave not joined", u.LeaveGroup(mc4, netip.Addr{})},
+			{"iface v6 on v4", u.SetMulticastInterface(netip.MustParseAddr("::1"))},
+			{"iface not local", u.SetMulticastInterface(netip.MustParseAddr("192.0.2.1"))},
+			{"broadcast on", u.SetBroadcast(true)},
+			{"broadcast off", u.SetBroadcast(false)},
+		} {
+			g.add("%s: %s", tc.name, ringWriteErr(tc.err))
+		}
+		mustOK(t, u.RecvStart(pu7UDPReader(&g, "recv")))
+		mustOK(t, u.Send([]byte("still"), addr, g.cb("send")))
+		runUntil(t, l, "the datagram", func() bool { return len(g) == 12 })
+		done := false
+		u.Close(func() { done = true })
+		runUntil(t, l, "the close", func() bool { return done })
+		g.add("after close: %v", errors.Is(u.SetBroadcast(true), uvloop.ErrClosed))
+		return g
+	})
+}
