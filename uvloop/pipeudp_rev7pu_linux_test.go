@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -62,6 +63,33 @@ func pu7PeerRead(fd int) string {
 		return "EOF"
 	}
 	return string(buf[:n])
+}
+
+// pu7Drained is what pu7Drain read: how many bytes, and their CRC-32.
+type pu7Drained struct {
+	n   int
+	sum uint32
+}
+
+// pu7Drain reads fd on a goroutine until the end of the stream, an error or limit bytes
+// (limit 0: no limit), and sends what it read.
+func pu7Drain(fd, limit int) <-chan pu7Drained {
+	ch := make(chan pu7Drained, 1)
+	go func() {
+		h := crc32.NewIEEE()
+		buf := make([]byte, 64<<10)
+		n := 0
+		for limit <= 0 || n < limit {
+			k, err := unix.Read(fd, buf)
+			if k <= 0 || err != nil {
+				break
+			}
+			h.Write(buf[:k])
+			n += k
+		}
+		ch <- pu7Drained{n, h.Sum32()}
+	}()
+	return ch
 }
 
 // pu7Reader returns a read callback that logs the bytes and the errors in g.
@@ -250,26 +278,7 @@ func TestPU7PipeWritevLarge(t *testing.T) {
 			bufs = append(bufs, b)
 			want.Write(b)
 		}
-		fd := *peer
-		type result struct {
-			n   int
-			sum uint32
-		}
-		ch := make(chan result, 1)
-		go func() {
-			h := crc32.NewIEEE()
-			buf := make([]byte, 64<<10)
-			n := 0
-			for {
-				k, err := unix.Read(fd, buf)
-				if k <= 0 || err != nil {
-					break
-				}
-				h.Write(buf[:k])
-				n += k
-			}
-			ch <- result{n, h.Sum32()}
-		}()
+		ch := pu7Drain(*peer, 0)
 		done := false
 		mustOK(t, p.Writev(bufs, func(err error) {
 			g.add("writev %s", ringWriteErr(err))
@@ -692,6 +701,134 @@ func TestPU7UDPOptionErrors(t *testing.T) {
 		u.Close(func() { done = true })
 		runUntil(t, l, "the close", func() bool { return done })
 		g.add("after close: %v", errors.Is(u.SetBroadcast(true), uvloop.ErrClosed))
+		return g
+	})
+}
+
+// TestPU7PipeWritesWaitOnHalfClosed: the peer shuts its side down and does not read; the loop,
+// not reading, writes more than the socket holds, so the rest waits for room on a socket that
+// reports its peer's hangup (on io_uring, a one-shot poll for room completes at once with it).
+// Once the peer reads everything, the writes complete, in order; then the loop reads the end.
+func TestPU7PipeWritesWaitOnHalfClosed(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		p, peer := pu7Pair(t, l)
+		var g ringWriteLog
+		mustOK(t, unix.Shutdown(*peer, unix.SHUT_WR))
+		big := bytes.Repeat([]byte("w"), 4<<20)
+		mustOK(t, p.Write(big, g.cb("big")))
+		mustOK(t, p.Write([]byte("tail"), g.cb("tail")))
+		for range 5 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		g.add("waiting %v", p.WriteQueueSize() > 0)
+		ch := pu7Drain(*peer, len(big)+4)
+		runUntil(t, l, "the writes", func() bool { return len(g) == 3 })
+		g.add("peer read %d", (<-ch).n)
+		mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
+		runUntil(t, l, "the end", func() bool { return len(g) == 5 })
+		ringWriteClosePipe(t, l, p, &g)
+		return g
+	})
+}
+
+// TestPU7PipeOpenOSPipe: Open adopts the ends of an OS pipe: the read end reads the bytes and
+// the end of the stream once the writer closes; the write end's queued writes fail with EPIPE
+// once the reader closes. A /dev/null fd is refused by the first ReadStart's registration,
+// reported to the read callback.
+func TestPU7PipeOpenOSPipe(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		var fds [2]int
+		mustOK(t, unix.Pipe2(fds[:], unix.O_CLOEXEC))
+		r, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, r.Open(fds[0]))
+		mustOK(t, r.ReadStart(pu7Reader(&g, "read")))
+		_, err = unix.Write(fds[1], []byte("through"))
+		mustOK(t, err)
+		mustOK(t, unix.Close(fds[1]))
+		runUntil(t, l, "the end", func() bool { return len(g) == 2 })
+		ringWriteClosePipe(t, l, r, &g)
+
+		mustOK(t, unix.Pipe2(fds[:], unix.O_CLOEXEC))
+		w, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, w.Open(fds[1]))
+		mustOK(t, w.Write(make([]byte, 1<<20), g.cb("big")))
+		mustOK(t, w.Write([]byte("tail"), g.cb("tail")))
+		mustRunMode(t, l, uvloop.RunNoWait)
+		mustOK(t, unix.Close(fds[0]))
+		runUntil(t, l, "the failures", func() bool { return len(g) == 5 })
+		ringWriteClosePipe(t, l, w, &g)
+
+		null, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+		mustOK(t, err)
+		n, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, n.Open(null))
+		mustOK(t, n.ReadStart(pu7Reader(&g, "null read")))
+		runUntil(t, l, "the refusal", func() bool { return len(g) == 7 })
+		ringWriteClosePipe(t, l, n, &g)
+		return g
+	})
+}
+
+// pu7Dial connects n clients of the test's to the Unix socket at path; their connects
+// complete in the listener's queue, before the loop looks.
+func pu7Dial(t *testing.T, path string, n int) []*net.UnixConn {
+	t.Helper()
+	var cs []*net.UnixConn
+	for range n {
+		c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+		mustOK(t, err)
+		t.Cleanup(func() { c.Close() })
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// pu7ClientEnd reads what client c gets next: its bytes, "EOF" or the errno. Its deadline
+// only keeps a broken test from hanging.
+func pu7ClientEnd(c *net.UnixConn) string {
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	buf := make([]byte, 64)
+	n, err := c.Read(buf)
+	if err != nil {
+		return ringWriteErr(err)
+	}
+	return string(buf[:n])
+}
+
+// TestPU7PipeListenerCloseWithQueue: three clients connect before the loop looks; the
+// listener announces the first, which the callback does not take, and closes. On epoll the
+// two still in the listen queue are reset by the kernel (ECONNRESET) and the announced one,
+// accepted by the loop, is closed (EOF): so on every backend.
+func TestPU7PipeListenerCloseWithQueue(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		path := pipePath(t)
+		var g ringWriteLog
+		srv, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, srv.Bind(path))
+		conns := 0
+		mustOK(t, srv.Listen(8, func(err error) {
+			mustOK(t, err)
+			conns++
+		}))
+		cs := pu7Dial(t, path, 3)
+		runUntil(t, l, "the first connection", func() bool { return conns == 1 })
+		for range 3 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		g.add("announced %d", conns)
+		closed := false
+		srv.Close(func() { closed = true })
+		runUntil(t, l, "the close", func() bool { return closed })
+		for i, c := range cs {
+			g.add("client %d: %s", i, pu7ClientEnd(c))
+		}
 		return g
 	})
 }

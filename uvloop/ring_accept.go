@@ -7,7 +7,7 @@ import (
 	"github.com/uvgo/uvgo/poller"
 )
 
-// Listeners (TCP and Pipe) of a loop whose poller can accept for them (the io_uring backend:
+// TCP listeners of a loop whose poller can accept for them (the io_uring backend:
 // CanAccept) do not ask for Readable and call accept4 until EAGAIN: Listen starts a multishot
 // accept, and the kernel accepts each connection as it arrives, non-blocking and
 // close-on-exec; the poll phase announces it to the connection callback in the order of the
@@ -43,10 +43,13 @@ type ringAccept struct {
 func (s *stream) accepting() bool { return s.x != nil && s.x.acc.on }
 
 // ringListen is listen's part: it starts the kernel's accepts and reports whether it did
-// (otherwise the listener waits for Readable).
+// (otherwise the listener waits for Readable). A Pipe listener takes its connections on
+// readiness: a Unix socket has no reset to send, so closing one that the kernel accepted
+// ahead ends its client's stream (EOF), where epoll's listen queue resets it (ECONNRESET),
+// as Pipe reads stay off the ring for the reset that closing with unread bytes sends.
 func (s *stream) ringListen() bool {
 	l := s.loop
-	if !l.poller.CanAccept() || l.poller.AcceptStart(s.io.fd, s.io.tag) != nil {
+	if s.kind != KindTCP || !l.poller.CanAccept() || l.poller.AcceptStart(s.io.fd, s.io.tag) != nil {
 		return false
 	}
 	s.rare().acc.on = true
