@@ -265,16 +265,16 @@ func TestPU7PipeCloseCancelsWrites(t *testing.T) {
 	})
 }
 
-// TestPU7PipeWritevLarge: a writev of many buffers, larger than the socket holds, arrives
-// whole and in order at a peer that reads it all.
+// TestPU7PipeWritevLarge: a writev of more buffers than IOV_MAX, larger than the socket
+// holds, arrives whole and in order at a peer that reads it all.
 func TestPU7PipeWritevLarge(t *testing.T) {
 	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		p, peer := pu7Pair(t, l)
 		var g ringWriteLog
 		var bufs [][]byte
 		want := crc32.NewIEEE()
-		for i := range 300 {
-			b := bytes.Repeat([]byte{byte(i)}, 7000+i)
+		for i := range 2500 { // more buffers than one writev takes (IOV_MAX)
+			b := bytes.Repeat([]byte{byte(i)}, 1000+i%300)
 			bufs = append(bufs, b)
 			want.Write(b)
 		}
@@ -829,6 +829,46 @@ func TestPU7PipeListenerCloseWithQueue(t *testing.T) {
 		for i, c := range cs {
 			g.add("client %d: %s", i, pu7ClientEnd(c))
 		}
+		return g
+	})
+}
+
+// TestPU7PipeInheritedWhileReading: the loop reads a pipe (one end of a socketpair) that it
+// also gives a child as its stdout (StdioInheritStream, made blocking): the child's output
+// reaches the peer, the peer's bytes reach the loop's read callback without blocking it,
+// and the peer's close is read as the end once the child has exited.
+func TestPU7PipeInheritedWhileReading(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		p, peer := pu7Pair(t, l)
+		var g ringWriteLog
+		mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
+		exited := false
+		proc, err := l.Spawn(&uvloop.ProcessOptions{
+			File: "sh",
+			Args: []string{"sh", "-c", "printf child"},
+			Stdio: []uvloop.StdioContainer{
+				{Flags: uvloop.StdioIgnore},
+				{Flags: uvloop.StdioInheritStream, Stream: p},
+			},
+			OnExit: func(_ *uvloop.Process, status int64, _ syscall.Signal) {
+				g.add("exit %d", status)
+				exited = true
+			},
+		})
+		mustOK(t, err)
+		runUntil(t, l, "the exit", func() bool { return exited })
+		buf := make([]byte, 16)
+		n, err := unix.Read(*peer, buf)
+		mustOK(t, err)
+		g.add("peer %q", buf[:n])
+		_, err = unix.Write(*peer, []byte("back"))
+		mustOK(t, err)
+		runUntil(t, l, "the read", func() bool { return len(g) == 3 })
+		mustOK(t, unix.Close(*peer))
+		*peer = -1
+		runUntil(t, l, "the end", func() bool { return len(g) == 4 })
+		proc.Close(nil)
+		ringWriteClosePipe(t, l, p, &g)
 		return g
 	})
 }
