@@ -221,6 +221,13 @@ func TestPU7PipeCloseReleasesPeer(t *testing.T) {
 		mustOK(t, tm.Start(0, 0))
 		runUntil(t, l, "the close", func() bool { return len(g) == 2 })
 		tm.Close(nil)
+		// The same between runs, from the loop's owner.
+		p2, peer2 := pu7Pair(t, l)
+		mustOK(t, p2.ReadStart(pu7Reader(&g, "read")))
+		mustRunMode(t, l, uvloop.RunNoWait)
+		p2.Close(func() { g.add("close") })
+		g.add("peer %s", pu7PeerRead(*peer2))
+		runUntil(t, l, "the close", func() bool { return len(g) == 4 })
 		return g
 	})
 }
@@ -509,6 +516,17 @@ func TestPU7UDPCloseReleasesPort(t *testing.T) {
 		mustOK(t, tm.Start(0, 0))
 		runUntil(t, l, "the close", func() bool { return len(g) == 2 })
 		tm.Close(nil)
+		// The same between runs, from the loop's owner.
+		u2, addr2 := bindUDP(t, l, loopback4)
+		mustOK(t, u2.RecvStart(pu7UDPReader(&g, "recv")))
+		mustRunMode(t, l, uvloop.RunNoWait)
+		u2.Close(func() { g.add("close") })
+		c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(addr2))
+		g.add("bind the port again: %s", ringWriteErr(err))
+		if err == nil {
+			c.Close()
+		}
+		runUntil(t, l, "the close", func() bool { return len(g) == 4 })
 		return g
 	})
 }
