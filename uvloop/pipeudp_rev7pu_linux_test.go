@@ -3,6 +3,7 @@ package uvloop_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"net"
 	"net/netip"
@@ -727,26 +728,54 @@ func TestPU7UDPOptionErrors(t *testing.T) {
 // not reading, writes more than the socket holds, so the rest waits for room on a socket that
 // reports its peer's hangup (on io_uring, a one-shot poll for room completes at once with it).
 // Once the peer reads everything, the writes complete, in order; then the loop reads the end.
+// With readWhileWaiting, ReadStart comes while the writes wait: the end of the stream is
+// read at once, and the writes complete later all the same.
 func TestPU7PipeWritesWaitOnHalfClosed(t *testing.T) {
-	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		p, peer := pu7Pair(t, l)
-		var g ringWriteLog
-		mustOK(t, unix.Shutdown(*peer, unix.SHUT_WR))
-		big := bytes.Repeat([]byte("w"), 4<<20)
-		mustOK(t, p.Write(big, g.cb("big")))
-		mustOK(t, p.Write([]byte("tail"), g.cb("tail")))
-		for range 5 {
-			mustRunMode(t, l, uvloop.RunNoWait)
-		}
-		g.add("waiting %v", p.WriteQueueSize() > 0)
-		ch := pu7Drain(*peer, len(big)+4)
-		runUntil(t, l, "the writes", func() bool { return len(g) == 3 })
-		g.add("peer read %d", (<-ch).n)
+	for _, readWhileWaiting := range []bool{false, true} {
+		t.Run(fmt.Sprintf("readWhileWaiting=%v", readWhileWaiting), func(t *testing.T) {
+			pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				return pu7WritesWaitOnHalfClosed(t, l, readWhileWaiting)
+			})
+		})
+	}
+}
+
+// pu7SleepsUntilTimer reports whether one RunOnce, with nothing due but a timer, waits for
+// that timer: false when its wait came back without a callback to run (a wait that spins).
+func pu7SleepsUntilTimer(t *testing.T, l *uvloop.Loop) bool {
+	fired := false
+	tm := l.NewTimer(func(*uvloop.Timer) { fired = true })
+	mustOK(t, tm.Start(20*time.Millisecond, 0))
+	mustRunMode(t, l, uvloop.RunOnce)
+	tm.Close(nil)
+	return fired
+}
+
+func pu7WritesWaitOnHalfClosed(t *testing.T, l *uvloop.Loop, readWhileWaiting bool) []string {
+	p, peer := pu7Pair(t, l)
+	var g ringWriteLog
+	mustOK(t, unix.Shutdown(*peer, unix.SHUT_WR))
+	big := bytes.Repeat([]byte("w"), 4<<20)
+	mustOK(t, p.Write(big, g.cb("big")))
+	mustOK(t, p.Write([]byte("tail"), g.cb("tail")))
+	for range 5 {
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}
+	g.add("waiting %v, sleeps %v", p.WriteQueueSize() > 0, pu7SleepsUntilTimer(t, l))
+	if readWhileWaiting {
+		mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
+		runUntil(t, l, "the end", func() bool { return len(g) == 2 })
+		g.add("still waiting %v, sleeps %v", p.WriteQueueSize() > 0, pu7SleepsUntilTimer(t, l))
+	}
+	ch := pu7Drain(*peer, len(big)+4)
+	runUntil(t, l, "the writes", func() bool { return g[len(g)-1] == "tail nil" })
+	g.add("peer read %d", (<-ch).n)
+	if !readWhileWaiting {
 		mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
 		runUntil(t, l, "the end", func() bool { return len(g) == 5 })
-		ringWriteClosePipe(t, l, p, &g)
-		return g
-	})
+	}
+	ringWriteClosePipe(t, l, p, &g)
+	return g
 }
 
 // TestPU7PipeOpenOSPipe: Open adopts the ends of an OS pipe: the read end reads the bytes and
