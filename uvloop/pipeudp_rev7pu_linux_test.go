@@ -919,3 +919,46 @@ func TestPU7PipeInheritedWhileReading(t *testing.T) {
 		return g
 	})
 }
+
+// TestPU7PipeListenBacklogFull: a listener with a backlog of 1 whose callback does not take
+// the connection it announces: the kernel's queue holds what the backlog allows and the
+// connects beyond it fail with EAGAIN, as libuv's do, since the loop does not accept ahead
+// of the callback.
+func TestPU7PipeListenBacklogFull(t *testing.T) {
+	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		path := pipePath(t)
+		var g ringWriteLog
+		srv, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, srv.Bind(path))
+		conns := 0
+		mustOK(t, srv.Listen(1, func(err error) {
+			mustOK(t, err)
+			conns++
+		}))
+		var clients []*uvloop.Pipe
+		connect := func(n int) {
+			for range n {
+				c, err := l.NewPipe()
+				mustOK(t, err)
+				i := len(clients)
+				clients = append(clients, c)
+				mustOK(t, c.Connect(path, func(err error) { g.add("connect %d %s", i, ringWriteErr(err)) }))
+			}
+		}
+		connect(2)
+		runUntil(t, l, "the announcement", func() bool { return conns == 1 && len(g) == 2 })
+		for range 3 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		connect(3)
+		runUntil(t, l, "the connects", func() bool { return len(g) == 5 })
+		g.add("announced %d", conns)
+		for _, c := range clients {
+			c.Close(nil)
+		}
+		ringWriteClosePipe(t, l, srv, &g)
+		return g
+	})
+}
