@@ -91,7 +91,9 @@ func (p *Pipe) Listen(backlog int, cb func(err error)) error {
 }
 
 // Accept takes the connection announced to Listen's callback into client, a new Pipe
-// without a socket; as TCP.Accept.
+// without a socket; as TCP.Accept, except that on every backend a Pipe listener takes its
+// connections on readiness (the connections not yet announced wait in the kernel's listen
+// queue, which resets them if the listener closes).
 func (p *Pipe) Accept(client *Pipe) error {
 	if client == nil {
 		return ErrBadFd
