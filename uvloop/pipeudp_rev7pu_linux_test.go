@@ -962,3 +962,43 @@ func TestPU7PipeListenBacklogFull(t *testing.T) {
 		return g
 	})
 }
+
+// TestPU7PipeEchoAllocs: a pipe's read and write round trip allocates nothing, on both
+// backends and every kind of loop.
+func TestPU7PipeEchoAllocs(t *testing.T) {
+	rev4Modes(t, func(t *testing.T, opts ...uvloop.Option) {
+		l := newLoopWith(t, opts...)
+		p, peer := pu7Pair(t, l)
+		out := make([]byte, 64)
+		in := make([]byte, 64)
+		echoed := 0
+		var reply [64]byte
+		onWritten := func(err error) {
+			mustOK(t, err)
+			echoed++
+		}
+		mustOK(t, p.ReadStart(func(data []byte, err error) {
+			mustOK(t, err)
+			n := copy(reply[:], data)
+			mustOK(t, p.Write(reply[:n], onWritten))
+		}))
+		round := func() {
+			want := echoed + 1
+			if _, err := unix.Write(*peer, out); err != nil {
+				t.Fatal(err)
+			}
+			for echoed < want {
+				mustRunMode(t, l, uvloop.RunNoWait)
+			}
+			if _, err := unix.Read(*peer, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		round()
+		if n := testing.AllocsPerRun(200, round); n != 0 {
+			t.Errorf("%v allocations per round trip", n)
+		}
+		p.Close(nil)
+		closeLoop(t, l)
+	})
+}
