@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"net"
 	"net/netip"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -1000,5 +1001,57 @@ func TestPU7PipeEchoAllocs(t *testing.T) {
 		}
 		p.Close(nil)
 		closeLoop(t, l)
+	})
+}
+
+// pu7RunOnDyingThread runs l once (RunNoWait) on a goroutine that locks its thread and ends
+// without unlocking it, so that the thread exits after: the requests it submitted to the
+// ring (the polls it armed) are cancelled by the kernel.
+func pu7RunOnDyingThread(t *testing.T, l *uvloop.Loop) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread()
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}()
+	<-done
+}
+
+// TestPU7ThreadExitRearms: a loop run once on a thread that then exits goes on as before on
+// the next: its UDP handle receives, its pipe reads, and its writes waiting for room on a
+// half-closed pipe complete once the peer reads.
+func TestPU7ThreadExitRearms(t *testing.T) {
+	scenario := func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		u, addr := bindUDP(t, l, loopback4)
+		mustOK(t, u.RecvStart(pu7UDPReader(&g, "recv")))
+		r, rpeer := pu7Pair(t, l)
+		mustOK(t, r.ReadStart(pu7Reader(&g, "read")))
+		w, wpeer := pu7Pair(t, l)
+		mustOK(t, unix.Shutdown(*wpeer, unix.SHUT_WR))
+		big := bytes.Repeat([]byte("w"), 4<<20)
+		mustOK(t, w.Write(big, g.cb("big")))
+		for range 3 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		pu7RunOnDyingThread(t, l)
+		pu7RunOnDyingThread(t, l)
+		pu7Send(t, addr, "dgram")
+		_, err := unix.Write(*rpeer, []byte("bytes"))
+		mustOK(t, err)
+		runUntil(t, l, "the datagram and the bytes", func() bool { return len(g) == 2 })
+		sortTail(g)
+		ch := pu7Drain(*wpeer, len(big))
+		runUntil(t, l, "the write", func() bool { return len(g) == 3 })
+		g.add("peer read %d", (<-ch).n)
+		u.Close(nil)
+		r.Close(nil)
+		ringWriteClosePipe(t, l, w, &g)
+		return g
+	}
+	t.Setenv(uvloop.OwnThreadEnv, "0")
+	t.Run("plain", func(t *testing.T) { ringWriteDiff(t, scenario) })
+	t.Run("locked", func(t *testing.T) {
+		ringWriteDiffWith(t, []uvloop.Option{uvloop.WithLockOSThread()}, scenario)
 	})
 }
