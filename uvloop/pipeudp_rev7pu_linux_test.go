@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"net"
 	"net/netip"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"testing"
@@ -781,8 +782,8 @@ func pu7WritesWaitOnHalfClosed(t *testing.T, l *uvloop.Loop, readWhileWaiting bo
 
 // TestPU7PipeOpenOSPipe: Open adopts the ends of an OS pipe: the read end reads the bytes and
 // the end of the stream once the writer closes; the write end's queued writes fail with EPIPE
-// once the reader closes. A /dev/null fd is refused by the first ReadStart's registration,
-// reported to the read callback.
+// once the reader closes. A /dev/null fd and a regular file are refused by the first
+// ReadStart's registration, reported to the read callback.
 func TestPU7PipeOpenOSPipe(t *testing.T) {
 	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		checkFds(t)
@@ -810,14 +811,17 @@ func TestPU7PipeOpenOSPipe(t *testing.T) {
 		runUntil(t, l, "the failures", func() bool { return len(g) == 5 })
 		ringWriteClosePipe(t, l, w, &g)
 
-		null, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
-		mustOK(t, err)
-		n, err := l.NewPipe()
-		mustOK(t, err)
-		mustOK(t, n.Open(null))
-		mustOK(t, n.ReadStart(pu7Reader(&g, "null read")))
-		runUntil(t, l, "the refusal", func() bool { return len(g) == 7 })
-		ringWriteClosePipe(t, l, n, &g)
+		for _, name := range []string{"/dev/null", filepath.Join(t.TempDir(), "file")} {
+			fd, err := unix.Open(name, unix.O_RDWR|unix.O_CREAT|unix.O_CLOEXEC, 0o600)
+			mustOK(t, err)
+			n, err := l.NewPipe()
+			mustOK(t, err)
+			mustOK(t, n.Open(fd))
+			mustOK(t, n.ReadStart(pu7Reader(&g, filepath.Base(name)+" read")))
+			want := len(g) + 1
+			runUntil(t, l, "the refusal", func() bool { return len(g) == want })
+			ringWriteClosePipe(t, l, n, &g)
+		}
 		return g
 	})
 }
