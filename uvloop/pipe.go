@@ -140,7 +140,8 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 // character device such as /dev/null. A regular file (stdin redirected from a file, say) is
 // not: Open accepts it, but the first ReadStart or Write registers it with the poller, which
 // refuses it, and the callback gets an error wrapping syscall.EPERM ("epoll_ctl: operation
-// not permitted" on Linux). Read a regular file with ReadFile or the work pool instead.
+// not permitted" on Linux, "io_uring poll_add: operation not permitted" on the io_uring
+// backend). Read a regular file with ReadFile or the work pool instead.
 func (p *Pipe) Open(fd int) error {
 	if err := p.usable(); err != nil {
 		return err
