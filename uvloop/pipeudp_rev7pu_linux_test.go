@@ -40,12 +40,11 @@ func pu7Diff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string)
 func pu7Pair(t *testing.T, l *uvloop.Loop) (*uvloop.Pipe, *int) {
 	t.Helper()
 	checkFds(t)
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-	mustOK(t, err)
+	a, peer := rawSocketpair(t)
+	mustOK(t, unix.SetNonblock(peer, false))
 	p, err := l.NewPipe()
 	mustOK(t, err)
-	mustOK(t, p.Open(fds[0]))
-	peer := fds[1]
+	mustOK(t, p.Open(a))
 	t.Cleanup(func() {
 		if peer >= 0 {
 			unix.Close(peer)
