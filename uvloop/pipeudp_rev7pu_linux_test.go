@@ -1058,3 +1058,34 @@ func TestPU7ThreadExitRearms(t *testing.T) {
 		ringWriteDiffWith(t, []uvloop.Option{uvloop.WithLockOSThread()}, scenario)
 	})
 }
+
+// TestPU7PipePassedFdsDropped: Pipe has no IPC, so descriptors a peer passes with its bytes
+// (SCM_RIGHTS) are never installed in the process: reading the bytes drops them, and so does
+// closing the pipe before reading. The passed descriptor is the write end of an OS pipe whose
+// read end the test holds: that pipe hangs up once the last reference is dropped, so no file
+// is kept alive behind the loop's back either.
+func TestPU7PipePassedFdsDropped(t *testing.T) {
+	for _, read := range []bool{true, false} {
+		t.Run(fmt.Sprintf("read=%v", read), func(t *testing.T) {
+			pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				p, peer := pu7Pair(t, l)
+				var g ringWriteLog
+				var fds [2]int
+				mustOK(t, unix.Pipe2(fds[:], unix.O_CLOEXEC))
+				defer unix.Close(fds[0])
+				mustOK(t, unix.Sendmsg(*peer, []byte("with fd"), unix.UnixRights(fds[1]), nil, 0))
+				mustOK(t, unix.Close(fds[1])) // the message holds the only reference now
+				if read {
+					mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
+					runUntil(t, l, "the bytes", func() bool { return len(g) == 1 })
+				}
+				ringWriteClosePipe(t, l, p, &g)
+				// Hung up once no reference to the write end lives (the 5 s only stop a hang).
+				pfd := []unix.PollFd{{Fd: int32(fds[0]), Events: unix.POLLIN}}
+				_, err := unix.Poll(pfd, 5000)
+				g.add("passed pipe hung up %v (%s)", pfd[0].Revents&unix.POLLHUP != 0, ringWriteErr(err))
+				return g
+			})
+		})
+	}
+}
