@@ -491,6 +491,12 @@ func TestPU7UDPCloseInRecvWithBatch(t *testing.T) {
 		// Both sockets are readable before the loop looks: one batch.
 		pu7Send(t, aAddr, "a1", "a2", "a3")
 		pu7Send(t, bAddr, "b1", "b2")
+		for _, fd := range []int{a.Fd(), b.Fd()} {
+			pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			if n, err := unix.Poll(pfd, 5000); n != 1 || err != nil {
+				t.Fatalf("the datagrams did not arrive: %d, %v", n, err)
+			}
+		}
 		mustRunMode(t, l, uvloop.RunNoWait)
 		runUntil(t, l, "c's datagram", func() bool { return len(g) > 0 && g[len(g)-1] == `c "to c"` })
 		c.Close(func() { g.add("c closed") })
@@ -728,7 +734,8 @@ func TestPU7UDPOptionErrors(t *testing.T) {
 // TestPU7PipeWritesWaitOnHalfClosed: the peer shuts its side down and does not read; the loop,
 // not reading, writes more than the socket holds, so the rest waits for room on a socket that
 // reports its peer's hangup (on io_uring, a one-shot poll for room completes at once with it).
-// Once the peer reads everything, the writes complete, in order; then the loop reads the end.
+// Once the peer reads everything, the writes complete, in order, then OnDrain's callback
+// runs; then the loop reads the end.
 // With readWhileWaiting, ReadStart comes while the writes wait: the end of the stream is
 // read at once, and the writes complete later all the same.
 func TestPU7PipeWritesWaitOnHalfClosed(t *testing.T) {
@@ -757,6 +764,7 @@ func pu7WritesWaitOnHalfClosed(t *testing.T, l *uvloop.Loop, readWhileWaiting bo
 	var g ringWriteLog
 	mustOK(t, unix.Shutdown(*peer, unix.SHUT_WR))
 	big := bytes.Repeat([]byte("w"), 4<<20)
+	p.OnDrain(func() { g.add("drain, queued %d", p.WriteQueueSize()) })
 	mustOK(t, p.Write(big, g.cb("big")))
 	mustOK(t, p.Write([]byte("tail"), g.cb("tail")))
 	for range 5 {
@@ -769,11 +777,11 @@ func pu7WritesWaitOnHalfClosed(t *testing.T, l *uvloop.Loop, readWhileWaiting bo
 		g.add("still waiting %v, sleeps %v", p.WriteQueueSize() > 0, pu7SleepsUntilTimer(t, l))
 	}
 	ch := pu7Drain(*peer, len(big)+4)
-	runUntil(t, l, "the writes", func() bool { return g[len(g)-1] == "tail nil" })
+	runUntil(t, l, "the writes", func() bool { return g[len(g)-1] == "drain, queued 0" })
 	g.add("peer read %d", (<-ch).n)
 	if !readWhileWaiting {
 		mustOK(t, p.ReadStart(pu7Reader(&g, "read")))
-		runUntil(t, l, "the end", func() bool { return len(g) == 5 })
+		runUntil(t, l, "the end", func() bool { return len(g) == 6 })
 	}
 	ringWriteClosePipe(t, l, p, &g)
 	return g
