@@ -44,9 +44,11 @@ func (s *stream) accepting() bool { return s.x != nil && s.x.acc.on }
 
 // ringListen is listen's part: it starts the kernel's accepts and reports whether it did
 // (otherwise the listener waits for Readable). A Pipe listener takes its connections on
-// readiness: a Unix socket has no reset to send, so closing one that the kernel accepted
-// ahead ends its client's stream (EOF), where epoll's listen queue resets it (ECONNRESET),
-// as Pipe reads stay off the ring for the reset that closing with unread bytes sends.
+// readiness, as Pipe reads are made (ringInit): a Unix socket has no reset to send
+// (SO_LINGER 0 does nothing), so closing a connection that the kernel accepted ahead would
+// end its client's stream (EOF), where epoll's listen queue resets it (ECONNRESET); and
+// accepts ahead would let more clients connect than the backlog allows, where a Unix
+// client's connect beyond it fails with EAGAIN.
 func (s *stream) ringListen() bool {
 	l := s.loop
 	if s.kind != KindTCP || !l.poller.CanAccept() || l.poller.AcceptStart(s.io.fd, s.io.tag) != nil {
