@@ -303,19 +303,35 @@ func TestPU7PipeWritevLarge(t *testing.T) {
 	})
 }
 
+// pu7Listen makes a Pipe listener on a fresh path with backlog and onConn, and checks the
+// test's fds.
+func pu7Listen(t *testing.T, l *uvloop.Loop, backlog int, onConn func(srv *uvloop.Pipe, err error)) (*uvloop.Pipe, string) {
+	t.Helper()
+	checkFds(t)
+	path := pipePath(t)
+	srv, err := l.NewPipe()
+	mustOK(t, err)
+	mustOK(t, srv.Bind(path))
+	mustOK(t, srv.Listen(backlog, func(err error) { onConn(srv, err) }))
+	return srv, path
+}
+
+// pu7Counter is a connection callback that counts the announcements and takes none.
+func pu7Counter(t *testing.T, conns *int) func(*uvloop.Pipe, error) {
+	return func(_ *uvloop.Pipe, err error) {
+		mustOK(t, err)
+		*conns++
+	}
+}
+
 // TestPU7PipeListenConnect: a Pipe listener and a Pipe client on a path: ping, pong, the
 // client's shutdown, the server's end of stream, then the server's close, which the client
 // reads as the end; the client then connects to a path where nothing listens.
 func TestPU7PipeListenConnect(t *testing.T) {
 	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		checkFds(t)
-		path := pipePath(t)
 		var g ringWriteLog
-		srv, err := l.NewPipe()
-		mustOK(t, err)
-		mustOK(t, srv.Bind(path))
 		var conn *uvloop.Pipe
-		mustOK(t, srv.Listen(8, func(err error) {
+		srv, path := pu7Listen(t, l, 8, func(srv *uvloop.Pipe, err error) {
 			mustOK(t, err)
 			conn, err = l.NewPipe()
 			mustOK(t, err)
@@ -328,7 +344,7 @@ func TestPU7PipeListenConnect(t *testing.T) {
 				}
 				conn.Close(func() { g.add("server close") })
 			}))
-		}))
+		})
 		c, err := l.NewPipe()
 		mustOK(t, err)
 		ended := false
@@ -865,17 +881,9 @@ func pu7ClientEnd(c *net.UnixConn) string {
 // accepted by the loop, is closed (EOF): so on every backend.
 func TestPU7PipeListenerCloseWithQueue(t *testing.T) {
 	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		checkFds(t)
-		path := pipePath(t)
 		var g ringWriteLog
-		srv, err := l.NewPipe()
-		mustOK(t, err)
-		mustOK(t, srv.Bind(path))
 		conns := 0
-		mustOK(t, srv.Listen(8, func(err error) {
-			mustOK(t, err)
-			conns++
-		}))
+		srv, path := pu7Listen(t, l, 8, pu7Counter(t, &conns))
 		cs := pu7Dial(t, path, 3)
 		runUntil(t, l, "the first connection", func() bool { return conns == 1 })
 		for range 3 {
@@ -938,17 +946,9 @@ func TestPU7PipeInheritedWhileReading(t *testing.T) {
 // of the callback.
 func TestPU7PipeListenBacklogFull(t *testing.T) {
 	pu7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
-		checkFds(t)
-		path := pipePath(t)
 		var g ringWriteLog
-		srv, err := l.NewPipe()
-		mustOK(t, err)
-		mustOK(t, srv.Bind(path))
 		conns := 0
-		mustOK(t, srv.Listen(1, func(err error) {
-			mustOK(t, err)
-			conns++
-		}))
+		srv, path := pu7Listen(t, l, 1, pu7Counter(t, &conns))
 		var clients []*uvloop.Pipe
 		connect := func(n int) {
 			for range n {
