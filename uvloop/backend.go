@@ -46,9 +46,10 @@ const BackendEnv = "UVGO_BACKEND"
 // loop's streams share) and write through it (a send per Write: see TCP.RingWrites); TCP
 // listeners accept through it (a multishot accept: no accept4 per connection); the loop's
 // wait is the io_uring_enter that submits; pipes (their reads, writes and accepts), UDP and
-// Poll handles go by readiness, through poll requests on the ring (and so does what the kernel lacks: multishot
-// receives before Linux 6.0, accepts before 5.19); the file requests that are faster there
-// run as submissions to the ring instead of on the work pool (see FSReq). It makes a tenth of
+// Poll handles go by readiness, through poll requests on the ring (and so does what the
+// kernel lacks: multishot receives before Linux 6.0, accepts before 5.19); the file requests
+// that are faster there run as submissions to the ring instead of on the work pool (see
+// FSReq). It makes a tenth of
 // epoll's system calls per HTTP request, but the kernel posts each completion from the thread
 // that submitted the request, so a loop whose goroutine changes threads pays thread wake-ups
 // and interrupts: use it with WithLockOSThread.
