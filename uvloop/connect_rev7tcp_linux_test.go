@@ -1,0 +1,191 @@
+package uvloop_test
+
+import (
+	"net"
+	"net/netip"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// rev7Diff runs scenario on each backend (ringWriteDiff), on plain loops and on loops of
+// their own thread.
+func rev7Diff(t *testing.T, scenario func(t *testing.T, l *uvloop.Loop) []string) {
+	t.Setenv(uvloop.OwnThreadEnv, "0")
+	t.Run("plain", func(t *testing.T) { ringWriteDiff(t, scenario) })
+	t.Run("own", func(t *testing.T) { ringWriteDiffWith(t, []uvloop.Option{uvloop.WithOwnThread()}, scenario) })
+}
+
+// rev7Accepted returns a stream the loop accepted (through the ring's multishot accept on
+// io_uring) and the Go client at its other end; the listener is closed.
+func rev7Accepted(t *testing.T, l *uvloop.Loop) (*uvloop.TCP, *net.TCPConn) {
+	t.Helper()
+	var c *uvloop.TCP
+	srv, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+		mustOK(t, err)
+		c = acceptTCP(t, server)
+	})
+	p, err := net.Dial("tcp", addr.String())
+	mustOK(t, err)
+	runUntil(t, l, "accept", func() bool { return c != nil })
+	srv.Close(nil)
+	return c, p.(*net.TCPConn)
+}
+
+// rev7ClosedPort returns a loopback address on which nothing listens.
+func rev7ClosedPort(t *testing.T) netip.AddrPort {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	mustOK(t, err)
+	addr := ln.Addr().(*net.TCPAddr).AddrPort()
+	ln.Close()
+	return addr
+}
+
+// A connect refused (nothing listens): the connect callback gets ECONNREFUSED, then the
+// writes queued behind it fail with ECANCELED, in order, and the handle closes cleanly; an
+// immediate queued with the Connect tells in which phase the refusal came.
+func TestRev7ConnectRefusedDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		done := false
+		mustOK(t, c.Connect(rev7ClosedPort(t), func(err error) {
+			g.add("connect %s", ringWriteErr(err))
+			if err := c.Write([]byte("late"), nil); err != nil {
+				g.add("write in connect cb: %s", ringWriteErr(err))
+			}
+			done = true
+		}))
+		mustOK(t, c.Write([]byte("a"), g.cb("w1")))
+		mustOK(t, c.Writev([][]byte{[]byte("b"), []byte("c")}, g.cb("w2")))
+		if err := c.Shutdown(g.cb("shutdown")); err != nil {
+			g.add("shutdown: %s", ringWriteErr(err))
+		}
+		g.add("queued %d", c.WriteQueueSize())
+		runUntil(t, l, "connect", func() bool { return done })
+		g.add("queued %d readable %v writable %v", c.WriteQueueSize(), c.IsReadable(), c.IsWritable())
+		ringWriteClose(t, l, c, &g, false)
+		return g
+	})
+}
+
+// Close while the connect is in flight, with writes and a shutdown queued behind it: the
+// connect callback, each write's and the shutdown's run once, with ECANCELED, in that order,
+// before the close callback; the server's end reads nothing and sees the end.
+func TestRev7ConnectCloseDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		mustOK(t, err)
+		defer ln.Close()
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), g.cb("connect")))
+		mustOK(t, c.Write([]byte("a"), g.cb("w1")))
+		mustOK(t, c.Write([]byte("b"), g.cb("w2")))
+		mustOK(t, c.Shutdown(g.cb("shutdown")))
+		ringWriteClose(t, l, c, &g, false)
+		return g
+	})
+}
+
+// Shutdown's edges on an accepted stream: writes queued before it go out first (their
+// callbacks, then the shutdown's), a second Shutdown fails with ENOTCONN and a Write after
+// it with EPIPE, both leaving the stream as it was; the peer reads the bytes, then the end.
+// The stream still reads (half open): the peer's reply arrives, then its end.
+func TestRev7ShutdownEdgesDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		c, p := rev7Accepted(t, l)
+		defer p.Close()
+		var got []byte
+		eof := false
+		mustOK(t, c.ReadStart(func(data []byte, err error) {
+			if err != nil {
+				g.add("read %s", ringWriteErr(err))
+				eof = true
+				return
+			}
+			got = append(got, data...)
+		}))
+		mustOK(t, c.Write([]byte("ab"), g.cb("w1")))
+		mustOK(t, c.Writev([][]byte{[]byte("c"), []byte("d")}, g.cb("w2")))
+		shut := false
+		mustOK(t, c.Shutdown(func(err error) { g.add("shutdown %s", ringWriteErr(err)); shut = true }))
+		g.add("again: %s", ringWriteErr(c.Shutdown(g.cb("shutdown2"))))
+		g.add("write after: %s", ringWriteErr(c.Write([]byte("x"), g.cb("w3"))))
+		g.add("writable %v readable %v", c.IsWritable(), c.IsReadable())
+		runUntil(t, l, "shutdown", func() bool { return shut })
+		all, err := ringWritePeer(p)
+		g.add("peer read %q %s", all, ringWriteErr(err))
+		_, err = p.Write([]byte("reply"))
+		mustOK(t, err)
+		mustOK(t, p.CloseWrite())
+		runUntil(t, l, "eof", func() bool { return eof })
+		g.add("got %q", got)
+		g.add("again after: %s", ringWriteErr(c.Shutdown(nil)))
+		ringWriteClose(t, l, c, &g, false)
+		return g
+	})
+}
+
+// Shutdown then Close in the same callback, with a write queued: the write goes out (its
+// callback nil, as write(2) took it inside Write on epoll), the shutdown is cancelled, and
+// the peer reads the bytes, then the end.
+func TestRev7ShutdownThenCloseDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		c, p := rev7Accepted(t, l)
+		defer p.Close()
+		mustOK(t, c.Write([]byte("bytes"), g.cb("w1")))
+		mustOK(t, c.Shutdown(g.cb("shutdown")))
+		ringWriteClose(t, l, c, &g, false)
+		all, err := ringWritePeer(p)
+		g.add("peer read %q %s", all, ringWriteErr(err))
+		return g
+	})
+}
+
+// The socket options of an accepted stream (a ring socket on io_uring): those set on the
+// handle before Accept reach the accepted socket, and setting them after works as well.
+func TestRev7AcceptedOptionsDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		var c *uvloop.TCP
+		srv, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			mustOK(t, err)
+			c, err = l.NewTCP()
+			mustOK(t, err)
+			mustOK(t, c.SetNoDelay(true))
+			mustOK(t, c.SetKeepAlive(true, 7*time.Second))
+			mustOK(t, server.Accept(c))
+		})
+		p, err := net.Dial("tcp", addr.String())
+		mustOK(t, err)
+		defer p.Close()
+		runUntil(t, l, "accept", func() bool { return c != nil })
+		srv.Close(nil)
+		opts := func(when string) {
+			nd, _ := unix.GetsockoptInt(c.Fd(), unix.IPPROTO_TCP, unix.TCP_NODELAY)
+			ka, _ := unix.GetsockoptInt(c.Fd(), unix.SOL_SOCKET, unix.SO_KEEPALIVE)
+			idle, _ := unix.GetsockoptInt(c.Fd(), unix.IPPROTO_TCP, unix.TCP_KEEPIDLE)
+			g.add("%s nodelay %d keepalive %d idle %d", when, nd, ka, idle)
+		}
+		opts("accepted")
+		mustOK(t, c.SetNoDelay(false))
+		mustOK(t, c.SetKeepAlive(false, 0))
+		opts("off")
+		mustOK(t, c.SetKeepAlive(true, 1500*time.Millisecond))
+		opts("on again")
+		// The stream still works through the ring after the setters.
+		mustOK(t, c.Write([]byte("ok"), g.cb("w")))
+		c.Close(nil)
+		all, err := ringWritePeer(p.(*net.TCPConn))
+		g.add("peer read %q %s", all, ringWriteErr(err))
+		return g
+	})
+}
