@@ -5,6 +5,7 @@ package uvloop_test
 // thread.
 
 import (
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -71,5 +72,82 @@ func TestRev7AcceptEmfileIdle(t *testing.T) {
 		runUntil(t, l, "the connection", func() bool { return conns == 1 })
 		server.Close(nil)
 		closeLoop(t, l)
+	})
+}
+
+// rev7PeerEnd reads from c until it ends (5 s at most) and names how: "EOF", the errno, or
+// the bytes read first.
+func rev7PeerEnd(c net.Conn) string {
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var b [64]byte
+	n, err := c.Read(b[:])
+	if n > 0 {
+		return fmt.Sprintf("read %q", b[:n])
+	}
+	return ringWriteErr(err)
+}
+
+// Two listeners with a connection each in the same batch; the first one's callback takes
+// its connection and closes the second listener: the second's callback never runs, and its
+// client sees a reset, as when epoll's listen queue is dropped (through the ring its
+// connection was accepted already, later in the batch).
+func TestRev7TwoListenersCloseOtherInBatch(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		var b *uvloop.TCP
+		a, addrA := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			g.add("A conn %s", ringWriteErr(err))
+			acceptTCP(t, server).Close(nil)
+			b.Close(func() { g.add("B closed") })
+		})
+		b, addrB := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			g.add("B conn %s", ringWriteErr(err))
+		})
+		ca, err := net.Dial("tcp", addrA.String())
+		mustOK(t, err)
+		defer ca.Close()
+		cb, err := net.Dial("tcp", addrB.String())
+		mustOK(t, err)
+		defer cb.Close()
+		for acceptQueue(t, addrA.Port()) < 1 || acceptQueue(t, addrB.Port()) < 1 {
+			time.Sleep(time.Millisecond)
+		}
+		runUntil(t, l, "B closed", func() bool { return len(g) >= 2 })
+		runNoWaitN(t, l, 3)
+		g.add("client A %s", rev7PeerEnd(ca))
+		g.add("client B %s", rev7PeerEnd(cb))
+		a.Close(nil)
+		return g
+	})
+}
+
+// The owner closes a parked listener between runs (its callback took no connection, more
+// arrived): no fd leaks, the announced connection ends as a closed one (EOF) and those
+// behind it with a reset, on both backends and on a loop of its own thread (through the ring
+// they are open fds in the listener's backlog, closed by the owner's goroutine).
+func TestRev7CloseParkedListenerBetweenRuns(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		calls := 0
+		srv, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			g.add("conn %s", ringWriteErr(err))
+			calls++
+		})
+		cs := dialN(t, addr, 3)
+		for acceptQueue(t, addr.Port()) < 3 {
+			time.Sleep(time.Millisecond)
+		}
+		runUntil(t, l, "the first connection", func() bool { return calls > 0 })
+		runNoWaitN(t, l, 3)
+		closed := false
+		srv.Close(func() { g.add("closed"); closed = true })
+		runUntil(t, l, "close", func() bool { return closed })
+		for i, c := range cs {
+			g.add("client%d %s", i, rev7PeerEnd(c))
+			c.Close()
+		}
+		return g
 	})
 }

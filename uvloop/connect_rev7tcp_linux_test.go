@@ -1,6 +1,7 @@
 package uvloop_test
 
 import (
+	"io"
 	"net"
 	"net/netip"
 	"testing"
@@ -188,4 +189,81 @@ func TestRev7AcceptedOptionsDiff(t *testing.T) {
 		g.add("peer read %q %s", all, ringWriteErr(err))
 		return g
 	})
+}
+
+// ReadStart right after Connect, before the connect completes (libuv allows it): the connect
+// callback hears the outcome first, then the read callback what the socket gives. Through
+// the ring the receive started at once and took the connect's error from the socket: the
+// read callback got ECONNREFUSED, and then the connect callback nil, a refused connect
+// reported as made. Each case also has a write queued behind the connect.
+func TestRev7ReadWhileConnectingDiff(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		listen bool // a peer listens (and answers "hi" to the write), else the connect is refused
+		stop   bool // the connect callback stops reading
+	}{
+		{name: "refused"},
+		{name: "refused-stop", stop: true},
+		{name: "connected", listen: true},
+		{name: "connected-stop", listen: true, stop: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				var g ringWriteLog
+				addr := rev7ClosedPort(t)
+				var peer chan net.Conn
+				answered := make(chan struct{})
+				if tc.listen {
+					ln, err := net.Listen("tcp", "127.0.0.1:0")
+					mustOK(t, err)
+					defer ln.Close()
+					addr = ln.Addr().(*net.TCPAddr).AddrPort()
+					peer = make(chan net.Conn, 1)
+					go func() {
+						p, err := ln.Accept()
+						if err == nil {
+							p.SetReadDeadline(time.Now().Add(5 * time.Second))
+							if _, err := io.ReadFull(p, make([]byte, 1)); err == nil {
+								p.Write([]byte("hi"))
+							}
+						}
+						peer <- p
+						close(answered)
+					}()
+				}
+				c, err := l.NewTCP()
+				mustOK(t, err)
+				done, ended := false, false
+				mustOK(t, c.Connect(addr, func(err error) {
+					g.add("connect %s", ringWriteErr(err))
+					if tc.stop {
+						mustOK(t, c.ReadStop())
+					}
+					done = true
+				}))
+				mustOK(t, c.ReadStart(func(data []byte, err error) {
+					g.add("read %q %s", data, ringWriteErr(err))
+					ended = ended || err != nil || tc.listen
+				}))
+				written := false
+				mustOK(t, c.Write([]byte("w"), func(err error) { g.add("w %s", ringWriteErr(err)); written = true }))
+				runUntil(t, l, "connect and write", func() bool { return done && written })
+				if !tc.stop {
+					runUntil(t, l, "a read", func() bool { return ended })
+				}
+				if tc.listen {
+					<-answered // when reading stopped, "hi" stays unread: the close resets
+				}
+				runNoWaitN(t, l, 3)
+				ringWriteClose(t, l, c, &g, false)
+				if peer != nil {
+					if p := <-peer; p != nil {
+						g.add("peer %s", rev7PeerEnd(p))
+						p.Close()
+					}
+				}
+				return g
+			})
+		})
+	}
 }

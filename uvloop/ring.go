@@ -53,6 +53,11 @@ func (s *stream) ringInit(kind HandleKind) {
 // held, the receive starts only once they are handed over and the stream still reads
 // (runHeld): a stream that pauses and resumes reads the socket when what was read for it is
 // used up, as on readiness, rather than have the kernel read more behind it each time.
+//
+// While a connect is in flight the receive waits for its outcome (ringConnected): started
+// before, it would take the connect's error from the socket (a refusal read as the read's
+// error, and the connect reported as a success), where on readiness the connect is reported
+// first and reading starts after it.
 func (s *stream) ringStart() error {
 	r := &s.ring
 	if r.hasHeld || r.heldEnd {
@@ -62,7 +67,20 @@ func (s *stream) ringStart() error {
 		}
 		return nil
 	}
+	if s.sflags&sConnecting != 0 {
+		return nil
+	}
 	return s.ringRecvStart()
+}
+
+// ringConnected is finishConnect's part for a stream that ReadStart made read while it
+// connected: the receive starts now, after the connect's outcome was taken from the socket.
+// If it cannot start, its error goes to the read callback in the next poll phase (runHeld).
+func (s *stream) ringConnected() {
+	if err := s.ringRecvStart(); err != nil {
+		s.hold(nil, err)
+		s.ringStart()
+	}
 }
 
 // ringRecvStart starts the receive, unless it runs.

@@ -847,6 +847,9 @@ func (s *stream) finishConnect() {
 	if err == nil {
 		s.sflags |= sConnected
 	}
+	if s.ring.on && s.sflags&sReading != 0 && s.io.fd >= 0 {
+		s.ringConnected()
+	}
 	s.loop.reqDone(ReqConnect)
 	if s.io.fd >= 0 && (err != nil || s.queue.front() == nil) {
 		s.loop.io.stop(&s.io, Writable)
