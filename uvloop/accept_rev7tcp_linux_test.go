@@ -7,6 +7,7 @@ package uvloop_test
 import (
 	"fmt"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -148,6 +149,72 @@ func TestRev7CloseParkedListenerBetweenRuns(t *testing.T) {
 			g.add("client%d %s", i, rev7PeerEnd(c))
 			c.Close()
 		}
+		return g
+	})
+}
+
+// A burst of connections larger than the listen backlog: the kernel drops the handshakes
+// that find the queue full and the clients retry; every connection is announced once, none
+// fails, on both backends (through the ring, the multishot accept takes them as they come).
+func TestRev7AcceptBurstOverBacklog(t *testing.T) {
+	ringWriteDiff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		const n = 12
+		seen := map[uint16]int{}
+		errs := 0
+		srv, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, srv.Bind(loopback, 0))
+		mustOK(t, srv.Listen(1, func(err error) {
+			if err != nil {
+				errs++
+				return
+			}
+			c := acceptTCP(t, srv)
+			peer, err := c.RemoteAddr()
+			mustOK(t, err)
+			seen[peer.Port()]++
+			c.Close(nil)
+		}))
+		addr, err := srv.LocalAddr()
+		mustOK(t, err)
+		var mu sync.Mutex
+		var clients []net.Conn
+		dials := 0
+		for range n {
+			go func() {
+				c, err := net.DialTimeout("tcp", addr.String(), 4*time.Second)
+				mu.Lock()
+				defer mu.Unlock()
+				dials++
+				if err == nil {
+					// A handshake whose last ACK found the queue full completes when the
+					// client sends (its retransmits come sooner than the server's).
+					c.Write([]byte("x"))
+					clients = append(clients, c)
+				}
+			}()
+		}
+		done := func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return dials == n && len(seen) >= len(clients)
+		}
+		runUntil(t, l, "every connection", done)
+		defer func() {
+			for _, c := range clients {
+				c.Close()
+			}
+		}()
+		twice := 0
+		for _, k := range seen {
+			if k > 1 {
+				twice++
+			}
+		}
+		g.add("dialed %d announced %d twice %d errors %d", len(clients), len(seen), twice, errs)
+		ringWriteClose(t, l, srv, nil, false)
 		return g
 	})
 }
