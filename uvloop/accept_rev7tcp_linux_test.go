@@ -36,7 +36,8 @@ func TestRev7AcceptEmfileIdle(t *testing.T) {
 		if ln, err := net.Listen("tcp", "127.0.0.1:0"); err == nil {
 			ln.Close() // the runtime's poller opens its fds now
 		}
-		mustRunMode(t, l, uvloop.RunNoWait)
+		// The loop has not run: its accept reaches the kernel after the limit is lowered (the
+		// kernel reads RLIMIT_NOFILE when it takes the request, not at each accept).
 		client, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 		mustOK(t, err)
 		defer unix.Close(client)
@@ -216,5 +217,51 @@ func TestRev7AcceptBurstOverBacklog(t *testing.T) {
 		g.add("dialed %d announced %d twice %d errors %d", len(clients), len(seen), twice, errs)
 		ringWriteClose(t, l, srv, nil, false)
 		return g
+	})
+}
+
+// Out of fds with the reserve lost (another thread took it): the connection callback hears
+// EMFILE, as in libuv, and when its callback frees fds the waiting connection is announced
+// next, on both backends (through the ring, the multishot accept that ended on EMFILE is
+// armed again).
+func TestRev7AcceptEmfileNoReserve(t *testing.T) {
+	rev4InChild(t, func(t *testing.T, opts ...uvloop.Option) {
+		l := newLoopWith(t, opts...)
+		var g ringWriteLog
+		var dups []int
+		defer func() {
+			for _, fd := range dups {
+				unix.Close(fd)
+			}
+		}()
+		server, addr := listenTCP(t, l, func(server *uvloop.TCP, err error) {
+			g.add("conn %s", ringWriteErr(err))
+			if err != nil {
+				for _, fd := range dups {
+					unix.Close(fd)
+				}
+				dups = nil
+				return
+			}
+			c, err := l.NewTCP()
+			mustOK(t, err)
+			mustOK(t, server.Accept(c))
+			c.Close(nil)
+		})
+		if ln, err := net.Listen("tcp", "127.0.0.1:0"); err == nil {
+			ln.Close()
+		}
+		client, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		mustOK(t, err)
+		defer unix.Close(client)
+		l.DropReserveFd()
+		dups = useUpFds(t)
+		mustOK(t, unix.Connect(client, &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}))
+		runUntil(t, l, "the connection", func() bool { return len(g) > 0 && g[len(g)-1] == "conn nil" })
+		if want := []string{"conn 24(too many open files)", "conn nil"}; fmt.Sprint(g) != fmt.Sprint(want) {
+			t.Errorf("got %q, want %q", g, want)
+		}
+		server.Close(nil)
+		closeLoop(t, l)
 	})
 }

@@ -22,7 +22,8 @@ import (
 //     accepts only from the next wait, and a burst that came before is held whole;
 //   - EMFILE and ENFILE go through the same reserve-fd trick (emfileTrick), which takes
 //     the queued connections with accept4 and closes them; the reserve is taken back at each
-//     report when it was lost;
+//     report when it was lost. The listener then waits for Readable before the kernel
+//     accepts again (ringAcceptWait), as an accept armed without a free fd fails at once;
 //   - other accept errors go to the callback, and the kernel goes on accepting.
 //
 // Closing the listener cancels the accept (AcceptForget) before the fd is closed; the
@@ -85,6 +86,7 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 	}
 	if err != nil {
 		if err == syscall.EMFILE || err == syscall.ENFILE {
+			s.ringAcceptWait()
 			err = s.emfileTrick(err)
 		}
 		switch err {
@@ -135,10 +137,32 @@ func (s *stream) acceptBacklog() {
 	}
 }
 
+// ringAcceptWait is onAccepted's part for EMFILE and ENFILE: the kernel takes a free fd
+// before it looks for a connection, so an accept armed again while the process has none
+// fails at once, with no connection waiting, and the loop would spin. The listener waits
+// for Readable instead, as on readiness, and accepts through the ring again when a
+// connection waits (ringAcceptReady).
+func (s *stream) ringAcceptWait() {
+	s.loop.poller.AcceptStop(s.io.fd)
+	if s.x.acceptedFd == -1 {
+		s.loop.io.start(&s.io, Readable)
+	}
+}
+
+// ringAcceptReady is ioReady's part for a listener that accepts through the ring: after
+// ringAcceptWait, a connection waits; the kernel accepts it (or fails again) at the next wait.
+func (s *stream) ringAcceptReady() {
+	s.loop.io.stop(&s.io, Readable)
+	s.loop.poller.AcceptStart(s.io.fd, s.io.tag)
+}
+
 // ringAcceptResume is Accept's part: the listener accepts again, and what its backlog holds
 // is announced in the next poll phase (in this one, when the callback is accepting from
 // acceptBacklog, which goes on by itself).
 func (s *stream) ringAcceptResume() {
+	if s.io.want&Readable != 0 {
+		s.loop.io.stop(&s.io, Readable) // waiting after EMFILE: the accept looks now
+	}
 	s.loop.poller.AcceptStart(s.io.fd, s.io.tag)
 	if len(s.x.acc.backlog) > 0 && !s.ring.queued {
 		s.ring.queued = true

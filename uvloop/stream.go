@@ -333,6 +333,10 @@ func (s *stream) ioReady(events Events, err error) {
 		return
 	}
 	if s.sflags&sListening != 0 {
+		if s.accepting() {
+			s.ringAcceptReady() // readable after EMFILE (ring_accept.go)
+			return
+		}
 		s.serverIO()
 		return
 	}
