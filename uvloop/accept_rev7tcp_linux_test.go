@@ -265,3 +265,27 @@ func TestRev7AcceptEmfileNoReserve(t *testing.T) {
 		closeLoop(t, l)
 	})
 }
+
+// Listen twice on one handle (libuv allows it: the new callback and backlog apply), then
+// Close: the listener is counted once among what the io_uring backend accepts for, so none
+// is left once it is closed (the count kept the loop waiting in the kernel without an fd).
+// The second callback gets the connections.
+func TestRev7ListenTwice(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		srv, addr := listenTCP(t, l, func(*uvloop.TCP, error) { g.add("first callback") })
+		mustOK(t, srv.Listen(64, func(err error) {
+			g.add("second callback %s", ringWriteErr(err))
+			acceptTCP(t, srv).Close(nil)
+		}))
+		c, err := net.Dial("tcp", addr.String())
+		mustOK(t, err)
+		defer c.Close()
+		runUntil(t, l, "the connection", func() bool { return len(g) > 0 })
+		ringWriteClose(t, l, srv, &g, false)
+		recvs, sends := l.KernelWaitCounts()
+		g.add("recvs %d sends %d", recvs, sends)
+		return g
+	})
+}

@@ -52,6 +52,9 @@ func (s *stream) accepting() bool { return s.x != nil && s.x.acc.on }
 // client's connect beyond it fails with EAGAIN.
 func (s *stream) ringListen() bool {
 	l := s.loop
+	if s.accepting() {
+		return true // Listen again: the accepts run (or wait for Accept), counted once
+	}
 	if s.kind != KindTCP || !l.poller.CanAccept() || l.poller.AcceptStart(s.io.fd, s.io.tag) != nil {
 		return false
 	}
