@@ -267,3 +267,60 @@ func TestRev7ReadWhileConnectingDiff(t *testing.T) {
 		})
 	}
 }
+
+// ReadStart on a bound, unconnected socket, then Connect: both backends tell the same.
+func TestRev7ReadBeforeConnectDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		mustOK(t, err)
+		defer ln.Close()
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Bind(loopback, 0))
+		g.add("readstart %s", ringWriteErr(c.ReadStart(func(data []byte, err error) {
+			g.add("read %q %s", data, ringWriteErr(err))
+		})))
+		runNoWaitN(t, l, 3)
+		done := false
+		g.add("connect %s", ringWriteErr(c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), func(err error) {
+			g.add("connected %s", ringWriteErr(err))
+			done = true
+		})))
+		runUntil(t, l, "connect", func() bool { return done || len(g) > 4 })
+		runNoWaitN(t, l, 3)
+		ringWriteClose(t, l, c, &g, false)
+		return g
+	})
+}
+
+// Stream A's read callback closes stream B, whose peer's end (EOF) is later in the same
+// batch: B's read callback never runs, its close callback does, and B's peer sees an orderly
+// end (nothing was left unread), on both backends.
+func TestRev7CloseOtherWithEOFLaterInBatch(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		a, pa := rev7Accepted(t, l)
+		defer pa.Close()
+		b, pb := rev7Accepted(t, l)
+		defer pb.Close()
+		closed := false
+		mustOK(t, a.ReadStart(func(data []byte, err error) {
+			g.add("A read %q %s", data, ringWriteErr(err))
+			if !b.IsClosing() {
+				b.Close(func() { g.add("B closed"); closed = true })
+			}
+		}))
+		mustOK(t, b.ReadStart(func(data []byte, err error) {
+			g.add("B read %q %s", data, ringWriteErr(err))
+		}))
+		runNoWaitN(t, l, 3)
+		_, err := pa.Write([]byte("a"))
+		mustOK(t, err)
+		mustOK(t, pb.CloseWrite())
+		runUntil(t, l, "B closed", func() bool { return closed })
+		g.add("B peer %s", rev7PeerEnd(pb))
+		ringWriteClose(t, l, a, &g, false)
+		return g
+	})
+}
