@@ -7,6 +7,7 @@ package uvloop_test
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"testing"
 	"time"
@@ -286,6 +287,53 @@ func TestRev7ListenTwice(t *testing.T) {
 		ringWriteClose(t, l, srv, &g, false)
 		recvs, sends := l.KernelWaitCounts()
 		g.add("recvs %d sends %d", recvs, sends)
+		return g
+	})
+}
+
+// Two listeners on one port (TCPReusePort): the kernel spreads the connections between
+// them, and each is announced once, by one of them, on both backends.
+func TestRev7ReusePortListeners(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		checkFds(t)
+		var g ringWriteLog
+		seen := map[uint16]int{}
+		listen := func(addr netip.AddrPort) *uvloop.TCP {
+			s, err := l.NewTCP()
+			mustOK(t, err)
+			mustOK(t, s.Bind(addr, uvloop.TCPReusePort))
+			mustOK(t, s.Listen(64, func(err error) {
+				mustOK(t, err)
+				c := acceptTCP(t, s)
+				peer, err := c.RemoteAddr()
+				mustOK(t, err)
+				seen[peer.Port()]++
+				c.Close(nil)
+			}))
+			return s
+		}
+		a := listen(loopback)
+		addr, err := a.LocalAddr()
+		mustOK(t, err)
+		b := listen(addr)
+		const n = 16
+		cs := dialN(t, addr, n)
+		defer func() {
+			for _, c := range cs {
+				c.Close()
+			}
+		}()
+		runUntil(t, l, "every connection", func() bool { return len(seen) == n })
+		runNoWaitN(t, l, 3)
+		twice := 0
+		for _, k := range seen {
+			if k > 1 {
+				twice++
+			}
+		}
+		g.add("announced %d twice %d", len(seen), twice)
+		ringWriteClose(t, l, b, nil, false)
+		ringWriteClose(t, l, a, nil, false)
 		return g
 	})
 }
