@@ -324,3 +324,40 @@ func TestRev7CloseOtherWithEOFLaterInBatch(t *testing.T) {
 		return g
 	})
 }
+
+// The peer half-closes first: the stream reads the bytes, then EOF, and still writes (half
+// open); a ReadStart after the EOF reads it again; Shutdown then ends the other direction,
+// and the peer reads both replies, then the end.
+func TestRev7PeerHalfCloseFirstDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		c, p := rev7Accepted(t, l)
+		defer p.Close()
+		eofs, shut := 0, false
+		var onRead func(data []byte, err error)
+		onRead = func(data []byte, err error) {
+			g.add("read %q %s", data, ringWriteErr(err))
+			switch {
+			case err == nil:
+				mustOK(t, c.Write([]byte("r1"), g.cb("w1")))
+			case eofs == 0:
+				eofs++
+				mustOK(t, c.Write([]byte("r2"), g.cb("w2")))
+				g.add("readable %v writable %v", c.IsReadable(), c.IsWritable())
+				g.add("readstart again %s", ringWriteErr(c.ReadStart(onRead)))
+			default:
+				eofs++
+				mustOK(t, c.Shutdown(func(err error) { g.add("shutdown %s", ringWriteErr(err)); shut = true }))
+			}
+		}
+		mustOK(t, c.ReadStart(onRead))
+		_, err := p.Write([]byte("q"))
+		mustOK(t, err)
+		mustOK(t, p.CloseWrite())
+		runUntil(t, l, "shutdown", func() bool { return shut })
+		all, err := ringWritePeer(p)
+		g.add("peer read %q %s", all, ringWriteErr(err))
+		ringWriteClose(t, l, c, &g, false)
+		return g
+	})
+}

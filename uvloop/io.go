@@ -59,6 +59,7 @@ type ioTable struct {
 	recvs  int            // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
 	sends  int            // sends in flight (ring_write.go): they need the kernel wait too
 	rest   []poller.Event // the events of the batch that dispatch has not reached yet
+	batch  []poller.Event // the batch dispatch runs
 }
 
 // ioFailure is a watcher the poller refused, and why; its owner hears of it in the poll phase.
@@ -306,8 +307,9 @@ func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
 // closed and reused) by an earlier callback of the batch carries a retired tag and is dropped.
 func (l *Loop) dispatch(events []poller.Event) {
 	next := 0 // the first event not dispatched yet
+	l.io.batch = events
 	defer func() {
-		l.io.rest = nil
+		l.io.rest, l.io.batch = nil, nil
 		if next < len(events) {
 			l.keepCompletions(events[next:]) // a callback panicked: no completion is lost
 		}

@@ -130,11 +130,15 @@ func (s *stream) ringForget() {
 
 // receivedLater reports whether the rest of the batch being dispatched holds bytes read for
 // the stream (a callback of the batch closes it: they are dropped).
-func (s *stream) receivedLater() bool {
+func (s *stream) receivedLater() bool { return s.receivedIn(s.loop.io.rest, false) }
+
+// receivedIn reports whether events hold bytes read for the stream; with handed, also those
+// that readsFirst handed over (their tag inverted).
+func (s *stream) receivedIn(events []poller.Event, handed bool) bool {
 	p := s.loop.poller
-	for i := range s.loop.io.rest {
-		ev := &s.loop.io.rest[i]
-		if ev.Received() && ev.Fd == int32(s.io.fd) && ev.Tag == s.io.tag {
+	for i := range events {
+		ev := &events[i]
+		if ev.Received() && ev.Fd == int32(s.io.fd) && (ev.Tag == s.io.tag || handed && ev.Tag == ^s.io.tag) {
 			if data, _ := p.RecvData(ev); len(data) > 0 {
 				return true
 			}
@@ -151,6 +155,14 @@ func (s *stream) onRecv(data []byte, err error) {
 	}
 	if s.sflags&sReading == 0 || r.hasHeld || r.heldEnd {
 		s.hold(data, err)
+		return
+	}
+	if data == nil && err == nil && s.receivedIn(s.loop.io.batch, true) {
+		// The end came in the batch that brought bytes: on readiness the read that took
+		// them was short, and the next read, which finds the end, is the next poll phase's,
+		// after the pending phase (the callbacks of the writes the bytes answered).
+		s.hold(nil, nil)
+		s.ringStart() // queued for runHeld
 		return
 	}
 	s.deliver(data, err)
