@@ -257,6 +257,17 @@ func TestRev7AcceptEmfileNoReserve(t *testing.T) {
 		defer unix.Close(client)
 		l.DropReserveFd()
 		dups = useUpFds(t)
+		// No connection waits: the loop sleeps until its timer, the callback not called.
+		fired := false
+		tm := l.NewTimer(func(*uvloop.Timer) { fired = true })
+		mustOK(t, tm.Start(20*time.Millisecond, 0))
+		before := l.Metrics().LoopCount
+		for !fired {
+			mustRunMode(t, l, uvloop.RunOnce)
+		}
+		if n := l.Metrics().LoopCount - before; n > 5 {
+			g.add("%d iterations with no connection waiting", n)
+		}
 		mustOK(t, unix.Connect(client, &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()}))
 		runUntil(t, l, "the connection", func() bool { return len(g) > 0 && g[len(g)-1] == "conn nil" })
 		if want := []string{"conn 24(too many open files)", "conn nil"}; fmt.Sprint(g) != fmt.Sprint(want) {

@@ -23,7 +23,9 @@ import (
 //   - EMFILE and ENFILE go through the same reserve-fd trick (emfileTrick), which takes
 //     the queued connections with accept4 and closes them; the reserve is taken back at each
 //     report when it was lost. The listener then waits for Readable before the kernel
-//     accepts again (ringAcceptWait), as an accept armed without a free fd fails at once;
+//     accepts again (ringAcceptWait), as an accept armed without a free fd fails at once,
+//     connection or not: so the callback hears of EMFILE (the reserve lost) only from an
+//     accept that Readable armed, when a connection waits, as on readiness;
 //   - other accept errors go to the callback, and the kernel goes on accepting.
 //
 // Closing the listener cancels the accept (AcceptForget) before the fd is closed; the
@@ -37,6 +39,7 @@ import (
 // accepted connection does not carry it); loop goroutine only.
 type ringAccept struct {
 	on      bool  // the listener accepts through the ring (CanAccept at Listen)
+	ready   bool  // armed again by Readable after EMFILE (ringAcceptReady): a connection waits
 	backlog []int // connections accepted while one waited for Accept, oldest first
 }
 
@@ -87,10 +90,17 @@ func (s *stream) onAccepted(fd int, err error, keep bool) {
 	if !l.streams.reserved {
 		l.reserveFd() // lost to another thread: see serverIO
 	}
+	waiting := s.x.acc.ready
+	s.x.acc.ready = false
 	if err != nil {
 		if err == syscall.EMFILE || err == syscall.ENFILE {
 			s.ringAcceptWait()
-			err = s.emfileTrick(err)
+			if err = s.emfileTrick(err); (err == syscall.EMFILE || err == syscall.ENFILE) && !waiting {
+				// Without the reserve nothing was shed; and the accept failed for want of an
+				// fd, maybe with no connection waiting, which readiness would not report.
+				// Readable tells when one waits, and its failure is reported then.
+				err = syscall.EAGAIN
+			}
 		}
 		switch err {
 		case syscall.EAGAIN, syscall.ECONNABORTED:
@@ -155,6 +165,7 @@ func (s *stream) ringAcceptWait() {
 // ringAcceptReady is ioReady's part for a listener that accepts through the ring: after
 // ringAcceptWait, a connection waits; the kernel accepts it (or fails again) at the next wait.
 func (s *stream) ringAcceptReady() {
+	s.x.acc.ready = true
 	s.loop.io.stop(&s.io, Readable)
 	s.loop.poller.AcceptStart(s.io.fd, s.io.tag)
 }
