@@ -361,3 +361,22 @@ func TestRev7PeerHalfCloseFirstDiff(t *testing.T) {
 		return g
 	})
 }
+
+// Connect, ReadStart and Close in one go: the connect callback gets ECANCELED before the
+// close callback, and the read callback never runs, on both backends.
+func TestRev7ReadWhileConnectingCloseDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var g ringWriteLog
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		mustOK(t, err)
+		defer ln.Close()
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), g.cb("connect")))
+		mustOK(t, c.ReadStart(func(data []byte, err error) { g.add("read %q %s", data, ringWriteErr(err)) }))
+		ringWriteClose(t, l, c, &g, false)
+		recvs, sends := l.KernelWaitCounts()
+		g.add("recvs %d sends %d", recvs, sends)
+		return g
+	})
+}
