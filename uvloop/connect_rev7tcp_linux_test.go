@@ -45,6 +45,19 @@ func rev7ClosedPort(t *testing.T) netip.AddrPort {
 	return addr
 }
 
+// rev7Connecting starts a connect of a new TCP of l to a Go listener that never accepts (the
+// kernel completes the handshake), open until the test ends.
+func rev7Connecting(t *testing.T, l *uvloop.Loop, cb func(error)) *uvloop.TCP {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	mustOK(t, err)
+	t.Cleanup(func() { ln.Close() })
+	c, err := l.NewTCP()
+	mustOK(t, err)
+	mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), cb))
+	return c
+}
+
 // A connect refused (nothing listens): the connect callback gets ECONNREFUSED, then the
 // writes queued behind it fail with ECANCELED, in order, and the handle closes cleanly; an
 // immediate queued with the Connect tells in which phase the refusal came.
@@ -80,12 +93,7 @@ func TestRev7ConnectRefusedDiff(t *testing.T) {
 func TestRev7ConnectCloseDiff(t *testing.T) {
 	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		var g ringWriteLog
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		mustOK(t, err)
-		defer ln.Close()
-		c, err := l.NewTCP()
-		mustOK(t, err)
-		mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), g.cb("connect")))
+		c := rev7Connecting(t, l, g.cb("connect"))
 		mustOK(t, c.Write([]byte("a"), g.cb("w1")))
 		mustOK(t, c.Write([]byte("b"), g.cb("w2")))
 		mustOK(t, c.Shutdown(g.cb("shutdown")))
@@ -367,12 +375,7 @@ func TestRev7PeerHalfCloseFirstDiff(t *testing.T) {
 func TestRev7ReadWhileConnectingCloseDiff(t *testing.T) {
 	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
 		var g ringWriteLog
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		mustOK(t, err)
-		defer ln.Close()
-		c, err := l.NewTCP()
-		mustOK(t, err)
-		mustOK(t, c.Connect(ln.Addr().(*net.TCPAddr).AddrPort(), g.cb("connect")))
+		c := rev7Connecting(t, l, g.cb("connect"))
 		mustOK(t, c.ReadStart(func(data []byte, err error) { g.add("read %q %s", data, ringWriteErr(err)) }))
 		ringWriteClose(t, l, c, &g, false)
 		recvs, sends := l.KernelWaitCounts()
