@@ -383,3 +383,51 @@ func TestRev7ReadWhileConnectingCloseDiff(t *testing.T) {
 		return g
 	})
 }
+
+// Shutdown right after Connect, with no write queued. The shutdown happens once the connect
+// is made, its callback after the connect's, and the peer reads the end of the stream; after
+// a refused connect it fails with ENOTCONN, after the connect callback. (It never ran on
+// either backend: the connect's outcome stopped the wait for writability, the queue being
+// empty, and nothing started the shutdown, which only Close ended, with ECANCELED.)
+func TestShutdownWhileConnectingDiff(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		name := "accepted"
+		if refused {
+			name = "refused"
+		}
+		t.Run(name, func(t *testing.T) {
+			rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				var g ringWriteLog
+				addr := rev7ClosedPort(t)
+				var peer chan net.Conn
+				if !refused {
+					ln, err := net.Listen("tcp", "127.0.0.1:0")
+					mustOK(t, err)
+					defer ln.Close()
+					addr = ln.Addr().(*net.TCPAddr).AddrPort()
+					peer = make(chan net.Conn, 1)
+					go func() {
+						p, _ := ln.Accept()
+						peer <- p
+					}()
+				}
+				c, err := l.NewTCP()
+				mustOK(t, err)
+				mustOK(t, c.Connect(addr, g.cb("connect")))
+				mustOK(t, c.Shutdown(g.cb("shutdown")))
+				runUntil(t, l, "the shutdown callback", func() bool { return len(g) >= 2 })
+				if !refused {
+					p := <-peer
+					if p == nil {
+						t.Fatal("accept failed")
+					}
+					all, err := ringWritePeer(p.(*net.TCPConn))
+					g.add("peer read %q %s", all, ringWriteErr(err))
+					p.Close()
+				}
+				ringWriteClose(t, l, c, &g, false)
+				return g
+			})
+		})
+	}
+}

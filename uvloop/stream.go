@@ -803,6 +803,9 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 
 // Shutdown half-closes the stream once the queue is written (uv_shutdown). It fails with
 // an error wrapping ENOTCONN if the stream is not writable, already shut down or closing.
+// Made while a connect is in flight, it waits for the connect (and the writes queued behind
+// it); if the connect fails, its callback gets an error wrapping ENOTCONN after the
+// connect's and the writes' callbacks.
 func (s *stream) Shutdown(cb func(err error)) error {
 	if s.sflags&sWritable == 0 || s.sflags&(sShut|sShutting) != 0 || s.flags&(flagClosing|flagClosed) != 0 || s.io.fd < 0 {
 		return errNotConn
@@ -865,14 +868,20 @@ func (s *stream) finishConnect() {
 			cb(nil)
 			s.loop.afterCallback()
 		}
-		return
+	} else {
+		s.failWritesAfter(func() {
+			if cb != nil {
+				cb(err)
+				s.loop.afterCallback()
+			}
+		}, errCanceled)
 	}
-	s.failWritesAfter(func() {
-		if cb != nil {
-			cb(err)
-			s.loop.afterCallback()
-		}
-	}, errCanceled)
+	if s.sflags&sShutting != 0 && s.queue.front() == nil && s.io.fd >= 0 {
+		// A Shutdown made while connecting, with no write left for it to wait for: it
+		// happens now (in the next pending phase), or fails with ENOTCONN after a refusal.
+		// (uv__stream_connect leaves it waiting for a writability it no longer asks for.)
+		s.feed()
+	}
 }
 
 // failWritesAfter runs report (a callback that tells of a failure), then fails the queued
