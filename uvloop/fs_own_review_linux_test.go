@@ -708,16 +708,18 @@ func TestRev5WorkAfterOrder(t *testing.T) {
 		})
 		mustOK(t, err)
 		mustOK(t, ph.Start(uvloop.Readable))
-		step := make(chan int)
-		for i := 0; i < 3; i++ {
-			i := i
-			_, err := l.QueueWork(func() { <-step }, func(err error) { rev5Log(&out, "after %d %s", i, rev5Err(err)) })
+		// one channel per work, so that work i is the i-th to finish (with one channel for
+		// all, any waiting worker could take the i-th send)
+		var steps [3]chan struct{}
+		for i := range steps {
+			steps[i] = make(chan struct{})
+			_, err := l.QueueWork(func() { <-steps[i] }, func(err error) { rev5Log(&out, "after %d %s", i, rev5Err(err)) })
 			mustOK(t, err)
 		}
 		// all three finished and the pipe readable before the loop runs: I/O first, then the
 		// work in the order it finished
-		for i := 0; i < 3; i++ {
-			step <- i
+		for i := range steps {
+			steps[i] <- struct{}{}
 			for uvloop.WorkDoneQueued(l) < i+1 {
 				time.Sleep(time.Millisecond)
 			}
