@@ -130,21 +130,21 @@ func (s *stream) ringForget() {
 
 // receivedLater reports whether the rest of the batch being dispatched holds bytes read for
 // the stream (a callback of the batch closes it: they are dropped).
-func (s *stream) receivedLater() bool { return s.receivedIn(s.loop.io.rest, false) }
+func (s *stream) receivedLater() bool { return s.receivedIn(s.loop.io.rest, false) > 0 }
 
-// receivedIn reports whether events hold bytes read for the stream; with handed, also those
-// that readsFirst handed over (their tag inverted).
-func (s *stream) receivedIn(events []poller.Event, handed bool) bool {
+// receivedIn returns the bytes that events hold read for the stream; with handed, also
+// those that readsFirst handed over (their tag inverted).
+func (s *stream) receivedIn(events []poller.Event, handed bool) int {
 	p := s.loop.poller
+	n := 0
 	for i := range events {
 		ev := &events[i]
 		if ev.Received() && ev.Fd == int32(s.io.fd) && (ev.Tag == s.io.tag || handed && ev.Tag == ^s.io.tag) {
-			if data, _ := p.RecvData(ev); len(data) > 0 {
-				return true
-			}
+			data, _ := p.RecvData(ev)
+			n += len(data)
 		}
 	}
-	return false
+	return n
 }
 
 // onRecv is the dispatch of what the kernel read: data, nil at the end of the stream, or err.
@@ -157,12 +157,23 @@ func (s *stream) onRecv(data []byte, err error) {
 		s.hold(data, err)
 		return
 	}
-	if data == nil && err == nil && s.receivedIn(s.loop.io.batch, true) {
-		// The end came in the batch that brought bytes: on readiness the read that took
-		// them was short, and the next read, which finds the end, is the next poll phase's,
-		// after the pending phase (the callbacks of the writes the bytes answered).
-		s.hold(nil, nil)
-		s.ringStart() // queued for runHeld
+	if data == nil && (err == nil || socketErr(err)) && s.receivedIn(s.loop.io.batch, true)%readBufSize != 0 {
+		// The end or the socket's error came in the batch that brought bytes, and on
+		// readiness the read that took the last of them was short (a multiple of the read
+		// buffer is read whole, and the next read finds the end or the error at once).
+		if err == nil {
+			// The next read, which finds the end, is the next poll phase's, after the
+			// pending phase (the callbacks of the writes the bytes answered).
+			s.hold(nil, nil)
+			s.ringStart() // queued for runHeld
+			return
+		}
+		// A reset: the hangup ends the stream without another read, and the error stays in
+		// the socket for the next write (onSent), or the next read after a ReadStart.
+		s.rare().sockErr = err
+		if s.readCb != nil {
+			s.eof()
+		}
 		return
 	}
 	s.deliver(data, err)
@@ -256,6 +267,9 @@ func (l *Loop) keepCompletions(events []poller.Event) {
 func (s *stream) deliver(data []byte, err error) {
 	if data == nil && err == nil && s.x != nil {
 		err = s.delayedRecvErr() // the end stands for the error a send took (sendErrToRead)
+		if err == nil {
+			err, s.x.sockErr = s.x.sockErr, nil // or the one onRecv left to the socket
+		}
 	}
 	switch {
 	case s.readCb == nil:

@@ -82,6 +82,9 @@ func (s *stream) ringSend() bool {
 func (s *stream) onSent(n int, err error, inline bool) {
 	s.rw.inflight = false
 	s.loop.io.sends--
+	if err == syscall.EPIPE && s.x != nil && s.x.sockErr != nil {
+		err, s.x.sockErr = s.x.sockErr, nil // the socket's error, which readiness left for the write (onRecv)
+	}
 	if err != nil && !inline {
 		if err = s.sendErrToRead(err); s.io.fd < 0 {
 			return // the read callback closed the stream: destroy cancels the writes

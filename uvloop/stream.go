@@ -345,9 +345,18 @@ func (s *stream) ioReady(events Events, err error) {
 		return
 	}
 	if events&(Readable|Error) != 0 && !s.ring.on {
-		s.read()
+		short := s.read()
 		if s.io.fd < 0 {
 			return // a callback closed the stream
+		}
+		if short && events&(Hangup|Error) == Hangup|Error && s.sflags&sReading != 0 {
+			// The connection failed (a reset) behind the bytes the short read took: as in
+			// libuv, the hangup ends the stream without another read, and the socket's
+			// error is left to the write.
+			s.eof()
+			if s.io.fd < 0 {
+				return
+			}
 		}
 	}
 	if events&Hangup != 0 && events&Readable == 0 && s.sflags&(sReading|sEOF) == sReading && !s.ring.on {
@@ -435,29 +444,31 @@ func (s *stream) stopReading() {
 	s.handle.stop()
 }
 
-// read reads up to ioBurst times into the loop's buffer (uv__read).
-func (s *stream) read() {
+// read reads up to ioBurst times into the loop's buffer (uv__read). It reports whether the
+// last read was short (it took bytes and did not fill the buffer).
+func (s *stream) read() (short bool) {
 	l := s.loop
 	for count := ioBurst; s.readCb != nil && count > 0; count-- {
 		buf := l.streams.readBuffer()
 		n, err := s.sysRead(buf)
 		switch {
 		case err == syscall.EAGAIN:
-			return
+			return false
 		case err != nil:
 			s.sflags &^= sReadable | sWritable
 			s.readFailed(sysErr("read", err))
-			return
+			return false
 		case n == 0:
 			s.eof()
-			return
+			return false
 		}
 		s.readCb(buf[:n], nil)
 		l.afterTask(s.readCb)
 		if n < len(buf) {
-			return // the next read would most likely find nothing
+			return true // the next read would most likely find nothing
 		}
 	}
+	return false
 }
 
 // sysRead, sysWrite and sysWritev are the stream's read(2), write(2) and writev(2); on a
