@@ -1,6 +1,7 @@
 package uvloop_test
 
 import (
+	"fmt"
 	"net"
 	"syscall"
 	"testing"
@@ -28,6 +29,19 @@ func (g *rev8Log) mark(t *testing.T, l *uvloop.Loop) (stop func()) {
 	return func() { p.Close(nil) }
 }
 
+// reads logs n bytes read; reads that follow each other are logged as one (the ring reads
+// in pieces of its provided buffers, not of the loop's read buffer).
+func (g *rev8Log) reads(n int) {
+	var m int
+	if k := len(g.ringWriteLog); k > 0 {
+		if _, err := fmt.Sscanf(g.ringWriteLog[k-1], "read %d", &m); err == nil {
+			g.ringWriteLog[k-1] = fmt.Sprintf("read %d", m+n)
+			return
+		}
+	}
+	g.add("read %d", n)
+}
+
 // read returns a read callback that logs what it gets, and ends (sets *done) at an error.
 func (g *rev8Log) read(done *bool) func([]byte, error) {
 	return func(b []byte, err error) {
@@ -36,7 +50,7 @@ func (g *rev8Log) read(done *bool) func([]byte, error) {
 			*done = true
 			return
 		}
-		g.add("read %d", len(b))
+		g.reads(len(b))
 	}
 }
 
@@ -106,4 +120,141 @@ func TestRev8BytesThenResetDiff(t *testing.T) {
 			})
 		})
 	}
+}
+
+// rev8Case is a scenario of the peer's last bytes and the end of its connection, seen by a
+// stream that reads.
+type rev8Case struct {
+	name   string
+	size   int  // the peer sends size bytes
+	fin    bool // then shuts down its writing side
+	reset  bool // then resets the connection
+	stuck  int  // the stream has this many writes waiting for room
+	reply  bool // the read callback answers the first bytes with a Write
+	paused bool // the stream stops reading before the peer acts and starts again later
+	shut   bool // the stream shuts down its writing side before the peer acts
+	close  bool // the read callback closes the stream on the first bytes
+}
+
+// rev8Run runs tc on l and returns its log.
+func rev8Run(t *testing.T, l *uvloop.Loop, tc rev8Case) []string {
+	var g rev8Log
+	c, p := ringWritePair(t, l)
+	defer p.Close()
+	for i := range tc.stuck {
+		if i == 0 {
+			rev8Stuck(t, l, c, &g, "w0")
+		} else {
+			mustOK(t, c.Write([]byte("queued"), g.cb(fmt.Sprintf("w%d", i))))
+		}
+	}
+	done, closed, replied := false, false, false
+	var read func([]byte, error)
+	read = func(b []byte, err error) {
+		if err != nil {
+			g.add("read %s", ringWriteErr(err))
+			done = true
+			return
+		}
+		g.reads(len(b))
+		if tc.reply && !replied {
+			replied = true
+			if err := c.Write([]byte("ok"), g.cb("reply")); err != nil {
+				g.add("reply: %s", ringWriteErr(err))
+			}
+		}
+		if tc.close && !closed {
+			closed = true
+			c.Close(func() { g.add("close"); done = true })
+		}
+	}
+	mustOK(t, c.ReadStart(read))
+	for range 3 {
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}
+	if tc.shut {
+		shut := false
+		mustOK(t, c.Shutdown(func(err error) { g.add("shutdown %s", ringWriteErr(err)); shut = true }))
+		if tc.stuck == 0 {
+			runUntil(t, l, "shutdown", func() bool { return shut })
+		}
+	}
+	if tc.paused {
+		mustOK(t, c.ReadStop())
+	}
+	stop := g.mark(t, l)
+	if tc.size > 0 {
+		_, err := p.Write(make([]byte, tc.size))
+		mustOK(t, err)
+	}
+	if tc.fin {
+		mustOK(t, p.CloseWrite())
+	}
+	if tc.reset {
+		mustOK(t, p.SetLinger(0))
+		mustOK(t, p.Close())
+	}
+	if tc.paused {
+		for range 5 {
+			mustRunMode(t, l, uvloop.RunNoWait)
+		}
+		g.add("start")
+		mustOK(t, c.ReadStart(read))
+	}
+	runUntil(t, l, "the end", func() bool { return done && c.WriteQueueSize() == 0 })
+	for range 3 {
+		mustRunMode(t, l, uvloop.RunNoWait)
+	}
+	stop()
+	if closed {
+		return g.ringWriteLog
+	}
+	g.add("readable %v writable %v queued %d", c.IsReadable(), c.IsWritable(), c.WriteQueueSize())
+	ringWriteClose(t, l, c, &g.ringWriteLog, false)
+	return g.ringWriteLog
+}
+
+func rev8Cases(t *testing.T, cases []rev8Case) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string { return rev8Run(t, l, tc) })
+		})
+	}
+}
+
+// The end of the stream that comes with the bytes (commit 591694a) and its edges: a multiple
+// of the read buffer (epoll reads it whole and finds the end in the same phase), a reset behind
+// the FIN, a stream paused while they came, and a read callback that closes the stream.
+func TestRev8EndEdgesDiff(t *testing.T) {
+	rev8Cases(t, []rev8Case{
+		{name: "fin-5", size: 5, fin: true, reply: true},
+		{name: "fin-64k", size: 64 << 10, fin: true, reply: true},
+		{name: "fin-64k+1", size: 64<<10 + 1, fin: true, reply: true},
+		{name: "fin-128k", size: 128 << 10, fin: true, reply: true},
+		{name: "reset-64k", size: 64 << 10, reset: true},
+		{name: "reset-64k-stuck", size: 64 << 10, reset: true, stuck: 1},
+		{name: "fin-reset", size: 5, fin: true, reset: true},
+		{name: "fin-reset-stuck", size: 5, fin: true, reset: true, stuck: 1},
+		{name: "fin-paused", size: 5, fin: true, paused: true, reply: true},
+		{name: "fin-only-paused", fin: true, paused: true},
+		{name: "fin-close", size: 5, fin: true, close: true},
+		{name: "reset-close", size: 5, reset: true, close: true},
+	})
+}
+
+// Read errors: a reset with writes queued, a reset while the stream is paused, and a reset
+// after Shutdown.
+func TestRev8ReadErrorsDiff(t *testing.T) {
+	rev8Cases(t, []rev8Case{
+		{name: "reset-3-queued", reset: true, stuck: 3},
+		{name: "bytes-reset-3-queued", size: 5, reset: true, stuck: 3},
+		{name: "reset-paused", reset: true, paused: true},
+		{name: "bytes-reset-paused", size: 5, reset: true, paused: true},
+		{name: "reset-paused-stuck", reset: true, paused: true, stuck: 2},
+		{name: "bytes-reset-paused-stuck", size: 5, reset: true, paused: true, stuck: 2},
+		{name: "shutdown-reset", reset: true, shut: true},
+		{name: "shutdown-bytes-reset", size: 5, reset: true, shut: true},
+		{name: "shutdown-bytes-fin", size: 5, fin: true, shut: true, reply: true},
+		{name: "shutdown-stuck-reset", reset: true, shut: true, stuck: 1},
+	})
 }
