@@ -161,16 +161,19 @@ func (s *stream) onRecv(data []byte, err error) {
 		// The end or the socket's error came in the batch that brought bytes, and on
 		// readiness the read that took the last of them was short (a multiple of the read
 		// buffer is read whole, and the next read finds the end or the error at once).
-		if err == nil {
+		if err == nil && !sock.HungUp(s.io.fd) {
 			// The next read, which finds the end, is the next poll phase's, after the
 			// pending phase (the callbacks of the writes the bytes answered).
 			s.hold(nil, nil)
 			s.ringStart() // queued for runHeld
 			return
 		}
-		// A reset: the hangup ends the stream without another read, and the error stays in
-		// the socket for the next write (onSent), or the next read after a ReadStart.
-		s.rare().sockErr = err
+		// A reset, or the end of a socket shut down both ways: the hangup ends the stream
+		// without another read, and the error stays in the socket for the next write
+		// (onSent), or the next read after a ReadStart.
+		if err != nil {
+			s.rare().sockErr = err
+		}
 		if s.readCb != nil {
 			s.eof()
 		}

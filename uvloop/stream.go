@@ -349,10 +349,11 @@ func (s *stream) ioReady(events Events, err error) {
 		if s.io.fd < 0 {
 			return // a callback closed the stream
 		}
-		if short && events&(Hangup|Error) == Hangup|Error && s.sflags&sReading != 0 {
-			// The connection failed (a reset) behind the bytes the short read took: as in
-			// libuv, the hangup ends the stream without another read, and the socket's
-			// error is left to the write.
+		if short && events&Hangup != 0 && s.sflags&sReading != 0 && sock.HungUp(s.io.fd) {
+			// The socket hung up (a reset, or the peer's end after the stream's own
+			// shutdown) behind the bytes the short read took: as in libuv (POLLHUP, which
+			// Hangup does not tell from a half-close), the stream ends without another
+			// read, and a reset's error is left to the write.
 			s.eof()
 			if s.io.fd < 0 {
 				return
