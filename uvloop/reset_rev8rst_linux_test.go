@@ -126,14 +126,16 @@ func TestRev8BytesThenResetDiff(t *testing.T) {
 // stream that reads.
 type rev8Case struct {
 	name   string
-	size   int  // the peer sends size bytes
-	fin    bool // then shuts down its writing side
-	reset  bool // then resets the connection
-	stuck  int  // the stream has this many writes waiting for room
-	reply  bool // the read callback answers the first bytes with a Write
-	paused bool // the stream stops reading before the peer acts and starts again later
-	shut   bool // the stream shuts down its writing side before the peer acts
-	close  bool // the read callback closes the stream on the first bytes
+	size   int    // the peer sends size bytes
+	fin    bool   // then shuts down its writing side
+	reset  bool   // then resets the connection
+	stuck  int    // the stream has this many writes waiting for room
+	reply  bool   // the read callback answers the first bytes with a Write
+	paused bool   // the stream stops reading before the peer acts and starts again later
+	shut   bool   // the stream shuts down its writing side before the peer acts
+	close  bool   // the read callback closes the stream on the first bytes
+	stop   bool   // the read callback stops reading on the first bytes; it starts again later
+	after  string // after the end: "write" (a Write), "try" (a TryWrite), "read" (ReadStart again)
 }
 
 // rev8Run runs tc on l and returns its log.
@@ -162,6 +164,11 @@ func rev8Run(t *testing.T, l *uvloop.Loop, tc rev8Case) []string {
 			if err := c.Write([]byte("ok"), g.cb("reply")); err != nil {
 				g.add("reply: %s", ringWriteErr(err))
 			}
+		}
+		if tc.stop {
+			tc.stop = false
+			mustOK(t, c.ReadStop())
+			g.add("stop")
 		}
 		if tc.close && !closed {
 			closed = true
@@ -194,14 +201,37 @@ func rev8Run(t *testing.T, l *uvloop.Loop, tc rev8Case) []string {
 		mustOK(t, p.SetLinger(0))
 		mustOK(t, p.Close())
 	}
-	if tc.paused {
+	restart := func() {
 		for range 5 {
 			mustRunMode(t, l, uvloop.RunNoWait)
 		}
 		g.add("start")
 		mustOK(t, c.ReadStart(read))
 	}
+	if tc.paused {
+		restart()
+	}
+	if tc.stop {
+		runUntil(t, l, "the bytes", func() bool { return !tc.stop })
+		restart()
+	}
 	runUntil(t, l, "the end", func() bool { return done && c.WriteQueueSize() == 0 })
+	switch tc.after {
+	case "write":
+		wrote := false
+		if err := c.Write([]byte("late"), func(err error) { g.add("late %s", ringWriteErr(err)); wrote = true }); err != nil {
+			g.add("late: %s", ringWriteErr(err))
+			wrote = true
+		}
+		runUntil(t, l, "the late write", func() bool { return wrote })
+	case "try":
+		n, err := c.TryWrite([]byte("late"))
+		g.add("try %d %s", n, ringWriteErr(err))
+	case "read":
+		done = false
+		restart()
+		runUntil(t, l, "the end again", func() bool { return done })
+	}
 	for range 3 {
 		mustRunMode(t, l, uvloop.RunNoWait)
 	}
@@ -256,5 +286,12 @@ func TestRev8ReadErrorsDiff(t *testing.T) {
 		{name: "shutdown-bytes-reset", size: 5, reset: true, shut: true},
 		{name: "shutdown-bytes-fin", size: 5, fin: true, shut: true, reply: true},
 		{name: "shutdown-stuck-reset", reset: true, shut: true, stuck: 1},
+		{name: "bytes-reset-stop", size: 5, reset: true, stop: true},
+		{name: "bytes-reset-stop-stuck", size: 5, reset: true, stop: true, stuck: 1},
+		{name: "bytes-reset-then-write", size: 5, reset: true, after: "write"},
+		{name: "bytes-reset-then-trywrite", size: 5, reset: true, after: "try"},
+		{name: "bytes-reset-then-read", size: 5, reset: true, after: "read"},
+		{name: "bytes-fin-then-read", size: 5, fin: true, after: "read"},
+		{name: "reset-then-write", reset: true, after: "write"},
 	})
 }
