@@ -154,6 +154,12 @@ func (s *stream) onRecv(data []byte, err error) {
 		return
 	}
 	if s.sflags&sReading == 0 || r.hasHeld || r.heldEnd {
+		if socketErr(err) && !r.heldEnd {
+			// On readiness the error stays in the socket until a write or the read after
+			// the next ReadStart takes it: the end held stands for it (deliver) until a
+			// send takes it (sockErrFor).
+			s.rare().sockErr, err = err, nil
+		}
 		s.hold(data, err)
 		return
 	}
@@ -180,6 +186,16 @@ func (s *stream) onRecv(data []byte, err error) {
 		return
 	}
 	s.deliver(data, err)
+}
+
+// sockErrFor returns the error a write that failed with err reports: the socket's error that
+// a receive took where readiness leaves it in the socket (onRecv), in place of the EPIPE that
+// the write got once the receive had taken it.
+func (s *stream) sockErrFor(err error) error {
+	if err == syscall.EPIPE && s.x != nil && s.x.sockErr != nil {
+		err, s.x.sockErr = s.x.sockErr, nil
+	}
+	return err
 }
 
 // readsFirst is dispatch's part for a readiness event of fd and tag that reports a failure of

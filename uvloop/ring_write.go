@@ -82,9 +82,7 @@ func (s *stream) ringSend() bool {
 func (s *stream) onSent(n int, err error, inline bool) {
 	s.rw.inflight = false
 	s.loop.io.sends--
-	if err == syscall.EPIPE && s.x != nil && s.x.sockErr != nil {
-		err, s.x.sockErr = s.x.sockErr, nil // the socket's error, which readiness left for the write (onRecv)
-	}
+	err = s.sockErrFor(err)
 	if err != nil && !inline {
 		// When the batch brought bytes, what it read for the stream goes first, as
 		// epoll's one event runs the read before the write (without bytes, the end that

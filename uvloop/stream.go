@@ -808,7 +808,7 @@ func (s *stream) TryWrite(data []byte) (int, error) {
 	case err == syscall.EAGAIN || err == syscall.ENOBUFS:
 		return 0, errWriteAgain
 	case err != nil:
-		return 0, sysErr("write", err)
+		return 0, sysErr("write", s.sockErrFor(err))
 	}
 	return n, nil
 }

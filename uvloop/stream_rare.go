@@ -12,7 +12,7 @@ type streamRare struct {
 	delayedErr error      // a connect or bind error reported in the pending phase
 	held       []byte     // ring.go: bytes read while the stream did not read (ring.hasHeld)
 	heldErr    error      // ring.go: the read's error that ring.heldEnd, or the next end read, stands for
-	sockErr    error      // ring.go: the socket's error a receive took behind bytes, for the next send's EPIPE or end read
+	sockErr    error      // ring.go: the socket's error a receive took where readiness leaves it in the socket, for the next send's EPIPE (sockErrFor) or end read (deliver)
 	acc        ringAccept // ring_accept.go: a listener's accepts through the ring
 	acceptedFd int        // a listener's connection accepted and not yet taken by Accept; -1 if none
 	keepalive  int32      // TCP: SetKeepAlive's seconds before the first probe, 0: off
