@@ -237,6 +237,10 @@ func rev8Run(t *testing.T, l *uvloop.Loop, tc rev8Case) []string {
 	}
 	stop()
 	if closed {
+		if !tc.reset {
+			b, err := ringWritePeer(p)
+			g.add("peer %d %s", len(b), ringWriteErr(err))
+		}
 		return g.ringWriteLog
 	}
 	g.add("readable %v writable %v queued %d", c.IsReadable(), c.IsWritable(), c.WriteQueueSize())
@@ -267,6 +271,8 @@ func TestRev8EndEdgesDiff(t *testing.T) {
 		{name: "fin-reset-stuck", size: 5, fin: true, reset: true, stuck: 1},
 		{name: "fin-paused", size: 5, fin: true, paused: true, reply: true},
 		{name: "fin-only-paused", fin: true, paused: true},
+		{name: "fin-stop", size: 5, fin: true, stop: true},
+		{name: "fin-stop-reply", size: 5, fin: true, stop: true, reply: true},
 		{name: "fin-close", size: 5, fin: true, close: true},
 		{name: "reset-close", size: 5, reset: true, close: true},
 	})
