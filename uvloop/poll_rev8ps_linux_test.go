@@ -1,0 +1,317 @@
+package uvloop_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Poll handles on both backends (review rev8-pollsig): each scenario runs through rev7Diff
+// (epoll and io_uring, plain and own thread) and logs what the callbacks saw, iteration by
+// iteration; the logs must be the same.
+
+// rev8Poll makes a poll handle for fd that logs each callback into *log as "name ev err".
+// The callback runs then, if set, on the handle.
+func rev8Poll(t *testing.T, l *uvloop.Loop, fd int, name string, log *[]string, then func(p *uvloop.Poll, ev uvloop.Events)) *uvloop.Poll {
+	t.Helper()
+	p, err := l.NewPoll(fd, func(p *uvloop.Poll, ev uvloop.Events, err error) {
+		*log = append(*log, fmt.Sprintf("%s %v %s", name, ev, ringWriteErr(err)))
+		if then != nil {
+			then(p, ev)
+		}
+	})
+	mustOK(t, err)
+	return p
+}
+
+// rev8Iter runs one RunNoWait and logs its number and whether the loop is alive.
+func rev8Iter(t *testing.T, l *uvloop.Loop, log *[]string, i int) {
+	t.Helper()
+	alive := mustRunMode(t, l, uvloop.RunNoWait)
+	*log = append(*log, fmt.Sprintf("iteration %d alive %v", i, alive))
+}
+
+// TestRev8PollMasksDiff: Start with one mask, then another while armed (Readable, then
+// Readable|Writable, then Writable), from outside and inside the callback: each iteration
+// reports what the current mask asks for, once (level-triggered, no spin).
+func TestRev8PollMasksDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		var log []string
+		n := 0
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, ev uvloop.Events) {
+			n++
+			switch n {
+			case 3:
+				mustOK(t, p.Start(uvloop.Readable|uvloop.Writable))
+			case 4:
+				mustOK(t, p.Start(uvloop.Writable))
+			}
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0) // nothing to read
+		_, err := unix.Write(b, []byte("x"))
+		mustOK(t, err)
+		rev8Iter(t, l, &log, 1)
+		rev8Iter(t, l, &log, 2)
+		mustOK(t, p.Start(uvloop.Writable)) // armed: replaced
+		rev8Iter(t, l, &log, 3)
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 4) // n == 3: Readable|Writable from here
+		rev8Iter(t, l, &log, 5) // n == 4: Writable from here
+		rev8Iter(t, l, &log, 6)
+		mustOK(t, p.Start(uvloop.Readable))
+		var buf [8]byte
+		_, err = unix.Read(a, buf[:])
+		mustOK(t, err)
+		rev8Iter(t, l, &log, 7) // read dry: nothing
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollStopStartInCallbackDiff: Stop then Start in the callback, Stop alone, and
+// Start(0): one callback per iteration while readable, none after a Stop, and the loop is
+// not alive once the only handle stopped.
+func TestRev8PollStopStartInCallbackDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		_, err := unix.Write(b, []byte("x"))
+		mustOK(t, err)
+		var log []string
+		n := 0
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, ev uvloop.Events) {
+			n++
+			switch n {
+			case 1, 2:
+				mustOK(t, p.Stop())
+				mustOK(t, p.Start(uvloop.Readable))
+			case 3:
+				mustOK(t, p.Stop())
+			case 4:
+				mustOK(t, p.Start(0))
+			}
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		for i := range 3 {
+			rev8Iter(t, l, &log, i)
+		}
+		rev8Iter(t, l, &log, 3) // stopped: nothing
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 4)
+		rev8Iter(t, l, &log, 5)
+		log = append(log, fmt.Sprintf("active %v", p.IsActive()))
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollRunOnceDiff: RunOnce with a readable fd runs one iteration and one callback;
+// with the fd read dry inside the callback, the next RunOnce blocks until the peer writes
+// again (from a timer) and then reports it once.
+func TestRev8PollRunOnceDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		var log []string
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, ev uvloop.Events) {
+			var buf [8]byte
+			n, _ := unix.Read(a, buf[:])
+			log = append(log, fmt.Sprintf("read %d", n))
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		_, err := unix.Write(b, []byte("xy"))
+		mustOK(t, err)
+		for i := range 3 {
+			if i == 1 {
+				tm := l.NewTimer(func(tm *uvloop.Timer) {
+					log = append(log, "timer")
+					unix.Write(b, []byte("z"))
+					tm.Close(nil)
+				})
+				mustOK(t, tm.Start(1, 0))
+			}
+			alive := mustRunMode(t, l, uvloop.RunOnce)
+			log = append(log, fmt.Sprintf("once %d alive %v", i, alive))
+		}
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollCloseInBatchDiff: two readable fds in one batch; the first callback closes
+// the other handle and watches its fd with a new handle, which hears of it in the next
+// iteration only.
+func TestRev8PollCloseInBatchDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var fds [2]int
+		for i := range fds {
+			a, b := newSocketpair(t)
+			_, err := unix.Write(b, []byte("x"))
+			mustOK(t, err)
+			fds[i] = a
+		}
+		var log []string
+		var polls [2]*uvloop.Poll
+		first := true
+		for i := range polls {
+			polls[i] = rev8Poll(t, l, fds[i], "poll", &log, func(h *uvloop.Poll, ev uvloop.Events) {
+				if !first {
+					return
+				}
+				first = false
+				other := polls[1-h2i(polls, h)]
+				mustOK(t, other.Close(func() { log = append(log, "closed") }))
+				r := rev8Poll(t, l, other.Fd(), "new", &log, func(r *uvloop.Poll, _ uvloop.Events) {
+					mustOK(t, r.Close(nil))
+				})
+				mustOK(t, r.Start(uvloop.Readable))
+				mustOK(t, h.Close(nil))
+			})
+			mustOK(t, polls[i].Start(uvloop.Readable))
+		}
+		rev8Iter(t, l, &log, 0)
+		rev8Iter(t, l, &log, 1)
+		rev8Iter(t, l, &log, 2)
+		return log
+	})
+}
+
+func h2i(polls [2]*uvloop.Poll, h *uvloop.Poll) int {
+	if polls[0] == h {
+		return 0
+	}
+	return 1
+}
+
+// TestRev8PollTwoOnOneFdDiff: a second handle for a watched fd fails with ErrFdInUse at
+// NewPoll, and the first goes on as before.
+func TestRev8PollTwoOnOneFdDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		var log []string
+		p := rev8Poll(t, l, a, "first", &log, nil)
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0)
+		_, err := l.NewPoll(a, func(*uvloop.Poll, uvloop.Events, error) { log = append(log, "second ran") })
+		log = append(log, fmt.Sprintf("second: ErrFdInUse %v", errors.Is(err, uvloop.ErrFdInUse)))
+		_, err = unix.Write(b, []byte("x"))
+		mustOK(t, err)
+		rev8Iter(t, l, &log, 1)
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollUnfitFdDiff: a regular file, a directory and /dev/null: the refusal comes in
+// the poll phase as Error with EPERM on both backends, once, and the handle stops.
+func TestRev8PollUnfitFdDiff(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	mustOK(t, os.WriteFile(file, []byte("data"), 0o600))
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var log []string
+		for _, path := range []string{file, dir, "/dev/null"} {
+			fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			mustOK(t, err)
+			p := rev8Poll(t, l, fd, filepath.Base(path), &log, nil)
+			mustOK(t, p.Start(uvloop.Readable|uvloop.Writable))
+			rev8Iter(t, l, &log, 0)
+			log = append(log, fmt.Sprintf("active %v", p.IsActive()))
+			rev8Iter(t, l, &log, 1)
+			mustOK(t, p.Close(nil))
+			unix.Close(fd)
+		}
+		return log
+	})
+}
+
+// TestRev8PollHangupDiff: the peer shuts down its writing side, then closes: a reading
+// handle, a writing one and one of both hear the same on both backends.
+func TestRev8PollHangupDiff(t *testing.T) {
+	for _, want := range []uvloop.Events{uvloop.Readable, uvloop.Writable, uvloop.Readable | uvloop.Writable} {
+		t.Run(want.String(), func(t *testing.T) {
+			rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+				a, b := rawSocketpair(t)
+				defer unix.Close(a)
+				var log []string
+				p := rev8Poll(t, l, a, "poll", &log, nil)
+				mustOK(t, p.Start(want))
+				rev8Iter(t, l, &log, 0)
+				mustOK(t, unix.Shutdown(b, unix.SHUT_WR))
+				rev8Iter(t, l, &log, 1)
+				rev8Iter(t, l, &log, 2)
+				unix.Close(b)
+				rev8Iter(t, l, &log, 3)
+				rev8Iter(t, l, &log, 4)
+				mustOK(t, p.Close(nil))
+				return log
+			})
+		})
+	}
+}
+
+// TestRev8PollUrgentDiff: an urgent (out-of-band) byte alone on a TCP socket. No Events bit
+// asks for it (there is no Prioritized), and epoll reports nothing to a reading handle. The
+// ring's poll request completes with the readiness that the kernel's wake-up names
+// (readable, for an urgent byte too) without asking the socket again, so io_uring reports
+// Readable once, and the read finds nothing (EAGAIN, which libuv tells a poll handle to
+// expect). Pinned: at most that one callback, no spin after it, and from then on both
+// backends log the same.
+func TestRev8PollUrgentDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := rev8TCPPair(t)
+		var log []string
+		calls := 0
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, ev uvloop.Events) {
+			calls++
+			var buf [8]byte
+			n, err := unix.Read(a, buf[:])
+			if ev != uvloop.Readable || n != -1 || !errors.Is(err, unix.EAGAIN) {
+				t.Errorf("callback %v, read %d %v; want Readable and EAGAIN", ev, n, err)
+			}
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0)
+		mustOK(t, unix.Sendto(b, []byte("!"), unix.MSG_OOB, nil))
+		mustRunMode(t, l, uvloop.RunNoWait)
+		if calls > 1 {
+			t.Errorf("%d callbacks for the urgent byte, want at most 1", calls)
+		}
+		log = log[:1]
+		for i := 2; i < 5; i++ {
+			rev8Iter(t, l, &log, i)
+		}
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// rev8TCPPair returns the two ends of a loopback TCP connection as non-blocking fds, closed
+// when the test ends.
+func rev8TCPPair(t *testing.T) (int, int) {
+	t.Helper()
+	ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	mustOK(t, err)
+	defer unix.Close(ln)
+	mustOK(t, unix.Bind(ln, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	mustOK(t, unix.Listen(ln, 1))
+	sa, err := unix.Getsockname(ln)
+	mustOK(t, err)
+	b, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	mustOK(t, err)
+	mustOK(t, unix.Connect(b, sa))
+	a, _, err := unix.Accept4(ln, unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK)
+	mustOK(t, err)
+	mustOK(t, unix.SetNonblock(b, true))
+	t.Cleanup(func() {
+		unix.Close(a)
+		unix.Close(b)
+	})
+	return a, b
+}
