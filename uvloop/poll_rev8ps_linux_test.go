@@ -315,3 +315,84 @@ func rev8TCPPair(t *testing.T) (int, int) {
 	})
 	return a, b
 }
+
+// TestRev8PollFdClosedUnderPollDiff: the caller closes the fd of an active Poll (which the
+// Poll's doc tells it not to do) and the number is reused by a new socket; then it closes the
+// handle and watches the new socket with a new one. Nothing of the old socket reaches the new
+// owner, the old peer sees its end of stream once the handle is closed, and the new socket's
+// own readiness is reported.
+func TestRev8PollFdClosedUnderPollDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := rawSocketpair(t)
+		defer unix.Close(b)
+		var log []string
+		p := rev8Poll(t, l, a, "old", &log, nil)
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0)
+		mustOK(t, unix.Close(a))
+		c, d := rawSocketpair(t)
+		defer unix.Close(d)
+		if c != a {
+			mustOK(t, unix.Dup3(c, a, unix.O_CLOEXEC))
+			unix.Close(c)
+		}
+		defer unix.Close(a)
+		rev8Iter(t, l, &log, 1)
+		mustOK(t, p.Close(nil))
+		rev8Iter(t, l, &log, 2)
+		var buf [8]byte
+		n, err := unix.Read(b, buf[:])
+		log = append(log, fmt.Sprintf("old peer read %d %s", n, ringWriteErr(err)))
+		q := rev8Poll(t, l, a, "new", &log, nil)
+		mustOK(t, q.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 3)
+		_, err = unix.Write(d, []byte("x"))
+		mustOK(t, err)
+		rev8Iter(t, l, &log, 4)
+		mustOK(t, q.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollFdClosedThenPeerWritesDiff: as above, but the old peer writes after the
+// caller closed the fd under the active handle, before the handle is closed. Here the
+// backends differ, and cannot help it: epoll forgets a closed socket, whose peer's write
+// then fails (EPIPE); the ring's armed poll request holds the socket open, so the write
+// succeeds and the old handle hears Readable once (after which it watches whatever the
+// number now names). Pinned: at most that one callback, and from the handle's Close on, the
+// same on both (the request is removed at once; the new owner hears nothing of the old
+// socket).
+func TestRev8PollFdClosedThenPeerWritesDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := rawSocketpair(t)
+		defer unix.Close(b)
+		var log []string
+		p := rev8Poll(t, l, a, "old", &log, nil)
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0)
+		mustOK(t, unix.Close(a))
+		c, d := rawSocketpair(t)
+		defer unix.Close(d)
+		if c != a {
+			mustOK(t, unix.Dup3(c, a, unix.O_CLOEXEC))
+			unix.Close(c)
+		}
+		defer unix.Close(a)
+		unix.Write(b, []byte("x"))
+		rev8Iter(t, l, &log, 1)
+		rev8Iter(t, l, &log, 2)
+		if old := len(log) - 3; old > 1 {
+			t.Errorf("the old handle ran %d times, want at most 1: %q", old, log)
+		}
+		log = log[:0]
+		mustOK(t, p.Close(nil))
+		var buf [8]byte
+		n, err := unix.Read(b, buf[:]) // the end of stream, or a reset for the byte unread
+		log = append(log, fmt.Sprintf("old peer sees the close %v", n == 0 || errors.Is(err, unix.ECONNRESET)))
+		q := rev8Poll(t, l, a, "new", &log, nil)
+		mustOK(t, q.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 3)
+		mustOK(t, q.Close(nil))
+		return log
+	})
+}

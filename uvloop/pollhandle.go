@@ -13,7 +13,9 @@ import (
 // (also without asking for it), and err is non-nil when the fd is in an error state (then the
 // handle stops). The caller keeps ownership of the fd: Close the handle before closing the fd
 // (Close stops watching and forgets the fd at once, and works even if the fd was closed
-// first). Loop goroutine only.
+// first). On io_uring an fd closed under an active handle stays open in the kernel (the
+// poll request holds it: its peer sees no end of stream) until the handle stops, and the
+// handle may hear once of the old file's readiness. Loop goroutine only.
 type Poll struct {
 	handle
 	io ioWatcher // loop goroutine only, as every field
