@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -393,6 +395,57 @@ func TestRev8PollFdClosedThenPeerWritesDiff(t *testing.T) {
 		mustOK(t, q.Start(uvloop.Readable))
 		rev8Iter(t, l, &log, 3)
 		mustOK(t, q.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollBesideTCPDiff: a Poll handle watches a duplicate of the fd of a TCP handle that
+// reads (NewPoll refuses the TCP's own fd: ErrFdInUse). The TCP handle gets every byte, the
+// Poll handle hears of readability at most once per iteration and of the peer's close, and
+// the loop is whole after both close. The order of the two callbacks within one poll phase
+// is the kernel's, so each iteration's lines are sorted.
+func TestRev8PollBesideTCPDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		c, peer := rev7Accepted(t, l)
+		var log, iter []string
+		_, err := l.NewPoll(c.Fd(), func(*uvloop.Poll, uvloop.Events, error) {})
+		log = append(log, fmt.Sprintf("own fd: ErrFdInUse %v", errors.Is(err, uvloop.ErrFdInUse)))
+		dup, err := unix.FcntlInt(uintptr(c.Fd()), unix.F_DUPFD_CLOEXEC, 0)
+		mustOK(t, err)
+		defer unix.Close(dup)
+		got := 0
+		mustOK(t, c.ReadStart(func(data []byte, err error) {
+			got += len(data)
+			if err != nil {
+				iter = append(iter, "tcp "+ringWriteErr(err))
+				c.Close(nil)
+			}
+		}))
+		p := rev8Poll(t, l, dup, "poll", &iter, nil)
+		mustOK(t, p.Start(uvloop.Writable))
+		step := func(what string) {
+			mustRunMode(t, l, uvloop.RunNoWait)
+			slices.Sort(iter)
+			log = append(log, what+": "+strings.Join(iter, ", "))
+			iter = iter[:0]
+		}
+		step("writable")
+		mustOK(t, p.Stop())
+		step("stopped")
+		_, err = peer.Write([]byte("hello"))
+		mustOK(t, err)
+		runUntil(t, l, "the bytes", func() bool { return got == 5 })
+		log = append(log, fmt.Sprintf("tcp read %d", got))
+		iter = iter[:0]
+		mustOK(t, p.Start(uvloop.Readable))
+		step("read dry")
+		peer.Close()
+		runUntil(t, l, "the end of stream", func() bool { return c.IsClosing() })
+		slices.Sort(iter)
+		log = append(log, "closed: "+strings.Join(slices.Compact(iter), ", "))
+		iter = iter[:0]
+		mustOK(t, p.Close(nil))
+		step("after close")
 		return log
 	})
 }
