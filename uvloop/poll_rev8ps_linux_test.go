@@ -449,3 +449,29 @@ func TestRev8PollBesideTCPDiff(t *testing.T) {
 		return log
 	})
 }
+
+// TestRev8PollMaskFlipAllocs: a readable Poll whose callback changes its mask every time
+// (an interest change per iteration: on io_uring a removal and a new request) allocates
+// nothing per iteration, on both backends.
+func TestRev8PollMaskFlipAllocs(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		_, err := unix.Write(b, []byte("x"))
+		mustOK(t, err)
+		calls, flip := 0, false
+		p, err := l.NewPoll(a, func(p *uvloop.Poll, ev uvloop.Events, err error) {
+			calls++
+			flip = !flip
+			if flip {
+				p.Start(uvloop.Readable | uvloop.Writable)
+			} else {
+				p.Start(uvloop.Readable)
+			}
+		})
+		mustOK(t, err)
+		mustOK(t, p.Start(uvloop.Readable))
+		checkAllocs(t, 0, func() { noWait(t, l) })
+		mustOK(t, p.Close(nil))
+		return []string{fmt.Sprintf("one callback per iteration %v", calls == allocRuns+2)}
+	})
+}

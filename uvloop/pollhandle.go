@@ -15,7 +15,10 @@ import (
 // (Close stops watching and forgets the fd at once, and works even if the fd was closed
 // first). On io_uring an fd closed under an active handle stays open in the kernel (the
 // poll request holds it: its peer sees no end of stream) until the handle stops, and the
-// handle may hear once of the old file's readiness. Loop goroutine only.
+// handle may hear once of the old file's readiness. On io_uring the callback may also run
+// once for a readiness the kernel announced that the fd does not have (an urgent byte alone
+// on a TCP socket wakes it as readable); the read then finds EAGAIN, which a poll handle's
+// owner must expect anyway, as libuv says. Loop goroutine only.
 type Poll struct {
 	handle
 	io ioWatcher // loop goroutine only, as every field
