@@ -475,3 +475,65 @@ func TestRev8PollMaskFlipAllocs(t *testing.T) {
 		return []string{fmt.Sprintf("one callback per iteration %v", calls == allocRuns+2)}
 	})
 }
+
+// TestRev8PollConnectRefusedDiff: a Poll waiting for a non-blocking connect to a closed
+// port hears the failure once, as Error with ECONNREFUSED (the socket's pending error), and
+// stops; the loop then has nothing alive.
+func TestRev8PollConnectRefusedDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		addr := rev7ClosedPort(t)
+		fd := newTCPSocket(t)
+		defer unix.Close(fd)
+		err := unix.Connect(fd, &unix.SockaddrInet4{Port: int(addr.Port()), Addr: addr.Addr().As4()})
+		if !errors.Is(err, unix.EINPROGRESS) && !errors.Is(err, unix.ECONNREFUSED) {
+			t.Fatalf("connect: %v", err)
+		}
+		var log []string
+		p := rev8Poll(t, l, fd, "poll", &log, func(p *uvloop.Poll, ev uvloop.Events) {
+			log = append(log, fmt.Sprintf("active %v", p.IsActive()))
+		})
+		mustOK(t, p.Start(uvloop.Writable))
+		log = append(log, fmt.Sprintf("alive %v", mustRunMode(t, l, uvloop.RunDefault)))
+		mustOK(t, p.Close(nil))
+		return log
+	})
+}
+
+// TestRev8PollPipeEndsDiff: Polls on both ends of a pipe: the write end hears Writable, then
+// Error once its reader is gone (the handle stops); the read end hears Readable, then
+// Readable|Hangup once the writer is gone, every iteration while the caller does not read.
+func TestRev8PollPipeEndsDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var fds [2]int
+		mustOK(t, unix.Pipe2(fds[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
+		r, w := fds[0], fds[1]
+		var log []string
+		pw := rev8Poll(t, l, w, "w", &log, nil)
+		mustOK(t, pw.Start(uvloop.Writable))
+		rev8Iter(t, l, &log, 0)
+		pr := rev8Poll(t, l, r, "r", &log, nil)
+		mustOK(t, pr.Start(uvloop.Readable))
+		_, err := unix.Write(w, []byte("x"))
+		mustOK(t, err)
+		mustOK(t, pw.Stop())
+		rev8Iter(t, l, &log, 1)
+		mustOK(t, pw.Close(nil))
+		unix.Close(w)
+		rev8Iter(t, l, &log, 2)
+		rev8Iter(t, l, &log, 3)
+		mustOK(t, pr.Close(nil))
+		unix.Close(r)
+
+		mustOK(t, unix.Pipe2(fds[:], unix.O_NONBLOCK|unix.O_CLOEXEC))
+		r, w = fds[0], fds[1]
+		pw = rev8Poll(t, l, w, "w2", &log, nil)
+		mustOK(t, pw.Start(uvloop.Writable))
+		rev8Iter(t, l, &log, 4)
+		unix.Close(r)
+		rev8Iter(t, l, &log, 5)
+		rev8Iter(t, l, &log, 6)
+		mustOK(t, pw.Close(nil))
+		unix.Close(w)
+		return log
+	})
+}
