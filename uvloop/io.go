@@ -114,10 +114,15 @@ func (t *ioTable) touch(w *ioWatcher) {
 
 // stopNow removes all of w's interest and takes w out of the poller at once, not at the next
 // flush, as uv_poll_stop does: the owner may close the fd next, and an io_uring poll request
-// holds the file until its removal is submitted.
+// holds the file until its removal is submitted. w takes a new generation, so that the events
+// of the batch being dispatched that were collected for it are dropped (a Hangup or Error
+// would get through the interest mask), as uv_poll_stop invalidates the fd's; the next
+// registration carries the new one.
 func (t *ioTable) stopNow(p *poller.Poller, w *ioWatcher) {
 	t.stop(w, Readable|Writable)
 	t.remove(p, w)
+	t.gen++
+	w.tag = t.gen
 }
 
 // remove takes a registered w out of the poller. Its error is dropped, as libuv drops
