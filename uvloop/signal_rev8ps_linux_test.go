@@ -2,6 +2,7 @@ package uvloop_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -111,7 +112,7 @@ func TestRev8SignalWakesKernelWaitDiff(t *testing.T) {
 		mustOK(t, p.Start(uvloop.Readable))
 		p.Unref()
 		s := rev8Signal(t, l, syscall.SIGUSR1, "signal", &log, func(s *uvloop.Signal) { mustOK(t, s.Stop()) })
-		go raise(t, syscall.SIGUSR1)
+		go syscall.Kill(os.Getpid(), syscall.SIGUSR1)
 		for s.IsActive() {
 			mustRunMode(t, l, uvloop.RunOnce)
 		}
