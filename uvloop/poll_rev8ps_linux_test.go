@@ -597,3 +597,35 @@ func TestRev8PollStoppedBeforeRefusalDiff(t *testing.T) {
 		return log
 	})
 }
+
+// TestRev8PollStoppedAfterRefusalDiff: a Poll on a directory is refused by the poller at the
+// start of a poll phase whose I/O callback (another Poll's) stops it before the refusal is
+// reported at the end of the phase: the stopped handle hears nothing of it.
+func TestRev8PollStoppedAfterRefusalDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		_, err := unix.Write(b, []byte("x"))
+		mustOK(t, err)
+		fd, err := unix.Open(t.TempDir(), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		mustOK(t, err)
+		defer unix.Close(fd)
+		var log []string
+		dir := rev8Poll(t, l, fd, "dir", &log, nil)
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, _ uvloop.Events) {
+			mustOK(t, dir.Stop())
+			mustOK(t, p.Stop())
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 0)
+		mustOK(t, p.Start(uvloop.Readable))
+		mustOK(t, dir.Start(uvloop.Readable))
+		rev8Iter(t, l, &log, 1)
+		rev8Iter(t, l, &log, 2)
+		if slices.ContainsFunc(log, func(s string) bool { return strings.HasPrefix(s, "dir") }) {
+			t.Errorf("the stopped handle heard of the refusal: %q", log)
+		}
+		mustOK(t, p.Close(nil))
+		mustOK(t, dir.Close(nil))
+		return log
+	})
+}
