@@ -117,12 +117,20 @@ func (t *ioTable) touch(w *ioWatcher) {
 // holds the file until its removal is submitted. w takes a new generation, so that the events
 // of the batch being dispatched that were collected for it are dropped (a Hangup or Error
 // would get through the interest mask), as uv_poll_stop invalidates the fd's; the next
-// registration carries the new one.
+// registration carries the new one. A refusal of w not reported yet is dropped too.
 func (t *ioTable) stopNow(p *poller.Poller, w *ioWatcher) {
 	t.stop(w, Readable|Writable)
 	t.remove(p, w)
+	t.dropFailure(w)
 	t.gen++
 	w.tag = t.gen
+}
+
+// dropFailure forgets w's refusal by the poller, if one waits to be reported.
+func (t *ioTable) dropFailure(w *ioWatcher) {
+	if i := t.failure(w); i >= 0 {
+		t.failed = slices.Delete(t.failed, i, i+1)
+	}
 }
 
 // remove takes a registered w out of the poller. Its error is dropped, as libuv drops
@@ -144,9 +152,7 @@ func (t *ioTable) detach(p *poller.Poller, w *ioWatcher) {
 		t.dirty = deleteWatcher(t.dirty, w)
 		w.dirty = false
 	}
-	if i := t.failure(w); i >= 0 {
-		t.failed = slices.Delete(t.failed, i, i+1)
-	}
+	t.dropFailure(w)
 	if slot := t.byFd.Get(w.fd); slot != nil && *slot == w {
 		*slot = nil
 	}
