@@ -472,13 +472,7 @@ func abortSignal(l *uvloop.Loop, out func(string)) func() {
 		pre.ThrowIfAborted()
 	}()
 
-	t := nodeevents.AbortSignalTimeout(l, 5*ms)
-	t.On("abort", func(...any) {
-		te := t.Reason().(*nodeevents.DOMException)
-		out(logLine("timeout signal:", te.Name, te.Message, te.Code))
-	})
-	l.SetTimeout(func() { out("a 20 ms timeout keeps the loop alive") }, 20*ms)
-
+	// (The 1 ms timer is set first, so that it is due first however long this takes.)
 	a := nodeevents.NewAbortController()
 	b := nodeevents.NewAbortController()
 	anySignal := nodeevents.AbortSignalAny(a.Signal(), b.Signal())
@@ -487,6 +481,13 @@ func abortSignal(l *uvloop.Loop, out func(string)) func() {
 		b.Abort(errors.New("b went first"))
 		a.Abort(errors.New("a went second"))
 	}, 1*ms)
+
+	t := nodeevents.AbortSignalTimeout(l, 5*ms)
+	t.On("abort", func(...any) {
+		te := t.Reason().(*nodeevents.DOMException)
+		out(logLine("timeout signal:", te.Name, te.Message, te.Code))
+	})
+	l.SetTimeout(func() { out("a 20 ms timeout keeps the loop alive") }, 20*ms)
 
 	unrefOnly := nodeevents.AbortSignalTimeout(l, 100000*ms)
 	unrefOnly.On("abort", func(...any) { out("never: the timeout signal is unref'd") })

@@ -21,15 +21,16 @@ const pre = AbortSignal.abort();
 console.log('AbortSignal.abort()', pre.aborted, pre.reason.name);
 try { pre.throwIfAborted(); } catch (err) { console.log('throwIfAborted threw', err.name); }
 
-const t = AbortSignal.timeout(5);
-t.addEventListener('abort', () => console.log('timeout signal:', t.reason.name, t.reason.message, t.reason.code));
-const keep = setTimeout(() => console.log('a 20 ms timeout keeps the loop alive'), 20);
-
+// (The 1 ms timer is set first, so that it is due first however long this script takes.)
 const a = new AbortController();
 const b = new AbortController();
 const any = AbortSignal.any([a.signal, b.signal]);
 any.addEventListener('abort', () => console.log('any aborted with', any.reason.message));
 setTimeout(() => { b.abort(new Error('b went first')); a.abort(new Error('a went second')); }, 1);
+
+const t = AbortSignal.timeout(5);
+t.addEventListener('abort', () => console.log('timeout signal:', t.reason.name, t.reason.message, t.reason.code));
+const keep = setTimeout(() => console.log('a 20 ms timeout keeps the loop alive'), 20);
 
 const unrefOnly = AbortSignal.timeout(100000);
 unrefOnly.addEventListener('abort', () => console.log('never: the timeout signal is unref\'d'));
