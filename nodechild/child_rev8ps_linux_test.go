@@ -1,7 +1,6 @@
 package nodechild_test
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 
@@ -29,12 +28,9 @@ func TestRev8SpawnKilledModes(t *testing.T) {
 	for _, m := range looptest.Modes {
 		t.Run(m.Name, func(t *testing.T) {
 			fds := openFds()
-			l, err := uvloop.New(m.Opts...)
-			if errors.Is(err, errors.ErrUnsupported) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatal(err)
+			l, ok := m.New(t)
+			if !ok {
+				t.Skip(m.Name + ": not available")
 			}
 			var got []string
 			out := func(s string) { got = append(got, s) }

@@ -35,12 +35,9 @@ func TestRev8LookupChainModes(t *testing.T) {
 	var ref []string
 	for _, m := range looptest.Modes {
 		t.Run(m.Name, func(t *testing.T) {
-			l, err := uvloop.New(m.Opts...)
-			if errors.Is(err, errors.ErrUnsupported) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatal(err)
+			l, ok := m.New(t)
+			if !ok {
+				t.Skip(m.Name + ": not available")
 			}
 			var got []string
 			log := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }

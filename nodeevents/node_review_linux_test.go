@@ -1,7 +1,6 @@
 package nodeevents_test
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -23,12 +22,9 @@ func TestReviewAsyncEventsOverSockets(t *testing.T) {
 		"server got quit", "server loop done", "client end", "client close", "server close",
 	}
 	for _, m := range looptest.Modes {
-		l, err := uvloop.New(m.Opts...)
-		if errors.Is(err, errors.ErrUnsupported) {
+		l, ok := m.New(t)
+		if !ok {
 			continue
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 		var got []string
 		log := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }

@@ -25,13 +25,10 @@ func diffModes(t *testing.T, want []string, scenario func(l *uvloop.Loop, log fu
 	t.Helper()
 	var ref []string
 	for _, m := range looptest.Modes {
-		l, err := uvloop.New(m.Opts...)
-		if errors.Is(err, errors.ErrUnsupported) {
+		l, ok := m.New(t)
+		if !ok {
 			t.Logf("%s: not available", m.Name)
 			continue
-		}
-		if err != nil {
-			t.Fatal(err)
 		}
 		var got []string
 		log := func(format string, args ...any) { got = append(got, fmt.Sprintf(format, args...)) }

@@ -20,12 +20,9 @@ import (
 func runMode(t *testing.T, m looptest.Mode, setup func(l *uvloop.Loop)) bool {
 	t.Helper()
 	before := openFds()
-	l, err := uvloop.New(m.Opts...)
-	if errors.Is(err, errors.ErrUnsupported) {
+	l, ok := m.New(t)
+	if !ok {
 		return false
-	}
-	if err != nil {
-		t.Fatal(err)
 	}
 	setup(l)
 	dog := l.SetTimeout(func() {

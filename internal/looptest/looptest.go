@@ -4,6 +4,7 @@
 package looptest
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -24,6 +25,20 @@ var Modes = []Mode{
 	{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
 	{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
 	{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
+}
+
+// New makes a loop in mode m. It reports false, with no loop, when the system lacks the
+// mode's backend (New failed with errors.ErrUnsupported), and fails t on any other error.
+func (m Mode) New(t testing.TB) (*uvloop.Loop, bool) {
+	t.Helper()
+	l, err := uvloop.New(m.Opts...)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil, false
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, true
 }
 
 // BySide puts the server's lines ("server ...") after the others, each side in its order:
