@@ -58,8 +58,8 @@ type ioTable struct {
 	nfds   int            // fds registered with the poller
 	recvs  int            // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
 	sends  int            // sends in flight (ring_write.go): they need the kernel wait too
-	rest   []poller.Event // the events of the batch that dispatch has not reached yet
 	batch  []poller.Event // the batch dispatch runs
+	next   int            // batch[next:] is what dispatch has not reached yet (rest)
 }
 
 // ioFailure is a watcher the poller refused, and why; its owner hears of it in the poll phase.
@@ -199,6 +199,9 @@ func (t *ioTable) flush(p *poller.Poller) {
 	t.dirty = t.dirty[:0]
 }
 
+// rest is the part of the batch being dispatched that dispatch has not reached yet.
+func (t *ioTable) rest() []poller.Event { return t.batch[t.next:] }
+
 // reportFailed tells the owners of refused watchers, once each.
 func (l *Loop) reportFailed() {
 	for len(l.io.failed) > 0 {
@@ -317,22 +320,20 @@ func (l *Loop) kernelSleep(timeout time.Duration) ([]poller.Event, error) {
 // dispatch runs the I/O callbacks of one batch of events. An event whose fd was closed (or
 // closed and reused) by an earlier callback of the batch carries a retired tag and is dropped.
 func (l *Loop) dispatch(events []poller.Event) {
-	next := 0 // the first event not dispatched yet
-	l.io.batch = events
+	t := &l.io
+	t.batch, t.next = events, 0
 	defer func() {
-		l.io.rest, l.io.batch = nil, nil
-		if next < len(events) {
-			l.keepCompletions(events[next:]) // a callback panicked: no completion is lost
+		if rest := t.rest(); len(rest) > 0 {
+			l.keepCompletions(rest) // a callback panicked: no completion is lost
 		}
+		t.batch, t.next = nil, 0
 	}()
 	if len(l.streams.held) > 0 {
-		l.io.rest = events // not delivered yet: a stream a callback closes resets (receivedLater)
-		l.runHeld()        // read by the kernel before these events
+		l.runHeld() // read by the kernel before these events, all still to come (receivedLater)
 	}
-	for next < len(events) {
-		ev := &events[next]
-		next++
-		l.io.rest = events[next:]
+	for t.next < len(events) {
+		ev := &events[t.next]
+		t.next++
 		if ev.Accepted() {
 			l.accepted(ev, false)
 			continue
@@ -367,7 +368,7 @@ func (l *Loop) dispatch(events []poller.Event) {
 		if got&Error != 0 {
 			err = ev.Err() // io_uring: the poll request failed (nil on epoll and kqueue)
 		}
-		if got&(Hangup|Error) != 0 && w.st != nil && w.st.ring.on && !w.st.readsFirst(events[next:], ev.Fd, ev.Tag) {
+		if got&(Hangup|Error) != 0 && w.st != nil && w.st.ring.on && !w.st.readsFirst(t.rest(), ev.Fd, ev.Tag) {
 			continue // the socket failed, and the read callback closed the stream
 		}
 		if w.st != nil { // notify, written out: this is the hot path and notify does not inline

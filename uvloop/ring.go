@@ -130,7 +130,7 @@ func (s *stream) ringForget() {
 
 // receivedLater reports whether the rest of the batch being dispatched holds bytes read for
 // the stream (a callback of the batch closes it: they are dropped).
-func (s *stream) receivedLater() bool { return s.receivedIn(s.loop.io.rest, false) > 0 }
+func (s *stream) receivedLater() bool { return s.receivedIn(s.loop.io.rest(), false) > 0 }
 
 // receivedIn returns the bytes that events hold read for the stream; with handed, also
 // those that readsFirst handed over (their tag inverted).

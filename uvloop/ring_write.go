@@ -88,7 +88,7 @@ func (s *stream) onSent(n int, err error, inline bool) {
 		// epoll's one event runs the read before the write (without bytes, the end that
 		// the receive reads stands for the error: sendErrToRead).
 		again := err == syscall.EAGAIN || err == syscall.ENOBUFS // no callback: nothing to order
-		if !again && s.receivedIn(s.loop.io.batch, true) > 0 && !s.readsFirst(s.loop.io.rest, int32(s.io.fd), s.io.tag) {
+		if !again && s.receivedIn(s.loop.io.batch, true) > 0 && !s.readsFirst(s.loop.io.rest(), int32(s.io.fd), s.io.tag) {
 			return // the read callback closed the stream: destroy cancels the writes
 		}
 		if err = s.sendErrToRead(err); s.io.fd < 0 {
