@@ -618,9 +618,11 @@ func TestDiffShutdownMixed(t *testing.T) {
 		res := map[string]int{}
 		for _, c := range idle {
 			res["idle:"+readAllRaw(c)]++
+			c.Close() // the server's close need not wait out its linger for our FIN
 		}
 		for _, c := range busy {
 			res["busy:"+readAllRaw(c)]++
+			c.Close()
 		}
 		<-done
 		return fmt.Sprint(res)
@@ -784,8 +786,8 @@ func floodersAndLegit(t *testing.T, flooders int) {
 
 // TestDiffHeldGrowsWithReader: one client writes pipelined GETs as fast as the server takes
 // them and reads the 100 KiB answers (each over the high-water mark: reading pauses and
-// resumes once per answer) for 3 s. On epoll what the server holds beyond Stats.Buffered
-// stays small (the rest waits in the kernel); it must on io_uring too.
+// resumes once per answer) for heldGrowFor. On epoll what the server holds beyond
+// Stats.Buffered stays small (the rest waits in the kernel); it must on io_uring too.
 func TestDiffHeldGrowsWithReader(t *testing.T) {
 	big := strings.Repeat("h", 100<<10)
 	for i, b := range diffBackends {
@@ -840,7 +842,7 @@ func TestDiffHeldGrowsWithReader(t *testing.T) {
 	}
 }
 
-var heldGrowFor = 3 * time.Second
+var heldGrowFor = time.Second
 
 // TestDiffBodyPausedThenFIN: the client sends a 1 MiB body and its FIN while the handler
 // holds reading paused (PauseBody) for 100 ms; the body then arrives whole and the answer

@@ -400,6 +400,7 @@ func TestShutdownLetsResponseFinish(t *testing.T) {
 					t.Fatalf("a held request's response: %d of %d bytes, %v", m, len(big), err)
 				}
 			}
+			c.Close() // the server's close need not wait out its linger for our FIN
 			select {
 			case <-done:
 			case <-time.After(10 * time.Second):
@@ -535,7 +536,7 @@ func TestShutdownAfterEmptyLine(t *testing.T) {
 	c.SetDeadline(time.Now().Add(60 * time.Second))
 	c.Write([]byte(get + "\r\n"))
 	ts.waitAnswered()
-	ts.shutdownReading(br, len(big))
+	ts.shutdownReading(c, br, len(big))
 }
 
 // TestShutdownAfterEmptyLineRead: as TestShutdownAfterEmptyLine, but the empty line
@@ -570,7 +571,7 @@ func TestShutdownAfterEmptyLineRead(t *testing.T) {
 			t.Fatal("the empty line was not read in 10 s")
 		}
 	}
-	ts.shutdownReading(br, len(big))
+	ts.shutdownReading(c, br, len(big))
 }
 
 // TestCloseIdleAfterSmallResponse: CloseIdle from a NextTick right after a small
@@ -713,9 +714,9 @@ func (ts *testServer) waitAnswered() {
 	}
 }
 
-// shutdownReading calls Shutdown, reads the response of size bytes in progress, and checks
-// that Shutdown completes after it.
-func (ts *testServer) shutdownReading(br *bufio.Reader, size int) {
+// shutdownReading calls Shutdown, reads the response of size bytes in progress from c (br),
+// closes c, and checks that Shutdown completes after it.
+func (ts *testServer) shutdownReading(c net.Conn, br *bufio.Reader, size int) {
 	ts.t.Helper()
 	done := make(chan struct{})
 	ts.on(func() { ts.srv.Shutdown(func() { close(done) }) })
@@ -726,6 +727,7 @@ func (ts *testServer) shutdownReading(br *bufio.Reader, size int) {
 	if m, err := io.Copy(io.Discard, resp.Body); err != nil || m != int64(size) {
 		ts.t.Fatalf("%d of %d bytes, %v", m, size, err)
 	}
+	c.Close() // the server's close need not wait out its linger for our FIN
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):

@@ -711,6 +711,7 @@ func TestServerShutdown(t *testing.T) {
 	}
 	ts.on(fn)
 	expect(t, brBusy, "GET", 200, "slow", true)
+	busy.Close() // the server's close need not wait out its linger for our FIN
 	<-done
 }
 
