@@ -334,12 +334,15 @@ func (p *Poller) sendForget(fd int) (int, bool, error) {
 
 // awaitSend submits fd's send (it completes there if the socket takes the bytes), cancels
 // it if it did not complete, and waits for its completion, stashing every other completion.
+// The cancellation is queued again after each wait that did not end the send: the kernel
+// answers ENOENT while a send that room in the socket woke is between its wake-up and its
+// retry (seen on a DEFER_TASKRUN ring, whose retry waits for this thread's next wait), and
+// the send then waits for room again, which a peer that does not read never gives.
 func (rs *ringState) awaitSend(fd int, st *sendState) error {
 	if rs.takeStashed(fd) {
 		return nil // an earlier wait for another send took this one's completion
 	}
 	ud := sendUD(fd, st.seq)
-	canceled := false
 	for tries := 0; st.armed; tries++ {
 		var err error
 		switch {
@@ -357,14 +360,11 @@ func (rs *ringState) awaitSend(fd int, st *sendState) error {
 		if rs.takeCQEs(fd) || !st.armed {
 			break
 		}
-		if !canceled {
-			sqe, err := rs.sqe()
-			if err != nil {
-				return err
-			}
-			sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
-			canceled = true
+		sqe, err := rs.sqe()
+		if err != nil {
+			return err
 		}
+		sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
 	}
 	return nil
 }

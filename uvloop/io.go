@@ -58,6 +58,7 @@ type ioTable struct {
 	nfds   int            // fds registered with the poller
 	recvs  int            // streams the poller reads for (RecvStart), listeners it accepts for: they need the kernel wait too
 	sends  int            // sends in flight (ring_write.go): they need the kernel wait too
+	lost   int            // sends a close could not end (SendForget gave up): the kernel still holds their bytes and socket
 	batch  []poller.Event // the batch dispatch runs
 	next   int            // batch[next:] is what dispatch has not reached yet (rest)
 }

@@ -135,6 +135,8 @@ func (s *stream) ringSendForget() {
 	s.loop.io.sends--
 	n, ok, err := s.loop.poller.SendForget(s.io.fd)
 	switch {
+	case !ok && err != nil: // not ended in time: destroy cancels the writes, whose bytes may yet go out
+		s.loop.io.lost++
 	case !ok, err != nil: // cancelled, the socket full, or failed: destroy cancels the writes
 	default:
 		s.advance(n)

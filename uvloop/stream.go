@@ -91,6 +91,7 @@ var (
 	errReadBadFd   error = os.NewSyscallError("read", syscall.EBADF)
 	errAlready     error = os.NewSyscallError("connect", syscall.EALREADY)
 	errReadAlready error = os.NewSyscallError("read", syscall.EALREADY)
+	errReadNotConn error = os.NewSyscallError("read", syscall.ENOTCONN)
 	errInval       error = os.NewSyscallError("listen", syscall.EINVAL)
 	errBusy        error = os.NewSyscallError("open", syscall.EBUSY)
 )
@@ -395,7 +396,9 @@ func (s *stream) fail(err error) {
 	}
 }
 
-// ReadStart starts reading (uv_read_start).
+// ReadStart starts reading (uv_read_start). It fails with an error wrapping ENOTCONN when
+// the stream is not readable (IsReadable): never connected, or a read failed (after EOF it
+// reads again, and gets EOF again, as in libuv).
 func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -408,6 +411,9 @@ func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	}
 	if s.sflags&sReading != 0 {
 		return errReadAlready
+	}
+	if s.sflags&sReadable == 0 {
+		return errReadNotConn
 	}
 	s.sflags &^= sEOF
 	s.sflags |= sReading
