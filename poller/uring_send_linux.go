@@ -101,6 +101,10 @@ func (sr *sendRing) putVec(id uint32) {
 	v.next, sr.free = sr.free, id
 }
 
+// sendWaits bounds awaitSend's waits of 10 ms for a cancelled send: the loop stands still
+// meanwhile. A cancellation the kernel takes ends the send in the first or second.
+const sendWaits = 200
+
 func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
 
 func (p *Poller) canSend() bool {
@@ -334,10 +338,19 @@ func (p *Poller) sendForget(fd int) (int, bool, error) {
 
 // awaitSend submits fd's send (it completes there if the socket takes the bytes), cancels
 // it if it did not complete, and waits for its completion, stashing every other completion.
-// The cancellation is queued again after each wait that did not end the send: the kernel
-// answers ENOENT while a send that room in the socket woke is between its wake-up and its
-// retry (seen on a DEFER_TASKRUN ring, whose retry waits for this thread's next wait), and
-// the send then waits for room again, which a peer that does not read never gives.
+//
+// The cancellation is queued again after each wait that did not end the send. Seen with a
+// 4 KiB send buffer (SO_SNDBUF) and a peer that does not read, on a DEFER_TASKRUN ring: every
+// cancellation answered ENOENT while the send stayed in the kernel; with one cancellation the
+// send was still there after 1,000 waits (10 s), with one per wait it ended within about 55
+// waits in every run. Why the kernel does not find the send is not known. On a ring that is
+// not pinned, with the same buffers, a send that the kernel handed to its worker thread
+// (io-wq) can answer EALREADY until the peer reads (rarely: once in some hundreds of random
+// runs); neither shutting the socket for writing nor growing its buffer ended it.
+//
+// It gives up after sendWaits waits (errSendStuck): the kernel then keeps the send, its
+// bytes (sendState.vec stays lent) and the socket until the peer reads or the connection
+// ends.
 func (rs *ringState) awaitSend(fd int, st *sendState) error {
 	if rs.takeStashed(fd) {
 		return nil // an earlier wait for another send took this one's completion
@@ -348,7 +361,7 @@ func (rs *ringState) awaitSend(fd int, st *sendState) error {
 		switch {
 		case tries == 0:
 			_, err = rs.enter(0, nil)
-		case tries > 1000:
+		case tries > sendWaits:
 			return errSendStuck
 		default:
 			rs.ts = uring.Timespec{Nsec: 10e6}
