@@ -519,6 +519,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				p.trailer = false
 				return i, EventEnd, nil
 			}
+			p.trailers = p.trailers[:0] // a message without a trailer section has none
 			finish := p.finishHead
 			if p.resp {
 				finish = p.finishResponseHead
