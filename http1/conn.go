@@ -170,6 +170,10 @@ func (c *conn) clientEnded(err error) {
 		c.w.closeAfter = true // a half-close after the request: answer, then close
 	case err == io.EOF && c.phase == phaseClosing:
 		// the last response is being written: then close
+	case err == io.EOF && c.cutShort():
+		// A request cut short by the end: 400, after the responses before it (node v20:
+		// its parser's finish() fails with HPE_INVALID_EOF_STATE, and it answers 400).
+		c.refuse(ErrIncomplete, 400)
 	case err == io.EOF && (c.writing || len(c.out) > 0):
 		// Responses are still queued (a write through the io_uring ring always waits
 		// for the end of the phase): they go out, then the connection closes, as
@@ -179,6 +183,12 @@ func (c *conn) clientEnded(err error) {
 	default:
 		c.destroy(nil)
 	}
+}
+
+// cutShort reports whether a request has begun and not arrived whole, with no response to
+// it begun: the end of the client's stream now cuts it short.
+func (c *conn) cutShort() bool {
+	return c.phase == phaseRequest && !c.p.Idle() || c.phase == phaseRespond && !c.bodyDone && !c.w.headSent
 }
 
 // feed parses data and dispatches the events, one exchange at a time. If a callback it
@@ -513,6 +523,11 @@ func (c *conn) refuse(err error, status int) {
 		fn(err, status)
 	}
 	c.endBody(err)
+	if c.phase == phaseRespond && !c.w.ended {
+		// The handler's response will not end: its OnClose runs once the refusal is
+		// queued (Response.End then fails with ErrResponseEnded).
+		defer c.responseClosed()
+	}
 	if fn := c.s.o.clientErrorHandler; fn != nil {
 		c.w.ended = true
 		c.w.closeAfter = true
@@ -639,9 +654,8 @@ func (c *conn) destroy(err error) {
 		err = errConnClosed
 	}
 	c.endBody(err)
-	if fn := c.w.onClose; fn != nil && !c.w.ended {
-		c.w.onClose = nil
-		fn()
+	if !c.w.ended {
+		c.responseClosed()
 	}
 	c.unlink()
 	c.release()
@@ -657,6 +671,15 @@ func (c *conn) destroy(err error) {
 		fn()
 	}
 	c.s.maybeDone()
+}
+
+// responseClosed runs the response's OnClose callback, if it has one: the connection
+// ends before the response did.
+func (c *conn) responseClosed() {
+	if fn := c.w.onClose; fn != nil {
+		c.w.onClose = nil
+		fn()
+	}
 }
 
 // closed is the stream's close callback when Conn.SetOnClose set one.
