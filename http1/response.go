@@ -53,7 +53,8 @@ func (w *Response) begin(r *Request) {
 	w.status, w.cl, w.written, w.minor = 200, -1, 0, r.Minor
 	w.isHead = string(r.Method) == "HEAD"
 	w.expect = r.Expect100
-	w.closeAfter = !r.KeepAlive || string(r.Method) == "CONNECT"
+	// Node's server keeps no HTTP/1.0 connection alive (ServerResponse's shouldKeepAlive).
+	w.closeAfter = !r.KeepAlive || string(r.Method) == "CONNECT" || r.Minor == 0 && w.c != nil && w.c.s.o.nodeHead
 }
 
 // reset forgets the response, keeping its buffers.
@@ -214,6 +215,7 @@ func (w *Response) writeHead() {
 	case w.status < 200 || w.status == 204 || w.status == 304:
 		w.noBody = true
 	case w.cl >= 0:
+	case w.isHead && node: // Node sends no framing field of its own with a HEAD response
 	case w.minor == 1:
 		framing = "Transfer-Encoding: chunked\r\n"
 		w.chunked = true
@@ -239,7 +241,7 @@ func (w *Response) writeHead() {
 		out = append(out, "Connection: close\r\n"...)
 	case node:
 		out = append(out, "Connection: keep-alive\r\n"...)
-		if ka := c.s.o.keepAliveTimeout; ka >= time.Second {
+		if ka := c.s.o.keepAliveTimeout; ka > 0 { // Node: timeout=0 for one below a second
 			out = append(out, "Keep-Alive: timeout="...)
 			out = appendInt(out, int64(ka/time.Second), 10)
 			out = append(out, "\r\n"...)
@@ -255,6 +257,12 @@ func (w *Response) writeHead() {
 	}
 	c.out = append(out, "\r\n"...)
 	w.headSent = true
+}
+
+// nodeUnframed reports whether, under NodeHead, End leaves the body's length unset as
+// Node's ServerResponse does: for HTTP/1.0 (the body ends with the connection) and HEAD.
+func (w *Response) nodeUnframed() bool {
+	return (w.minor == 0 || w.isHead) && w.c != nil && w.c.s.o.nodeHead
 }
 
 func appendContentLength(out []byte, n int64) []byte {
@@ -319,7 +327,7 @@ func endBody[B []byte | string](w *Response, p B) error {
 	if w.ended {
 		return ErrResponseEnded
 	}
-	if !w.headSent && w.cl < 0 {
+	if !w.headSent && w.cl < 0 && !w.nodeUnframed() {
 		w.cl = int64(len(p))
 	}
 	_, err := writeBody(w, p)
