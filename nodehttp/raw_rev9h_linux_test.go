@@ -331,3 +331,25 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// TestPipelinedBadAfterAnswersRev9h: two requests and a malformed one in one write. http1
+// holds the third until the second's response ended; it is then refused, and answered 400
+// as node answers it when it comes after the answers (rawCases' "bad request after
+// answers"). nodehttp sent nothing (the second's response, ended, had not emitted
+// 'finish'), so the client saw the connection close after two answers, and a 400 only when
+// the bytes came in a later read.
+func TestPipelinedBadAfterAnswersRev9h(t *testing.T) {
+	const want = "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nKeep-Alive: timeout=0\r\nContent-Length: 12\r\n\r\nGET /1 1.1 0" +
+		"HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nKeep-Alive: timeout=0\r\nContent-Length: 12\r\n\r\nGET /2 1.1 0" +
+		"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n<closed>"
+	for _, m := range looptest.Modes {
+		port, ok := startRawServer(t, m, rawServe)
+		if !ok {
+			continue
+		}
+		got := rawExchange(t, port, "GET /1 HTTP/1.1\r\n"+rawHost+"\r\nGET /2 HTTP/1.1\r\n"+rawHost+"\r\nBAD\r\n\r\nGET /4 HTTP/1.1\r\n"+rawHost+"\r\n", false, false)
+		if got != want {
+			t.Errorf("%s:\n got %q\nwant %q", m.Name, got, want)
+		}
+	}
+}
