@@ -50,6 +50,7 @@ type conn struct {
 	sent100  bool
 	discard  int64 // body bytes dropped after the response ended
 
+	begun    bool // a request's head has arrived: CloseIdle spares a connection before it
 	eof      bool // the client closed its side
 	panicked bool // a callback of the handler panicked in feed: no further request
 
@@ -304,6 +305,7 @@ func (c *conn) feedLoop(data []byte) {
 		case EventNone:
 			return
 		case EventHead:
+			c.begun = true
 			c.s.headers.remove(&c.tHeaders)
 			r := &c.p.req
 			if r.Upgrade && c.s.o.onUpgrade != nil && (c.s.o.shouldUpgrade == nil || c.s.o.shouldUpgrade(r)) {

@@ -108,11 +108,20 @@ func startNodeTwin(t *testing.T, script string) int {
 // server closes, and the loop with it, when the test ends.
 func startRawServer(t *testing.T, m looptest.Mode, h func(*nodehttp.IncomingMessage, *nodehttp.ServerResponse)) (int, bool) {
 	t.Helper()
+	return startRawServerWith(t, m, h, nil)
+}
+
+// startRawServerWith is startRawServer; it stores the server in *srvp if srvp is not nil.
+func startRawServerWith(t *testing.T, m looptest.Mode, h func(*nodehttp.IncomingMessage, *nodehttp.ServerResponse), srvp **nodehttp.Server) (int, bool) {
+	t.Helper()
 	l, ok := m.New(t)
 	if !ok {
 		return 0, false
 	}
 	srv := nodehttp.CreateServer(l, h)
+	if srvp != nil {
+		*srvp = srv
+	}
 	srv.KeepAliveTimeout = 200 * time.Millisecond
 	port := make(chan int, 1)
 	srv.Listen(0, "127.0.0.1", func() { port <- srv.Address().Port })
