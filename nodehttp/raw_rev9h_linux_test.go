@@ -298,6 +298,10 @@ var rawCases = []rawCase{
 		known: "node answers 400 to bytes after a request that closes the connection (HPE_CLOSED_CONNECTION) and drops its answer; http1 answers the request and ignores them"},
 	{name: "unsupported Expect", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: foo\r\nContent-Length: 3\r\n\r\nabc" + rawProbe,
 		known: "node answers 417 from its request handling ('checkExpectation') and keeps the connection; http1's parser refuses the request (400 in nodehttp) and closes"},
+	{name: "head of 16400 bytes", send: "GET / HTTP/1.1\r\n" + rawHost + "X: " + strings.Repeat("v", 16400-32) + "\r\n\r\n" + rawProbe, noSplit: true,
+		known: "node counts only the target, field names and field values against maxHeaderSize (a one-field head of up to 16408 bytes is taken); http1 counts every byte of the head (431 past 16384)"},
+	{name: "2100 fields", send: "GET / HTTP/1.1\r\n" + rawHost + strings.Repeat("A: b\r\n", 2100) + "\r\n" + rawProbe, noSplit: true,
+		known: "node keeps the first maxHeadersCount (2000) fields and serves the request; http1 refuses it with 431 (documented at MaxHeadersCount)"},
 	{name: "chunk extension of 20 KiB", send: "POST / HTTP/1.1\r\n" + rawHost + "Transfer-Encoding: chunked\r\n\r\n3;a=" + strings.Repeat("b", 20000) + "\r\nabc\r\n0\r\n\r\n" + rawProbe,
 		known: "node takes chunk extensions up to 16 KiB and answers 413 past them; http1 refuses a chunk-size line over 4 KiB with 400", noSplit: true},
 }
