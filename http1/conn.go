@@ -95,6 +95,7 @@ func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
 	c.p.MaxRequestLineSize = s.o.maxRequestLineSize
 	c.p.MaxHeadersCount = s.o.maxHeadersCount
 	c.p.MaxBodySize = s.o.maxBodySize
+	c.p.anyExpect = s.o.handleExpect
 	c.p.req.c = c
 	c.w.c = c
 	c.tHeaders.c, c.tRequest.c, c.tIdle.c, c.tLinger.c = c, c, c, c

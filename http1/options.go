@@ -47,6 +47,7 @@ type options struct {
 	nodeHead           bool
 	shouldUpgrade      func(r *Request) bool
 	endOnEOF           bool
+	handleExpect       bool
 }
 
 func defaultOptions() options {
@@ -173,3 +174,9 @@ func ShouldUpgrade(fn func(r *Request) bool) Option {
 // server does (httpAllowHalfOpen false). Without it the server answers the request, then
 // closes.
 func EndOnEOF() Option { return func(o *options) { o.endOnEOF = true } }
+
+// HandleExpect hands a request whose Expect is other than 100-continue to the handler
+// (Request.Header("Expect") holds it), which answers it, as Node's server does (417
+// Expectation Failed, unless a 'checkExpectation' listener answers); without it the
+// server refuses such a request with 417 and closes. Package nodehttp uses it.
+func HandleExpect() Option { return func(o *options) { o.handleExpect = true } }

@@ -174,10 +174,11 @@ type Parser struct {
 	body     []byte
 	trailers []Header
 
-	resp    bool // parse responses (ExpectResponse)
-	noBody  bool // the response answers a HEAD request
-	connect bool // the response answers a CONNECT request
-	rhead   ResponseHead
+	anyExpect bool // take an Expect other than 100-continue (the Server's HandleExpect)
+	resp      bool // parse responses (ExpectResponse)
+	noBody    bool // the response answers a HEAD request
+	connect   bool // the response answers a CONNECT request
+	rhead     ResponseHead
 
 	// Work counts the bytes the parser has examined and copied: tests use it to check that
 	// the work per byte is constant however the bytes arrive.
@@ -189,7 +190,7 @@ func (p *Parser) Reset() {
 	*p = Parser{
 		MaxHeaderSize: p.MaxHeaderSize, MaxRequestLineSize: p.MaxRequestLineSize,
 		MaxHeadersCount: p.MaxHeadersCount, MaxBodySize: p.MaxBodySize,
-		buf: p.buf[:0], fields: p.fields[:0],
+		buf: p.buf[:0], fields: p.fields[:0], anyExpect: p.anyExpect,
 		req:      Request{Headers: p.req.Headers[:0]},
 		trailers: p.trailers[:0],
 		Work:     p.Work,
@@ -732,10 +733,12 @@ func (p *Parser) finishHead(head []byte) *Error {
 			upgradeHeader = true
 		case equalFold(h.Name, "expect"):
 			if r.Minor == 1 {
-				if !equalFold(h.Value, "100-continue") {
+				switch {
+				case equalFold(h.Value, "100-continue"):
+					r.Expect100 = true
+				case !p.anyExpect:
 					return ErrExpectation
 				}
-				r.Expect100 = true
 			}
 		default:
 			if err := f.add(h); err != nil {

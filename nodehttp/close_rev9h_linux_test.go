@@ -131,7 +131,7 @@ func TestServerCloseStatesRev9h(t *testing.T) {
 			want := closeStates(t, startNodeTwin(t, closeTwinJS), path)
 			for _, m := range looptest.Modes {
 				var srv *nodehttp.Server
-				port, ok := startRawServerWith(t, m, closeServe(&srv), &srv)
+				port, ok := startRawServerWith(t, m, closeServe(&srv), func(s *nodehttp.Server) { srv = s })
 				if !ok {
 					continue
 				}

@@ -28,6 +28,10 @@ const backlog = 511
 //	                                       request's head ("connect" for CONNECT; without
 //	                                       a "connect" listener, a CONNECT's connection
 //	                                       is destroyed, as Node's)
+//	"checkExpectation" [*IncomingMessage, *ServerResponse]
+//	                                       instead of "request" for an HTTP/1.1 request
+//	                                       with an Expect other than 100-continue; without
+//	                                       a listener the server answers 417
 //	"clientError" [error, *Socket]         a request was refused (parse error, timeout):
 //	                                       the listener answers on the socket (End) or
 //	                                       destroys it; without a listener the server writes
@@ -98,6 +102,7 @@ func (s *Server) engine() *http1.Server {
 		http1.Backlog(backlog),
 		http1.NodeHead(),
 		http1.EndOnEOF(),
+		http1.HandleExpect(),
 		http1.OnConnection(s.onConnection),
 		http1.ClientErrorHandler(s.onClientError),
 		http1.OnUpgrade(s.onUpgrade),
@@ -458,8 +463,19 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 		req.r.src = sock
 		r.OnBody(sock.onBody, sock.onBodyEnd)
 	}
+	event := "request"
+	if r.Minor == 1 && !r.Expect100 && r.Header("expect") != nil {
+		// An expectation other than 100-continue (http1 takes it: HandleExpect): Node's
+		// "checkExpectation", or 417 without a listener.
+		if s.ListenerCount("checkExpectation") == 0 {
+			res.WriteHead(417)
+			res.End(nil)
+			return
+		}
+		event = "checkExpectation"
+	}
 	s.args[0], s.args[1] = req, res
-	s.Emit("request", s.args[:]...)
+	s.Emit(event, s.args[:]...)
 	s.args = [2]any{}
 }
 
