@@ -178,5 +178,7 @@ func EndOnEOF() Option { return func(o *options) { o.endOnEOF = true } }
 // HandleExpect hands a request whose Expect is other than 100-continue to the handler
 // (Request.Header("Expect") holds it), which answers it, as Node's server does (417
 // Expectation Failed, unless a 'checkExpectation' listener answers); without it the
-// server refuses such a request with 417 and closes. Package nodehttp uses it.
+// server refuses such a request with 417 and closes. A value that has the token
+// 100-continue among others ("100-continue, foo") is then taken as 100-continue, as Node
+// takes it. Package nodehttp uses it.
 func HandleExpect() Option { return func(o *options) { o.handleExpect = true } }

@@ -734,7 +734,7 @@ func (p *Parser) finishHead(head []byte) *Error {
 		case equalFold(h.Name, "expect"):
 			if r.Minor == 1 {
 				switch {
-				case equalFold(h.Value, "100-continue"):
+				case equalFold(h.Value, "100-continue"), p.anyExpect && hasContinue(h.Value):
 					r.Expect100 = true
 				case !p.anyExpect:
 					return ErrExpectation
@@ -865,6 +865,24 @@ func parseContentLength(v []byte) (int64, bool) {
 		n += d
 	}
 	return n, true
+}
+
+// hasContinue reports whether v has "100-continue" (ASCII case ignored) between non-word
+// bytes or the ends, as Node's server tests an Expect value (/(?:^|\W)100-continue(?:$|\W)/i).
+func hasContinue(v []byte) bool {
+	const tok = "100-continue"
+	for i := 0; i+len(tok) <= len(v); i++ {
+		if equalFold(v[i:i+len(tok)], tok) && (i == 0 || !isWordByte(v[i-1])) &&
+			(i+len(tok) == len(v) || !isWordByte(v[i+len(tok)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether c is a byte of a regular expression's \w.
+func isWordByte(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
 }
 
 // forTokens calls fn with each element of a comma-separated list, spaces trimmed, empty

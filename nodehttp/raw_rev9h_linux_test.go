@@ -281,6 +281,7 @@ var rawCases = []rawCase{
 	{name: "field of 15 KiB", send: "GET / HTTP/1.1\r\n" + rawHost + "X: " + strings.Repeat("v", 15<<10) + "\r\n\r\n" + rawProbe, noSplit: true},
 	{name: "field of 17 KiB", send: "GET / HTTP/1.1\r\n" + rawHost + "X: " + strings.Repeat("v", 17<<10) + "\r\n\r\n" + rawProbe, noSplit: true},
 	{name: "Expect: 100-continue", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
+	{name: "Expect: 100-continue among others", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue, foo\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
 	{name: "HEAD", send: "HEAD / HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
 	{name: "204 with a body", send: "GET /status/204 HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
 	{name: "304 with a body", send: "GET /status/304 HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
