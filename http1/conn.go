@@ -265,6 +265,10 @@ func (c *conn) feedLoop(data []byte) {
 			return
 		case phaseRespond:
 			if c.bodyDone { // the next request waits for this response
+				if len(data) > 0 && c.s.o.refuseAfterClose && !c.p.req.KeepAlive && !emptyLines(data) {
+					c.refuse(ErrAfterClose, 400)
+					return
+				}
 				if len(data) > 0 {
 					c.hold(data)
 				}

@@ -48,6 +48,7 @@ type options struct {
 	shouldUpgrade      func(r *Request) bool
 	endOnEOF           bool
 	handleExpect       bool
+	refuseAfterClose   bool
 }
 
 func defaultOptions() options {
@@ -182,3 +183,10 @@ func EndOnEOF() Option { return func(o *options) { o.endOnEOF = true } }
 // 100-continue among others ("100-continue, foo") is then taken as 100-continue, as Node
 // takes it. Package nodehttp uses it.
 func HandleExpect() Option { return func(o *options) { o.handleExpect = true } }
+
+// RefuseAfterClose refuses what a client sends after a request that closes the connection
+// (Connection: close, or HTTP/1.0 without keep-alive) and before the server closed it, as
+// Node's parser does (HPE_CLOSED_CONNECTION): with ErrAfterClose (400) if the response
+// has not begun, else by closing once what was written goes out. Without it such bytes
+// are ignored. Empty lines are not refused. Package nodehttp uses it.
+func RefuseAfterClose() Option { return func(o *options) { o.refuseAfterClose = true } }

@@ -103,6 +103,7 @@ func (s *Server) engine() *http1.Server {
 		http1.NodeHead(),
 		http1.EndOnEOF(),
 		http1.HandleExpect(),
+		http1.RefuseAfterClose(),
 		http1.OnConnection(s.onConnection),
 		http1.ClientErrorHandler(s.onClientError),
 		http1.OnUpgrade(s.onUpgrade),
