@@ -157,10 +157,11 @@ func OnConnection(fn func(c *Conn)) Option { return func(o *options) { o.onConne
 // NodeHead makes responses' heads look like Node's: the fields the handler added come
 // first, then Date, then "Connection: keep-alive" with "Keep-Alive: timeout=N" (the
 // KeepAliveTimeout in seconds) or "Connection: close", then the framing (Content-Length
-// or Transfer-Encoding). Framing follows Node's ServerResponse too: an HTTP/1.0 request's
-// response closes the connection, and End gives neither it nor a HEAD response a
-// Content-Length that the handler did not set (nor a HEAD response Transfer-Encoding).
-// Package nodehttp uses it.
+// or Transfer-Encoding); a Content-Length the handler added stays where it was added.
+// Framing follows Node's ServerResponse too: End gives neither an HTTP/1.0 request's
+// response (which then closes the connection) nor a HEAD response a Content-Length that
+// the handler did not set (nor a HEAD response Transfer-Encoding). Package nodehttp uses
+// it.
 func NodeHead() Option { return func(o *options) { o.nodeHead = true } }
 
 // ShouldUpgrade decides, when OnUpgrade is set, which upgrade requests go to it: those for

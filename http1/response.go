@@ -43,6 +43,7 @@ type Response struct {
 	expect     bool // the request asked for 100-continue
 	closeAfter bool
 	userDate   bool
+	userCL     bool   // NodeHead: Content-Length was added, and is in hdr where it was added
 	reason     string // SetReason's; "" for StatusText's
 	onDrain    func()
 	onClose    func()
@@ -53,8 +54,7 @@ func (w *Response) begin(r *Request) {
 	w.status, w.cl, w.written, w.minor = 200, -1, 0, r.Minor
 	w.isHead = string(r.Method) == "HEAD"
 	w.expect = r.Expect100
-	// Node's server keeps no HTTP/1.0 connection alive (ServerResponse's shouldKeepAlive).
-	w.closeAfter = !r.KeepAlive || string(r.Method) == "CONNECT" || r.Minor == 0 && w.c != nil && w.c.s.o.nodeHead
+	w.closeAfter = !r.KeepAlive || string(r.Method) == "CONNECT"
 }
 
 // reset forgets the response, keeping its buffers.
@@ -129,7 +129,10 @@ func (w *Response) AddHeader(name, value string) error {
 				return ErrInvalidHeader
 			}
 			w.cl = n
-			return nil
+			if w.c == nil || !w.c.s.o.nodeHead || w.userCL {
+				return nil
+			}
+			w.userCL = true // Node sends it among the fields set, where it was set
 		}
 	case 17:
 		if equalFold(name, "transfer-encoding") {
@@ -250,7 +253,7 @@ func (w *Response) writeHead() {
 		out = append(out, "Connection: keep-alive\r\n"...)
 	}
 	if node {
-		if w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead {
+		if !w.userCL && (w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead) {
 			out = appendContentLength(out, w.cl)
 		}
 		out = append(out, framing...)

@@ -36,7 +36,9 @@ const s = http.createServer((req, res) => {
     const m = /^\/status\/(\d+)/.exec(req.url);
     if (m) res.statusCode = +m[1];
     const tr = req.rawTrailers.length ? ' t=' + req.rawTrailers.join(',') : '';
-    res.end(req.method + ' ' + req.url + ' ' + req.httpVersion + ' ' + n + tr);
+    const body = req.method + ' ' + req.url + ' ' + req.httpVersion + ' ' + n + tr;
+    if (req.url === '/setcl') res.setHeader('Content-Length', String(body.length));
+    res.end(body);
   });
 });
 s.keepAliveTimeout = 200;
@@ -59,7 +61,11 @@ func rawServe(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
 		if len(req.RawTrailers) > 0 {
 			tr = " t=" + strings.Join(req.RawTrailers, ",")
 		}
-		res.EndString(req.Method + " " + req.URL + " " + req.HTTPVersion + " " + strconv.Itoa(n) + tr)
+		body := req.Method + " " + req.URL + " " + req.HTTPVersion + " " + strconv.Itoa(n) + tr
+		if req.URL == "/setcl" {
+			res.SetHeader("Content-Length", strconv.Itoa(len(body)))
+		}
+		res.EndString(body)
 	})
 }
 
@@ -285,6 +291,9 @@ var rawCases = []rawCase{
 	{name: "Expect: 100-continue", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
 	{name: "Expect: 100-continue among others", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue, foo\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
 	{name: "HEAD", send: "HEAD / HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
+	{name: "HEAD with a Content-Length set", send: "HEAD /setcl HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
+	{name: "HTTP/1.0 with a Content-Length set", send: "GET /setcl HTTP/1.0\r\n\r\n"},
+	{name: "HTTP/1.0 keep-alive with a Content-Length set", send: "GET /setcl HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", halfClose: true},
 	{name: "204 with a body", send: "GET /status/204 HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
 	{name: "304 with a body", send: "GET /status/304 HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
 	{name: "GET with a body", send: "GET / HTTP/1.1\r\n" + rawHost + "Content-Length: 3\r\n\r\nabc" + rawProbe},
