@@ -218,7 +218,7 @@ func (w *Response) writeHead() {
 	case w.status < 200 || w.status == 204 || w.status == 304:
 		w.noBody = true
 	case w.cl >= 0:
-	case w.isHead && node: // Node sends no framing field of its own with a HEAD response
+	case w.isHead && node && w.minor == 1: // Node sends no framing field of its own with a HEAD response
 	case w.minor == 1:
 		framing = "Transfer-Encoding: chunked\r\n"
 		w.chunked = true

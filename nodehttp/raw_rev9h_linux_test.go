@@ -291,6 +291,7 @@ var rawCases = []rawCase{
 	{name: "Expect: 100-continue", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
 	{name: "Expect: 100-continue among others", send: "POST / HTTP/1.1\r\n" + rawHost + "Expect: 100-continue, foo\r\nContent-Length: 3\r\n\r\nabc" + rawProbe},
 	{name: "HEAD", send: "HEAD / HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
+	{name: "HEAD HTTP/1.0 keep-alive", send: "HEAD / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", halfClose: true},
 	{name: "HEAD with a Content-Length set", send: "HEAD /setcl HTTP/1.1\r\n" + rawHost + "\r\n" + rawProbe},
 	{name: "HTTP/1.0 with a Content-Length set", send: "GET /setcl HTTP/1.0\r\n\r\n"},
 	{name: "HTTP/1.0 keep-alive with a Content-Length set", send: "GET /setcl HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", halfClose: true},
