@@ -50,6 +50,7 @@ type conn struct {
 	sent100  bool
 	discard  int64 // body bytes dropped after the response ended
 
+	begun    bool // a request's head has arrived: CloseIdle spares a connection before it
 	eof      bool // the client closed its side
 	panicked bool // a callback of the handler panicked in feed: no further request
 
@@ -94,6 +95,7 @@ func (s *Server) serve(st uvloop.Stream, tcp *uvloop.TCP) error {
 	c.p.MaxRequestLineSize = s.o.maxRequestLineSize
 	c.p.MaxHeadersCount = s.o.maxHeadersCount
 	c.p.MaxBodySize = s.o.maxBodySize
+	c.p.anyExpect = s.o.handleExpect
 	c.p.req.c = c
 	c.w.c = c
 	c.tHeaders.c, c.tRequest.c, c.tIdle.c, c.tLinger.c = c, c, c, c
@@ -170,6 +172,10 @@ func (c *conn) clientEnded(err error) {
 		c.w.closeAfter = true // a half-close after the request: answer, then close
 	case err == io.EOF && c.phase == phaseClosing:
 		// the last response is being written: then close
+	case err == io.EOF && c.cutShort():
+		// A request cut short by the end: 400, after the responses before it (node v20:
+		// its parser's finish() fails with HPE_INVALID_EOF_STATE, and it answers 400).
+		c.refuse(ErrIncomplete, 400)
 	case err == io.EOF && (c.writing || len(c.out) > 0):
 		// Responses are still queued (a write through the io_uring ring always waits
 		// for the end of the phase): they go out, then the connection closes, as
@@ -179,6 +185,12 @@ func (c *conn) clientEnded(err error) {
 	default:
 		c.destroy(nil)
 	}
+}
+
+// cutShort reports whether a request has begun and not arrived whole, with no response to
+// it begun: the end of the client's stream now cuts it short.
+func (c *conn) cutShort() bool {
+	return c.phase == phaseRequest && !c.p.Idle() || c.phase == phaseRespond && !c.bodyDone && !c.w.headSent
 }
 
 // feed parses data and dispatches the events, one exchange at a time. If a callback it
@@ -253,6 +265,10 @@ func (c *conn) feedLoop(data []byte) {
 			return
 		case phaseRespond:
 			if c.bodyDone { // the next request waits for this response
+				if len(data) > 0 && c.s.o.refuseAfterClose && !c.p.req.KeepAlive && !emptyLines(data) {
+					c.refuse(ErrAfterClose, 400)
+					return
+				}
 				if len(data) > 0 {
 					c.hold(data)
 				}
@@ -294,6 +310,7 @@ func (c *conn) feedLoop(data []byte) {
 		case EventNone:
 			return
 		case EventHead:
+			c.begun = true
 			c.s.headers.remove(&c.tHeaders)
 			r := &c.p.req
 			if r.Upgrade && c.s.o.onUpgrade != nil && (c.s.o.shouldUpgrade == nil || c.s.o.shouldUpgrade(r)) {
@@ -513,6 +530,11 @@ func (c *conn) refuse(err error, status int) {
 		fn(err, status)
 	}
 	c.endBody(err)
+	if c.phase == phaseRespond && !c.w.ended {
+		// The handler's response will not end: its OnClose runs once the refusal is
+		// queued (Response.End then fails with ErrResponseEnded).
+		defer c.responseClosed()
+	}
 	if fn := c.s.o.clientErrorHandler; fn != nil {
 		c.w.ended = true
 		c.w.closeAfter = true
@@ -639,9 +661,8 @@ func (c *conn) destroy(err error) {
 		err = errConnClosed
 	}
 	c.endBody(err)
-	if fn := c.w.onClose; fn != nil && !c.w.ended {
-		c.w.onClose = nil
-		fn()
+	if !c.w.ended {
+		c.responseClosed()
 	}
 	c.unlink()
 	c.release()
@@ -657,6 +678,15 @@ func (c *conn) destroy(err error) {
 		fn()
 	}
 	c.s.maybeDone()
+}
+
+// responseClosed runs the response's OnClose callback, if it has one: the connection
+// ends before the response did.
+func (c *conn) responseClosed() {
+	if fn := c.w.onClose; fn != nil {
+		c.w.onClose = nil
+		fn()
+	}
 }
 
 // closed is the stream's close callback when Conn.SetOnClose set one.

@@ -61,6 +61,9 @@
 //   - HighWaterMark 64 KiB of output per connection: past it the connection stops reading
 //     until its output drains (Response.NeedDrain and OnDrain let a streaming handler wait).
 //
+// A request cut short by the end of the client's stream is answered 400 (ErrIncomplete),
+// after the responses before it, as Node's server answers it.
+//
 // Refused requests get their status and "Connection: close"; the server then shuts its side
 // down and reads until the client closes (LingerTimeout, 2 s), so that the client reads the
 // answer rather than a reset. net/http handlers run on a Server through FromNetHTTP and

@@ -34,6 +34,10 @@ var (
 	ErrVersion          = &Error{505, "unsupported HTTP version"}
 )
 
+// ErrAfterClose refuses the bytes that follow a request that closes the connection, under
+// RefuseAfterClose.
+var ErrAfterClose = &Error{400, "data after a request that closes the connection"}
+
 // ErrAfterPanic refuses the bytes that follow a request whose handler panicked (see Handler).
 var ErrAfterPanic = &Error{400, "request after a handler panicked"}
 

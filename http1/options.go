@@ -47,6 +47,8 @@ type options struct {
 	nodeHead           bool
 	shouldUpgrade      func(r *Request) bool
 	endOnEOF           bool
+	handleExpect       bool
+	refuseAfterClose   bool
 }
 
 func defaultOptions() options {
@@ -155,7 +157,11 @@ func OnConnection(fn func(c *Conn)) Option { return func(o *options) { o.onConne
 // NodeHead makes responses' heads look like Node's: the fields the handler added come
 // first, then Date, then "Connection: keep-alive" with "Keep-Alive: timeout=N" (the
 // KeepAliveTimeout in seconds) or "Connection: close", then the framing (Content-Length
-// or Transfer-Encoding). Package nodehttp uses it.
+// or Transfer-Encoding); a Content-Length the handler added stays where it was added.
+// Framing follows Node's ServerResponse too: End gives neither an HTTP/1.0 request's
+// response (which then closes the connection) nor a HEAD response a Content-Length that
+// the handler did not set (nor a HEAD response Transfer-Encoding). Package nodehttp uses
+// it.
 func NodeHead() Option { return func(o *options) { o.nodeHead = true } }
 
 // ShouldUpgrade decides, when OnUpgrade is set, which upgrade requests go to it: those for
@@ -170,3 +176,18 @@ func ShouldUpgrade(fn func(r *Request) bool) Option {
 // server does (httpAllowHalfOpen false). Without it the server answers the request, then
 // closes.
 func EndOnEOF() Option { return func(o *options) { o.endOnEOF = true } }
+
+// HandleExpect hands a request whose Expect is other than 100-continue to the handler
+// (Request.Header("Expect") holds it), which answers it, as Node's server does (417
+// Expectation Failed, unless a 'checkExpectation' listener answers); without it the
+// server refuses such a request with 417 and closes. A value that has the token
+// 100-continue among others ("100-continue, foo") is then taken as 100-continue, as Node
+// takes it. Package nodehttp uses it.
+func HandleExpect() Option { return func(o *options) { o.handleExpect = true } }
+
+// RefuseAfterClose refuses what a client sends after a request that closes the connection
+// (Connection: close, or HTTP/1.0 without keep-alive) and before the server closed it, as
+// Node's parser does (HPE_CLOSED_CONNECTION): with ErrAfterClose (400) if the response
+// has not begun, else by closing once what was written goes out. Without it such bytes
+// are ignored. Empty lines are not refused. Package nodehttp uses it.
+func RefuseAfterClose() Option { return func(o *options) { o.refuseAfterClose = true } }

@@ -174,10 +174,11 @@ type Parser struct {
 	body     []byte
 	trailers []Header
 
-	resp    bool // parse responses (ExpectResponse)
-	noBody  bool // the response answers a HEAD request
-	connect bool // the response answers a CONNECT request
-	rhead   ResponseHead
+	anyExpect bool // take an Expect other than 100-continue (the Server's HandleExpect)
+	resp      bool // parse responses (ExpectResponse)
+	noBody    bool // the response answers a HEAD request
+	connect   bool // the response answers a CONNECT request
+	rhead     ResponseHead
 
 	// Work counts the bytes the parser has examined and copied: tests use it to check that
 	// the work per byte is constant however the bytes arrive.
@@ -189,7 +190,7 @@ func (p *Parser) Reset() {
 	*p = Parser{
 		MaxHeaderSize: p.MaxHeaderSize, MaxRequestLineSize: p.MaxRequestLineSize,
 		MaxHeadersCount: p.MaxHeadersCount, MaxBodySize: p.MaxBodySize,
-		buf: p.buf[:0], fields: p.fields[:0],
+		buf: p.buf[:0], fields: p.fields[:0], anyExpect: p.anyExpect,
 		req:      Request{Headers: p.req.Headers[:0]},
 		trailers: p.trailers[:0],
 		Work:     p.Work,
@@ -519,6 +520,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				p.trailer = false
 				return i, EventEnd, nil
 			}
+			p.trailers = p.trailers[:0] // a message without a trailer section has none
 			finish := p.finishHead
 			if p.resp {
 				finish = p.finishResponseHead
@@ -731,10 +733,12 @@ func (p *Parser) finishHead(head []byte) *Error {
 			upgradeHeader = true
 		case equalFold(h.Name, "expect"):
 			if r.Minor == 1 {
-				if !equalFold(h.Value, "100-continue") {
+				switch {
+				case equalFold(h.Value, "100-continue"), p.anyExpect && hasContinue(h.Value):
+					r.Expect100 = true
+				case !p.anyExpect:
 					return ErrExpectation
 				}
-				r.Expect100 = true
 			}
 		default:
 			if err := f.add(h); err != nil {
@@ -861,6 +865,24 @@ func parseContentLength(v []byte) (int64, bool) {
 		n += d
 	}
 	return n, true
+}
+
+// hasContinue reports whether v has "100-continue" (ASCII case ignored) between non-word
+// bytes or the ends, as Node's server tests an Expect value (/(?:^|\W)100-continue(?:$|\W)/i).
+func hasContinue(v []byte) bool {
+	const tok = "100-continue"
+	for i := 0; i+len(tok) <= len(v); i++ {
+		if equalFold(v[i:i+len(tok)], tok) && (i == 0 || !isWordByte(v[i-1])) &&
+			(i+len(tok) == len(v) || !isWordByte(v[i+len(tok)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports whether c is a byte of a regular expression's \w.
+func isWordByte(c byte) bool {
+	return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
 }
 
 // forTokens calls fn with each element of a comma-separated list, spaces trimmed, empty

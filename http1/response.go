@@ -43,6 +43,7 @@ type Response struct {
 	expect     bool // the request asked for 100-continue
 	closeAfter bool
 	userDate   bool
+	userCL     bool   // NodeHead: Content-Length was added, and is in hdr where it was added
 	reason     string // SetReason's; "" for StatusText's
 	onDrain    func()
 	onClose    func()
@@ -128,7 +129,10 @@ func (w *Response) AddHeader(name, value string) error {
 				return ErrInvalidHeader
 			}
 			w.cl = n
-			return nil
+			if w.c == nil || !w.c.s.o.nodeHead || w.userCL {
+				return nil
+			}
+			w.userCL = true // Node sends it among the fields set, where it was set
 		}
 	case 17:
 		if equalFold(name, "transfer-encoding") {
@@ -214,6 +218,7 @@ func (w *Response) writeHead() {
 	case w.status < 200 || w.status == 204 || w.status == 304:
 		w.noBody = true
 	case w.cl >= 0:
+	case w.isHead && node && w.minor == 1: // Node sends no framing field of its own with a HEAD response
 	case w.minor == 1:
 		framing = "Transfer-Encoding: chunked\r\n"
 		w.chunked = true
@@ -239,7 +244,7 @@ func (w *Response) writeHead() {
 		out = append(out, "Connection: close\r\n"...)
 	case node:
 		out = append(out, "Connection: keep-alive\r\n"...)
-		if ka := c.s.o.keepAliveTimeout; ka >= time.Second {
+		if ka := c.s.o.keepAliveTimeout; ka > 0 { // Node: timeout=0 for one below a second
 			out = append(out, "Keep-Alive: timeout="...)
 			out = appendInt(out, int64(ka/time.Second), 10)
 			out = append(out, "\r\n"...)
@@ -248,13 +253,19 @@ func (w *Response) writeHead() {
 		out = append(out, "Connection: keep-alive\r\n"...)
 	}
 	if node {
-		if w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead {
+		if !w.userCL && (w.cl >= 0 && !w.noBody || w.cl >= 0 && w.isHead) {
 			out = appendContentLength(out, w.cl)
 		}
 		out = append(out, framing...)
 	}
 	c.out = append(out, "\r\n"...)
 	w.headSent = true
+}
+
+// nodeUnframed reports whether, under NodeHead, End leaves the body's length unset as
+// Node's ServerResponse does: for HTTP/1.0 (the body ends with the connection) and HEAD.
+func (w *Response) nodeUnframed() bool {
+	return (w.minor == 0 || w.isHead) && w.c != nil && w.c.s.o.nodeHead
 }
 
 func appendContentLength(out []byte, n int64) []byte {
@@ -319,7 +330,7 @@ func endBody[B []byte | string](w *Response, p B) error {
 	if w.ended {
 		return ErrResponseEnded
 	}
-	if !w.headSent && w.cl < 0 {
+	if !w.headSent && w.cl < 0 && !w.nodeUnframed() {
 		w.cl = int64(len(p))
 	}
 	_, err := writeBody(w, p)

@@ -277,14 +277,16 @@ func (s *Server) Shutdown(cb func()) {
 
 // CloseIdle closes the connections that wait for a request, having sent nothing of it
 // (Node's closeIdleConnections: a response ended but still being written is cut, as
-// Node's is).
+// Node's is). A connection that has not sent a whole head yet is not idle, as in Node,
+// whose server counts it active from its start (its headersTimeout runs): it is left to
+// send its first request.
 func (s *Server) CloseIdle() { s.closeIdle(false) }
 
 // closeIdle closes the connections that wait for a request with none held; letFinish
 // (Shutdown) spares those still writing a response: drained closes them once it is out.
 func (s *Server) closeIdle(letFinish bool) {
 	s.eachConn(func(c *conn) {
-		if !c.awaitsRequest() || letFinish && (c.writing || c.buffered() > 0) {
+		if !c.awaitsRequest() || letFinish && (c.writing || c.buffered() > 0) || !letFinish && !c.begun {
 			return
 		}
 		switch {

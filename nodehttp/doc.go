@@ -35,6 +35,12 @@
 // the connection's output is still queued (Node waits for the socket's write callback).
 // A client that takes none of a response's bytes for a whole keepAliveTimeout (one to two
 // in all) is disconnected; Node has no such limit unless server.timeout is set.
+// The request parser is http1's, not llhttp: it counts every byte of a head against
+// maxHeaderSize (Node counts the target, field names and values) and refuses a request with
+// more than maxHeadersCount fields (Node keeps the first ones), and it differs from llhttp
+// on some odd requests (methods Node does not know, repeated or malformed Host, repeated
+// equal Content-Lengths, a Transfer-Encoding coding before chunked, chunk-size lines over
+// 4 KiB): see TestRawNodeParityRev9h for what is held to Node.
 // The 'readable' event, read(), setTimeout, https and HTTP/2 are not here.
 //
 // Everything in this package belongs to the loop goroutine.

@@ -55,6 +55,7 @@ var parseErrors = map[*http1.Error]struct{ code, msg string }{
 	http1.ErrHost:             {"HPE_INVALID_HOST", "Missing, repeated or invalid Host"},
 	http1.ErrExpectation:      {"HPE_INVALID_EXPECTATION", "Unsupported Expect value"},
 	http1.ErrIncomplete:       {"HPE_INVALID_EOF_STATE", "Invalid EOF state"},
+	http1.ErrAfterClose:       {"HPE_CLOSED_CONNECTION", "Data after `Connection: close`"},
 	// Node's parser stops with this after a request listener threw (node v20, with an
 	// 'uncaughtException' listener): the next bytes on the connection are its clientError.
 	http1.ErrAfterPanic: {"HPE_CB_HEADERS_COMPLETE", "User callback error"},

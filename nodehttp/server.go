@@ -25,7 +25,13 @@ const backlog = 511
 //	"upgrade" [*IncomingMessage, *nodenet.Socket, []byte]
 //	                                       an upgrade request, if there is a listener; the
 //	                                       socket is the caller's, head the bytes after the
-//	                                       request's head ("connect" for CONNECT)
+//	                                       request's head ("connect" for CONNECT; without
+//	                                       a "connect" listener, a CONNECT's connection
+//	                                       is destroyed, as Node's)
+//	"checkExpectation" [*IncomingMessage, *ServerResponse]
+//	                                       instead of "request" for an HTTP/1.1 request
+//	                                       with an Expect other than 100-continue; without
+//	                                       a listener the server answers 417
 //	"clientError" [error, *Socket]         a request was refused (parse error, timeout):
 //	                                       the listener answers on the socket (End) or
 //	                                       destroys it; without a listener the server writes
@@ -91,10 +97,13 @@ func (s *Server) engine() *http1.Server {
 		http1.RequestTimeout(s.RequestTimeout),
 		http1.MaxHeadersCount(s.MaxHeadersCount),
 		http1.MaxHeaderSize(s.MaxHeaderSize),
+		http1.MaxRequestLineSize(s.MaxHeaderSize), // Node caps the request line only with the head
 		http1.MaxBodySize(s.MaxBodySize),
 		http1.Backlog(backlog),
 		http1.NodeHead(),
 		http1.EndOnEOF(),
+		http1.HandleExpect(),
+		http1.RefuseAfterClose(),
 		http1.OnConnection(s.onConnection),
 		http1.ClientErrorHandler(s.onClientError),
 		http1.OnUpgrade(s.onUpgrade),
@@ -327,10 +336,13 @@ func (s *Server) onClientError(k *http1.Conn, err error, status int) bool {
 		s.Emit("clientError", e, sock)
 		return true
 	}
-	// Node's answers: a bare status line and "Connection: close", then the socket goes.
-	if sock == nil || sock.res == nil || !sock.res.headerSent {
+	// Node's answers: a bare status line and "Connection: close", then the socket goes;
+	// nothing in the middle of a response (Node: one whose head went out and whose
+	// 'finish' has not come). A refused request held behind a response is parsed once that
+	// response ended: it is answered, as Node answers one that comes after the finish.
+	if sock == nil || sock.res == nil || !sock.res.headerSent || sock.res.finished {
 		switch {
-		case status == 431:
+		case status == 431, status == 414:
 			k.Write([]byte("HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n"))
 		case status == 408:
 			k.Write([]byte("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"))
@@ -344,17 +356,26 @@ func (s *Server) onClientError(k *http1.Conn, err error, status int) bool {
 	return true
 }
 
+// shouldUpgrade: CONNECT always leaves the engine (onUpgrade destroys it when nobody
+// listens for "connect", as Node); another upgrade request only for "upgrade" listeners.
 func (s *Server) shouldUpgrade(r *http1.Request) bool {
-	if string(r.Method) == "CONNECT" {
-		return s.ListenerCount("connect") > 0
-	}
-	return s.ListenerCount("upgrade") > 0
+	return string(r.Method) == "CONNECT" || s.ListenerCount("upgrade") > 0
 }
 
 func (s *Server) onUpgrade(r *http1.Request, st uvloop.Stream, head []byte) {
 	var sock *Socket
 	if k := r.Conn(); k != nil {
 		sock, _ = k.Value().(*Socket)
+	}
+	if string(r.Method) == "CONNECT" && s.ListenerCount("connect") == 0 {
+		// Node: "Got CONNECT method, but have no handler": the socket is destroyed, with
+		// no answer and no "request".
+		if sock != nil {
+			sock.unlink()
+		}
+		st.Close(nil)
+		s.emitCloseIfDrained()
+		return
 	}
 	req := s.newRequest(r, sock)
 	req.Upgrade = true
@@ -443,8 +464,19 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 		req.r.src = sock
 		r.OnBody(sock.onBody, sock.onBodyEnd)
 	}
+	event := "request"
+	if r.Minor == 1 && !r.Expect100 && r.Header("expect") != nil {
+		// An expectation other than 100-continue (http1 takes it: HandleExpect): Node's
+		// "checkExpectation", or 417 without a listener.
+		if s.ListenerCount("checkExpectation") == 0 {
+			res.WriteHead(417)
+			res.End(nil)
+			return
+		}
+		event = "checkExpectation"
+	}
 	s.args[0], s.args[1] = req, res
-	s.Emit("request", s.args[:]...)
+	s.Emit(event, s.args[:]...)
 	s.args = [2]any{}
 }
 
