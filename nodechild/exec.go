@@ -13,7 +13,9 @@ import (
 type ExecOptions struct {
 	Cwd string
 	Env []string
-	// Timeout, if positive, kills the child with KillSignal once it has run that long.
+	// Timeout, if positive, kills the child with KillSignal once it has run that long. As
+	// in Node, a kill (Timeout's or MaxBuffer's) first destroys the child's stdout and
+	// stderr: what it writes after is not read, and cb has what came before.
 	Timeout time.Duration
 	// KillSignal is the signal of Timeout and of MaxBuffer; "" is SIGTERM.
 	KillSignal string
@@ -87,7 +89,16 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 		timer          *uvloop.Timeout
 		aborted        *nodeevents.AbortError
 	)
+	// kill is Node's: the output streams are destroyed first, so that nothing more is read
+	// and a child (or a grandchild) that outlives the signal gets EPIPE on its next write
+	// instead of being read from forever.
 	kill := func() {
+		if c.Stdout != nil {
+			c.Stdout.Destroy(nil)
+		}
+		if c.Stderr != nil {
+			c.Stderr.Destroy(nil)
+		}
 		killed = true
 		c.Kill(o.KillSignal)
 	}

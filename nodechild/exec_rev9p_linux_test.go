@@ -1,0 +1,68 @@
+package nodechild_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/nodechild"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// execText is what a scenario logs of exec's callback: the error's fields that Node sets
+// and the lengths of the output.
+func execText(name string, err error, stdout, stderr string) string {
+	var e *nodechild.ExecError
+	if !errors.As(err, &e) {
+		return fmt.Sprintf("%s err=%v stdout=%d stderr=%d", name, err, len(stdout), len(stderr))
+	}
+	return fmt.Sprintf("%s code=%v killed=%v signal=%q message=%q stdout=%d stderr=%d",
+		name, e.Code, e.Killed, e.Signal, e.Message, len(stdout), len(stderr))
+}
+
+// exec's maxBuffer against a child that ignores the kill signal and writes forever (on
+// stdout, then on stderr): Node's kill() destroys the child's stdout and stderr before it
+// signals, so the child's next write fails (EPIPE, or SIGPIPE) and it ends; the callback
+// gets ERR_CHILD_PROCESS_STDIO_MAXBUFFER and maxBuffer bytes. Before the fix uvgo kept
+// reading the pipes, the child never ended and the loop never did either (the watchdog
+// stopped it after 20 s); the guard here fails the test after 5 s and ends the children.
+func TestRev9ExecMaxBufferKillDestroysStdio(t *testing.T) {
+	js := `const {exec} = require('child_process');
+function text(name, e, so, se) {
+  return name + ' code=' + e.code + ' killed=' + (e.killed || false) + ' signal="' + (e.signal || '') +
+    '" message=' + JSON.stringify(e.message) + ' stdout=' + so.length + ' stderr=' + se.length;
+}
+exec("trap '' TERM; yes", {maxBuffer: 1000}, (e, so, se) => {
+  console.log(text('stdout', e, so, se));
+  exec("trap '' TERM; yes >&2", {maxBuffer: 1000}, (e, so, se) => console.log(text('stderr', e, so, se)));
+});
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		var kids []*nodechild.ChildProcess
+		guard := l.SetTimeout(func() {
+			t.Error("exec's callback did not come in 5 s")
+			for _, c := range kids { // let the loop end: what the fix does, then SIGKILL
+				c.Stdout.Destroy(nil)
+				c.Stderr.Destroy(nil)
+				c.Kill("SIGKILL")
+			}
+		}, 5*time.Second)
+		guard.Unref()
+		c, err := nodechild.Exec(l, "trap '' TERM; yes", &nodechild.ExecOptions{MaxBuffer: 1000}, func(err error, so, se string) {
+			out("%s", execText("stdout", err, so, se))
+			c, err := nodechild.Exec(l, "trap '' TERM; yes >&2", &nodechild.ExecOptions{MaxBuffer: 1000}, func(err error, so, se string) {
+				out("%s", execText("stderr", err, so, se))
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			kids = append(kids, c)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kids = append(kids, c)
+	})
+}
