@@ -47,8 +47,9 @@ type StdioContainer struct {
 
 // ProcessOptions are Spawn's options (uv_process_options_t).
 type ProcessOptions struct {
-	// File is the program. A name without a slash is looked up in the PATH of Env (or of the
-	// parent's environment if Env is nil), as execvp does.
+	// File is the program. A name without a slash is looked up in the PATH of Env (its
+	// first PATH entry, or the parent's PATH if Env is nil), as execvp does in libuv's child
+	// after its chdir: a relative PATH directory is relative to Dir.
 	File string
 	// Args is the argument vector, Args[0] included; it must not be empty.
 	Args []string
@@ -206,7 +207,7 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 			return nil, errSpawn("stdio %d: unknown flags %d", i, c.Flags)
 		}
 	}
-	path, err := proc.LookPath(opts.File, opts.Env)
+	path, err := proc.LookPath(opts.File, opts.Dir, opts.Env)
 	if err == nil && l.io.sends > 0 {
 		// Writes queued for the ring go out before the child starts: one that inherits a
 		// stream writes after what the parent wrote before Spawn, as on epoll, where Write

@@ -14,10 +14,14 @@ import (
 // defPath is where a file name is looked up when the environment has no PATH (_PATH_DEFPATH).
 const defPath = "/usr/local/bin:/bin:/usr/bin"
 
-// LookPath finds file as execvp does: a name with a slash is used as it is; any other is
-// searched in the PATH of env (the parent's environment if env is nil). It fails with
-// ENOENT if no directory has it, or EACCES if one has it but not executable.
-func LookPath(file string, env []string) (string, error) {
+// LookPath finds file as execvp does in the child, after its chdir to dir: a name with a
+// slash is used as it is; any other is searched in the PATH of env (the first "PATH="
+// entry, which the child's getenv sees; the parent's environment if env is nil), and a
+// relative PATH entry ("." or "bin", an empty one being ".") is relative to dir when dir
+// is not "". The path returned is the entry joined with file, relative if the entry is:
+// the exec, after the chdir, resolves it as execvp would. It fails with ENOENT if no
+// directory has it, or EACCES if one has it but not executable.
+func LookPath(file, dir string, env []string) (string, error) {
 	if file == "" {
 		return "", syscall.ENOENT
 	}
@@ -28,8 +32,8 @@ func LookPath(file string, env []string) (string, error) {
 	if env == nil {
 		path, ok = os.LookupEnv("PATH")
 	} else {
-		for i := len(env) - 1; i >= 0; i-- {
-			if v, found := strings.CutPrefix(env[i], "PATH="); found {
+		for _, e := range env {
+			if v, found := strings.CutPrefix(e, "PATH="); found {
 				path, ok = v, true
 				break
 			}
@@ -39,16 +43,20 @@ func LookPath(file string, env []string) (string, error) {
 		path = defPath
 	}
 	err := error(syscall.ENOENT)
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
+	for _, entry := range filepath.SplitList(path) {
+		if entry == "" {
+			entry = "."
 		}
-		p := dir + "/" + file
+		p := entry + "/" + file
+		at := p // where the child's exec finds p
+		if dir != "" && !filepath.IsAbs(p) {
+			at = filepath.Join(dir, p)
+		}
 		var st unix.Stat_t
-		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		if unix.Stat(at, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			continue
 		}
-		if st.Mode&0o111 == 0 || unix.Access(p, unix.X_OK) != nil {
+		if st.Mode&0o111 == 0 || unix.Access(at, unix.X_OK) != nil {
 			err = syscall.EACCES
 			continue
 		}
