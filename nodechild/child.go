@@ -13,8 +13,9 @@
 //	"close" [code, signal] once the child has exited and its stdout and stderr have closed
 //
 // A Spawn that cannot start its program does not return an error: as in Node, the error
-// arrives as the "error" event, and "close" (with the negative errno as the code) follows
-// once the stdio sockets have closed. Bad arguments (an empty file) are returned at once, as
+// arrives as the "error" event, stdout and stderr end (their pipes are open, on socket
+// pairs whose other ends are closed, as libuv leaves them) and "close" (with the negative
+// errno as the code) follows once they have closed. Bad arguments (an empty file) are returned at once, as
 // Node throws them.
 //
 // Everything in this package belongs to the loop goroutine.
@@ -23,6 +24,7 @@ package nodechild
 import (
 	"errors"
 	"fmt"
+	"os"
 	"syscall"
 
 	"github.com/uvgo/uvgo/internal/proc"
@@ -109,6 +111,22 @@ type ChildProcess struct {
 	closesNeed  int
 	closesGot   int
 	spawnFailed bool
+	stdioDead   bool // the program did not start and its stdio pipes could not be opened
+}
+
+// openWidowed opens p on one end of a new socket pair whose other end is closed, as libuv
+// leaves the stdio pipes of a child that did not start: reads see EOF, writes EPIPE.
+func openWidowed(p *uvloop.Pipe) error {
+	parent, child, err := proc.Socketpair()
+	if err != nil {
+		return os.NewSyscallError("socketpair", err)
+	}
+	proc.Close(child)
+	if err := p.Open(parent); err != nil {
+		proc.Close(parent)
+		return err
+	}
+	return nil
 }
 
 // Spawn is child_process.spawn(command, args, options). It returns an error only for bad
@@ -175,8 +193,15 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		}
 		switch errno {
 		case syscall.EACCES, syscall.EAGAIN, syscall.EMFILE, syscall.ENFILE, syscall.ENOENT:
-			// Node: a run-time error is an event; the stdio sockets still exist, and close.
+			// Node: a run-time error is an event; the stdio sockets still exist. libuv
+			// opens their pipes all the same, on socket pairs whose child ends are closed,
+			// so stdout and stderr read EOF ('end') and close (but with no fd to spare).
 			c.spawnFailed = true
+			for _, p := range pipes {
+				if p != nil && !c.stdioDead && openWidowed(p) != nil {
+					c.stdioDead = true
+				}
+			}
 			l.NextTick(func() { c.onexit(-int(errno), 0) })
 		default:
 			for _, p := range pipes {
@@ -210,7 +235,7 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		if p == nil {
 			continue
 		}
-		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.spawnFailed, Writable: i == 0 && !c.spawnFailed})
+		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.stdioDead, Writable: i == 0 && !c.stdioDead})
 		c.Stdio[i] = s
 		if i > 0 {
 			c.closesNeed++
@@ -273,8 +298,8 @@ func (c *ChildProcess) flushStdio() {
 		if s == nil || i == 0 || s.Destroyed() {
 			continue
 		}
-		if c.spawnFailed {
-			s.Destroy(nil) // never connected: nothing to read
+		if c.stdioDead {
+			s.Destroy(nil) // never opened: nothing to read
 			continue
 		}
 		s.Resume()
