@@ -110,6 +110,9 @@ func errSpawn(format string, args ...any) error {
 // error wrapping EINVAL, a Pipe that already has a socket with EBUSY, a closed one with
 // ErrClosed, an inherited fd that is negative with ErrBadFd.
 //
+// The child starts with every signal's default action, as libuv's does: a signal the
+// process ignores (SIGHUP under nohup, signal.Ignore) is not ignored in the child.
+//
 // The child's fds 0, 1 and 2 are blocking, as libuv's children's are: programs do not
 // expect EAGAIN on their stdio. A created pipe's end and /dev/null are blocking already; a
 // StdioInheritFd or StdioInheritStream descriptor that is non-blocking has O_NONBLOCK
@@ -216,7 +219,7 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	}
 	var pid int
 	if err == nil {
-		pid, err = proc.Spawn(path, opts.Args, &attr)
+		hub.spawnWithDefaults(func() { pid, err = proc.Spawn(path, opts.Args, &attr) })
 	}
 	if err != nil {
 		closePipes()

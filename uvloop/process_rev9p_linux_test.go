@@ -2,6 +2,13 @@ package uvloop_test
 
 import (
 	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -38,4 +45,90 @@ func TestRev9SpawnFirstPathEntry(t *testing.T) {
 	}
 	mustOK(t, l.Close())
 	waitGoroutinesGone(t)
+}
+
+// A child starts with every signal's default action and an empty signal mask, whatever its
+// parent ignores: libuv's uv__process_child_init resets each disposition to SIG_DFL and
+// unblocks all signals before the exec, so node started with SIGHUP and SIGINT ignored
+// (nohup, "cmd &" in a script) gives its children SigIgn 0. A Go program keeps an inherited
+// SIG_IGN of SIGHUP and SIGINT, and signal.Ignore sets one, and fork and exec keep both:
+// before the fix uvgo's children inherited them. The parent's own dispositions are as they
+// were after Spawn. The process ignores signals, so it runs in a child of the test, started
+// by sh with those signals ignored (and node the same way, for its twin).
+func TestRev9SpawnResetsSignalDispositions(t *testing.T) {
+	if os.Getenv("UVGO_REV9_SIGIGN_CHILD") == "1" {
+		rev9SigIgnChild(t)
+		return
+	}
+	const ignore = `trap "" HUP INT QUIT PIPE TERM; exec "$0" "$@"`
+	cmd := exec.Command("/bin/sh", "-c", ignore, os.Args[0], "-test.run=^TestRev9SpawnResetsSignalDispositions$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), "UVGO_REV9_SIGIGN_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	got := sigLines(string(out))
+	want := []string{"SigBlk:\t0000000000000000", "SigIgn:\t0000000000000000"}
+	if node, err := exec.LookPath("node"); err == nil {
+		js := filepath.Join(t.TempDir(), "sigign.js")
+		src := `require('child_process').spawn('grep', ['^Sig[BI]', '/proc/self/status'], {stdio: ['ignore', 'inherit', 'inherit']});`
+		if err := os.WriteFile(js, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		nout, err := exec.Command("/bin/sh", "-c", ignore, node, js).CombinedOutput()
+		if err != nil {
+			t.Fatalf("node: %v\n%s", err, nout)
+		}
+		if n := sigLines(string(nout)); !reflect.DeepEqual(n, want) {
+			t.Fatalf("node's child: %q, the test expects %q", n, want)
+		}
+	} else {
+		t.Log("node is not installed: libuv's reset is the oracle")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the child of a parent that ignores signals: %q, want %q (libuv's, node's)\n%s", got, want, out)
+	}
+}
+
+// sigLines are the SigBlk and SigIgn lines of a /proc/PID/status in out.
+func sigLines(out string) []string {
+	var lines []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "SigBlk:") || strings.HasPrefix(line, "SigIgn:") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// rev9SigIgnChild is the re-executed test: it ignores SIGUSR2 too, spawns grep on the
+// child's status and checks that its own dispositions did not change.
+func rev9SigIgnChild(t *testing.T) {
+	signal.Ignore(syscall.SIGUSR2)
+	before := ignoredSignals()
+	if !slices.Contains(before, syscall.SIGHUP) || !slices.Contains(before, syscall.SIGINT) {
+		t.Fatalf("sh did not start the test with SIGHUP and SIGINT ignored: %v", before)
+	}
+	l := newLoop(t)
+	_, err := l.Spawn(&uvloop.ProcessOptions{File: "grep", Args: []string{"grep", "^Sig[BI]", "/proc/self/status"},
+		Stdio:  []uvloop.StdioContainer{{}, {Flags: uvloop.StdioInheritFd, Fd: 1}, {Flags: uvloop.StdioInheritFd, Fd: 2}},
+		OnExit: func(p *uvloop.Process, _ int64, _ syscall.Signal) { p.Close(nil) }})
+	mustOK(t, err)
+	mustRunMode(t, l, uvloop.RunDefault)
+	mustOK(t, l.Close())
+	if after := ignoredSignals(); !reflect.DeepEqual(after, before) {
+		t.Errorf("the parent ignored %v before Spawn, %v after", before, after)
+	}
+	signal.Reset(syscall.SIGUSR2)
+}
+
+// ignoredSignals are the signals the process ignores.
+func ignoredSignals() []syscall.Signal {
+	var sigs []syscall.Signal
+	for i := 1; i < 65; i++ {
+		if signal.Ignored(syscall.Signal(i)) {
+			sigs = append(sigs, syscall.Signal(i))
+		}
+	}
+	return sigs
 }

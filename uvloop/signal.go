@@ -267,3 +267,29 @@ func (h *signalHub) feed(f *signalFeed, signum syscall.Signal) {
 		}
 	}
 }
+
+// spawnWithDefaults runs spawn (a fork and exec) so that the child starts with the default
+// action of every signal the process ignores, as libuv's child resets each disposition to
+// SIG_DFL before its exec: an ignored signal (SIGHUP or SIGINT ignored when the program
+// started, one given to signal.Ignore) is inherited through fork and exec, a caught one is
+// not. So each ignored signal is caught for the length of the spawn (one that arrives then
+// is dropped, as if ignored) and ignored again after it. mu keeps the hub's own Notify and
+// Stop calls out of the window; a program that calls os/signal itself meanwhile, on another
+// goroutine, races with it.
+func (h *signalHub) spawnWithDefaults(spawn func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var ignored []os.Signal
+	for i := 1; i < proc.NSIG; i++ {
+		if proc.Catchable(i) && signal.Ignored(syscall.Signal(i)) {
+			ignored = append(ignored, syscall.Signal(i))
+		}
+	}
+	if len(ignored) == 0 {
+		spawn()
+		return
+	}
+	signal.Notify(make(chan os.Signal, 1), ignored...)
+	spawn()
+	signal.Ignore(ignored...) // ignored again; this also drops the channel's registration
+}
