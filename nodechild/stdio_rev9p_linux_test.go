@@ -1,0 +1,184 @@
+package nodechild_test
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/uvgo/uvgo/nodechild"
+	"github.com/uvgo/uvgo/nodenet"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// netErr is what a scenario logs of a stream error: message, code, syscall.
+func netErr(err error) string {
+	var e *nodenet.Error
+	if !errors.As(err, &e) {
+		return fmt.Sprint(err)
+	}
+	return e.Message + " " + e.Code + " " + e.Syscall
+}
+
+// A write to the stdin of a child that closed it: the write returns false, its callback
+// gets EPIPE, then stdin's 'error' ("write EPIPE", syscall write), then its 'close', as
+// node v20 prints them; the child, killed from the error listener, ends with SIGKILL.
+func TestRev9SpawnStdinEPIPE(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('sh', ['-c', 'exec 0<&-; echo closed; exec sleep 10']);
+c.stdin.on('error', e => { out('stdin error', e.message, e.code, e.syscall); out('kill', c.kill('SIGKILL')); });
+c.stdin.on('close', () => out('stdin close'));
+c.stdout.on('data', d => {
+  out('data', String(d).trim());
+  out('write', c.stdin.write('x\n', err => out('write cb', err && err.code)));
+});
+c.on('exit', (a, b) => out('exit', a, b));
+c.on('close', (a, b) => out('close', a, b));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sh", []string{"-c", "exec 0<&-; echo closed; exec sleep 10"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Stdin.OnError(func(err error) { out("stdin error %s", netErr(err)); out("kill %v", c.Kill("SIGKILL")) })
+		c.Stdin.OnClose(func(bool) { out("stdin close") })
+		c.Stdout.OnData(func(d []byte) {
+			out("data %s", strings.TrimSpace(string(d)))
+			out("write %v", c.Stdin.WriteString("x\n", func(err error) {
+				code := "undefined"
+				if err != nil {
+					code = err.(*nodenet.Error).Code
+				}
+				out("write cb %s", code)
+			}))
+		})
+		c.On("exit", func(a ...any) { out("exit %s %s", str(a[0]), str(a[1])) })
+		c.On("close", func(a ...any) { out("close %s %s", str(a[0]), str(a[1])) })
+	})
+}
+
+// A child that exits while a grandchild (sleep in the background) holds its stdout: 'exit'
+// comes, 'close' waits for the pipe, which ends when the grandchild is killed; node v20
+// prints the same.
+func TestRev9SpawnGrandchildHoldsStdout(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('sh', ['-c', 'sleep 30 & echo $!']);
+let pid = null, exited = false;
+const maybe = () => { if (pid && exited) { out('killing grandchild'); process.kill(pid, 'SIGTERM'); } };
+c.stdout.on('data', d => { pid = +String(d).trim(); maybe(); });
+c.stdout.on('end', () => out('stdout end'));
+c.on('exit', (a, b) => { out('exit', a, b); exited = true; maybe(); });
+c.on('close', (a, b) => out('close', a, b));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sh", []string{"-c", "sleep 30 & echo $!"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, exited := 0, false
+		maybe := func() {
+			if pid != 0 && exited {
+				out("killing grandchild")
+				if err := uvloop.Kill(pid, syscall.SIGTERM); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		c.Stdout.OnData(func(d []byte) { pid, _ = strconv.Atoi(strings.TrimSpace(string(d))); maybe() })
+		c.Stdout.OnEnd(func() { out("stdout end") })
+		c.On("exit", func(a ...any) { out("exit %s %s", str(a[0]), str(a[1])); exited = true; maybe() })
+		c.On("close", func(a ...any) { out("close %s %s", str(a[0]), str(a[1])) })
+	})
+}
+
+// stdio ['ignore', 'pipe', 'inherit', 'pipe']: no stdin or stderr stream, four stdio
+// entries, fd 3 a pipe the child writes, as node v20 prints. The child's fds (ls -l
+// /proc/self/fd on fd 3) hold no descriptor of the loop: no epoll, io_uring or eventfd
+// instance, and no socket but its fd 3 (and fd 1, which the redirect made fd 3's).
+func TestRev9SpawnStdioKinds(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('sh', ['-c', 'echo out; ls -l /proc/self/fd >&3'], {stdio: ['ignore', 'pipe', 'inherit', 'pipe']});
+out('stdin', c.stdin, 'stderr', c.stderr, 'len', c.stdio.length, 'stdio0', c.stdio[0], 'stdio2', c.stdio[2]);
+let fd3 = '';
+c.stdio[3].on('data', d => fd3 += d);
+c.stdout.on('data', d => out('fd1', JSON.stringify(String(d))));
+c.on('close', (a, b) => { out('fd3 has fd 3', /\b3 -> socket:/.test(fd3)); out('close', a, b); });
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sh", []string{"-c", `echo out; ls -l /proc/self/fd >&3`},
+			&nodechild.SpawnOptions{Stdio: []string{"ignore", "pipe", "inherit", "pipe"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		null := func(s *nodenet.Socket) string {
+			if s == nil {
+				return "null"
+			}
+			return "a socket"
+		}
+		out("stdin %s stderr %s len %d stdio0 %s stdio2 %s", null(c.Stdin), null(c.Stderr), len(c.Stdio), null(c.Stdio[0]), null(c.Stdio[2]))
+		var fd3 strings.Builder
+		c.Stdio[3].OnData(func(d []byte) { fd3.Write(d) })
+		c.Stdout.OnData(func(d []byte) { out("fd1 %q", d) })
+		c.On("close", func(a ...any) {
+			ls := fd3.String()
+			out("fd3 has fd 3 %v", strings.Contains(ls, " 3 -> socket:"))
+			for _, line := range strings.Split(ls, "\n") {
+				if strings.Contains(line, "anon_inode") || strings.Contains(line, "socket:") &&
+					!strings.Contains(line, " 1 -> ") && !strings.Contains(line, " 3 -> ") {
+					t.Errorf("the child inherited %q", line)
+				}
+			}
+			out("close %s %s", str(a[0]), str(a[1]))
+		})
+	})
+}
+
+// kill's results: kill(0) probes and counts as a kill (killed true), an unknown name
+// throws ERR_UNKNOWN_SIGNAL, SIGKILL from 'spawn' is delivered (signalCode still null),
+// a kill after 'exit' returns false; as node v20 prints.
+func TestRev9SpawnKillResults(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('sleep', ['10']);
+out('kill0', c.kill(0), 'killed', c.killed);
+try { c.kill('SIGFOO'); } catch (e) { out('throw', e.code, e.message); }
+c.on('exit', (a, b) => out('exit', a, b, 'kill after exit', c.kill(), 'killed', c.killed));
+c.on('close', (a, b) => out('close', a, b));
+c.on('spawn', () => out('kill9', c.kill('SIGKILL'), 'killed', c.killed, 'signalCode', c.signalCode));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sleep", []string{"10"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out("kill0 %v killed %v", c.Kill("0"), c.Killed)
+		func() {
+			defer func() {
+				e := recover().(*nodechild.Error)
+				out("throw %s %s", e.Code, e.Message)
+			}()
+			c.Kill("SIGFOO")
+		}()
+		c.On("exit", func(a ...any) {
+			out("exit %s %s kill after exit %v killed %v", str(a[0]), str(a[1]), c.Kill(""), c.Killed)
+		})
+		c.On("close", func(a ...any) { out("close %s %s", str(a[0]), str(a[1])) })
+		c.On("spawn", func(...any) {
+			sc := "null"
+			if c.SignalCode != "" {
+				sc = c.SignalCode
+			}
+			out("kill9 %v killed %v signalCode %s", c.Kill("SIGKILL"), c.Killed, sc)
+		})
+	})
+}
