@@ -1,0 +1,69 @@
+package uvloop_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// Stopping the last handle of a signal gives the signal its default action back, as libuv's
+// uv__signal_unregister_handler sets SIG_DFL: a delivery after it ends the process as the
+// signal's default does. The child of the test watches sig, raises it (the callback runs and
+// closes the handle), raises it again, and must die of it. For SIGTERM Go's own default does
+// that. For SIGUSR2 and SIGALRM (and SIGIO, SIGPWR, SIGXCPU, ...) it does not: Go's runtime
+// keeps its handler after signal.Stop and does nothing with a signal nobody is notified of,
+// so uvgo's child survives and prints "survived" where libuv's (and node's) dies. That is a
+// known fault: os/signal has no way to give a signal SIG_DFL back, and setting it behind the
+// runtime's back breaks a later signal.Notify of the program's own.
+//
+// A signal of the kind that kills the process ends it at once; the sleep is a deadlock guard.
+func TestRev9SignalStopRestoresDefault(t *testing.T) {
+	if name := os.Getenv("UVGO_REV9_SIGDFL_CHILD"); name != "" {
+		rev9SigDflChild(t, name)
+		return
+	}
+	for _, tc := range []struct {
+		name string
+		sig  syscall.Signal
+	}{{"SIGTERM", syscall.SIGTERM}, {"SIGUSR2", syscall.SIGUSR2}, {"SIGALRM", syscall.SIGALRM}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.sig != syscall.SIGTERM {
+				t.Skip("KNOWN: after the last Signal handle of " + tc.name + " stops, Go's runtime catches and drops it; libuv restores SIG_DFL and the process dies")
+			}
+			cmd := exec.Command(os.Args[0], "-test.run=^TestRev9SignalStopRestoresDefault$", "-test.count=1", "-test.v")
+			cmd.Env = append(os.Environ(), "UVGO_REV9_SIGDFL_CHILD="+tc.name)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("the child did not die: %v\n%s", err, out)
+			}
+			ws := ee.Sys().(syscall.WaitStatus)
+			if !ws.Signaled() || ws.Signal() != tc.sig {
+				t.Errorf("the child ended with %v, want death by %v\n%s", ws, tc.sig, out)
+			}
+		})
+	}
+}
+
+func rev9SigDflChild(t *testing.T, name string) {
+	sig := map[string]syscall.Signal{"SIGTERM": syscall.SIGTERM, "SIGUSR2": syscall.SIGUSR2, "SIGALRM": syscall.SIGALRM}[name]
+	l := newLoop(t)
+	s, err := l.NewSignal(func(s *uvloop.Signal, signum syscall.Signal) {
+		fmt.Println("got", signum)
+		s.Close(nil)
+	})
+	mustOK(t, err)
+	mustOK(t, s.Start(sig))
+	raise(t, sig)
+	mustRunMode(t, l, uvloop.RunDefault)
+	mustOK(t, l.Close())
+	raise(t, sig)
+	time.Sleep(2 * time.Second) // a deadlock guard only: the signal ends the process at once
+	fmt.Println("survived")
+}
