@@ -171,12 +171,19 @@ func (s *Stdin) destroy() {
 // Stdout is process.stdout or process.stderr. Writes are synchronous, as Node's are on
 // Linux for files, pipes and terminals alike: Write returns once the bytes are written (it
 // waits if the fd is non-blocking and full), and its callback runs from a nextTick. A write
-// error is emitted as "error" from a nextTick. Loop goroutine only.
+// that fails (EPIPE: the pipe's reader is gone) fails as in Node: Write returns false, the
+// writes made until the next tick fail with it (their callbacks run, in order, from that
+// tick), then "error" and "close" are emitted from another nextTick, and the stream takes
+// writes again (Node's standard streams are never destroyed). With no "error" listener the
+// error is uncaught, as in Node. Loop goroutine only.
 type Stdout struct {
 	nodenet.EventEmitter
 	Fd    int
 	IsTTY bool
 	loop  *uvloop.Loop
+
+	errored error         // the failed write's error until its tick (Node's state.errored)
+	failed  []func(error) // the callbacks of that write and of those made after it
 }
 
 // Stdout is process.stdout (fd 1).
@@ -195,23 +202,47 @@ func (p *Process) Stderr() *Stdout {
 	return p.stderr
 }
 
-// Write writes data and reports true (the bytes are already written). cb, if not nil, runs
-// from a nextTick with the outcome.
+// Write writes data and reports whether it did: false when the write failed (see Stdout).
+// cb, if not nil, runs from a nextTick with the outcome.
 func (s *Stdout) Write(data []byte, cb func(err error)) bool {
-	err := tty.WriteAll(s.Fd, data)
-	var werr error
-	if err != nil {
-		werr = &Error{Code: errnoCode(err), Syscall: "write", Message: "write " + errnoCode(err), Err: os.NewSyscallError("write", err)}
+	if s.errored != nil {
+		s.failed = append(s.failed, cb) // Node buffers it behind the failed write
+		return false
 	}
-	s.loop.NextTick(func() {
-		if cb != nil {
-			cb(werr)
+	if err := tty.WriteAll(s.Fd, data); err != nil {
+		code := errnoCode(err)
+		werr := &Error{Code: code, Syscall: "write", Message: "write " + code, Err: os.NewSyscallError("write", err)}
+		if e, ok := err.(syscall.Errno); ok {
+			werr.Errno = -int(e)
 		}
-		if werr != nil {
-			s.Emit("error", werr)
-		}
-	})
+		s.errored = werr
+		s.failed = append(s.failed[:0], cb)
+		s.loop.NextTick(s.onWriteError)
+		return false
+	}
+	if cb != nil {
+		s.loop.NextTick(func() { cb(nil) })
+	}
 	return true
+}
+
+// onWriteError is Node's onwriteError with its standard streams' dummyDestroy: the failed
+// write and those buffered behind it (also those their callbacks make) call back with the
+// error, the stream takes writes again, and "error" then "close" follow from a nextTick.
+func (s *Stdout) onWriteError() {
+	err := s.errored
+	for i := 0; i < len(s.failed); i++ {
+		if cb := s.failed[i]; cb != nil {
+			s.failed[i] = nil
+			cb(err)
+		}
+	}
+	s.failed = s.failed[:0]
+	s.errored = nil
+	s.loop.NextTick(func() {
+		s.Emit("error", err)
+		s.Emit("close")
+	})
 }
 
 // WriteString writes a string.

@@ -1,0 +1,111 @@
+package nodeprocess_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/uvgo/uvgo/nodeprocess"
+)
+
+// init runs the child of TestRev9StdoutEPIPE when it is asked to (the package's TestMain
+// belongs to another file): a program whose stdout is a pipe with no reader.
+func init() {
+	mode := os.Getenv("UVGO_REV9_STDOUT_EPIPE")
+	if mode == "" {
+		return
+	}
+	nodeprocess.Main(func(p *nodeprocess.Process) {
+		out := func(a ...any) { fmt.Fprintln(os.Stderr, a...) }
+		code := func(err error) string {
+			var e *nodeprocess.Error
+			if errors.As(err, &e) {
+				return e.Code
+			}
+			return fmt.Sprint(err)
+		}
+		so := p.Stdout()
+		if mode == "listener" {
+			so.On("error", func(a ...any) { e := a[0].(*nodeprocess.Error); out("error", e.Code, e.Syscall, e.Message) })
+		}
+		so.On("close", func(...any) { out("close") })
+		p.OnExit(func(c int) { out("exit", c) })
+		cb := func(name string) func(error) {
+			return func(err error) {
+				if err == nil {
+					out(name, "null")
+					return
+				}
+				out(name, code(err))
+			}
+		}
+		out("w1", so.WriteString("a\n", cb("cb1")))
+		out("w2", so.WriteString("b\n", cb("cb2")))
+		p.Loop().SetImmediate(func() { out("w3", so.WriteString("c\n", cb("cb3"))) })
+	}, nodeprocess.WithStderr(os.Stderr))
+}
+
+// process.stdout on a pipe whose reader is gone: each write fails with EPIPE; as in Node,
+// write returns false, the writes of one tick call back with EPIPE, then one 'error' (write
+// EPIPE) and one 'close', and the stream takes writes again after (Node's stdout undestroys
+// itself); with no 'error' listener the error is uncaught: 'exit' 1 and the status 1. The
+// Go program and its JS twin run with such a stdout; their stderr lines up to 'exit' and
+// their statuses match. Before the fix uvgo's Write returned true, emitted one 'error' per
+// write, and no 'close'.
+func TestRev9StdoutEPIPE(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the scenario's JS twin cannot run")
+	}
+	js := `const out = (...a) => require('fs').writeSync(2, a.join(' ') + '\n');
+if (process.argv[2] === 'listener') process.stdout.on('error', e => out('error', e.code, e.syscall, e.message));
+process.stdout.on('close', () => out('close'));
+process.on('exit', c => out('exit', c));
+out('w1', process.stdout.write('a\n', e => out('cb1', e && e.code)));
+out('w2', process.stdout.write('b\n', e => out('cb2', e && e.code)));
+setImmediate(() => out('w3', process.stdout.write('c\n', e => out('cb3', e && e.code))));
+`
+	file := filepath.Join(t.TempDir(), "epipe.js")
+	if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(cmd *exec.Cmd) ([]string, int) {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		defer w.Close()
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = w, &stderr
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		var lines []string
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			lines = append(lines, line)
+			if strings.HasPrefix(line, "exit ") {
+				break
+			}
+		}
+		return lines, cmd.ProcessState.ExitCode()
+	}
+	for _, mode := range []string{"listener", "none"} {
+		t.Run(mode, func(t *testing.T) {
+			want, wantStatus := run(exec.Command(node, file, mode))
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "UVGO_REV9_STDOUT_EPIPE="+mode)
+			got, status := run(cmd)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") || status != wantStatus {
+				t.Errorf("status %d, stderr\n%s\nnode's: status %d\n%s", status, strings.Join(got, "\n"), wantStatus, strings.Join(want, "\n"))
+			}
+		})
+	}
+}
