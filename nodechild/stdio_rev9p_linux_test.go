@@ -182,3 +182,44 @@ c.on('spawn', () => out('kill9', c.kill('SIGKILL'), 'killed', c.killed, 'signalC
 		})
 	})
 }
+
+// 4 MiB through cat: written to stdin in one write (false: more than highWaterMark), ended;
+// every byte comes back on stdout; stdin finishes and closes before stdout ends, and
+// 'close' has the count; as node v20 prints.
+func TestRev9SpawnLargeRoundTrip(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('cat');
+let n = 0;
+out('write', c.stdin.write(Buffer.alloc(4 << 20, 'x'), e => out('write cb', e)));
+c.stdin.end(() => out('end cb'));
+c.stdin.on('finish', () => out('stdin finish'));
+c.stdin.on('close', () => out('stdin close'));
+c.stdout.on('data', d => { n += d.length; });
+c.stdout.on('end', () => out('stdout end', n));
+c.on('close', (a, b) => out('close', a, b, n));
+`
+	want := nodeLines(t, js)
+	big := []byte(strings.Repeat("x", 4<<20))
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "cat", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		out("write %v", c.Stdin.Write(big, func(err error) {
+			if err != nil {
+				out("write cb %v", err)
+				return
+			}
+			out("write cb null")
+		}))
+		c.Stdin.End(nil)
+		c.Stdin.OnFinish(func() { out("end cb") })
+		c.Stdin.OnFinish(func() { out("stdin finish") })
+		c.Stdin.OnClose(func(bool) { out("stdin close") })
+		c.Stdout.OnData(func(d []byte) { n += len(d) })
+		c.Stdout.OnEnd(func() { out("stdout end %d", n) })
+		c.On("close", func(a ...any) { out("close %s %s %d", str(a[0]), str(a[1]), n) })
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -66,4 +67,41 @@ func rev9SigDflChild(t *testing.T, name string) {
 	raise(t, sig)
 	time.Sleep(2 * time.Second) // a deadlock guard only: the signal ends the process at once
 	fmt.Println("survived")
+}
+
+// A Signal handle of SIGCHLD beside children (libuv's own SIGCHLD handler and a user's
+// handle both see it): each child's exit is reported, with its status, and the handle's
+// callback runs (at least once: the kernel merges close deliveries); on both backends,
+// plain and own thread. The handle is closed once both have happened, which ends the loop;
+// a guard timer (unref'd, 10 s, a deadlock guard only) fails the test if SIGCHLD never came.
+func TestRev9SignalSIGCHLDBesideProcessesDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		var log []string
+		chld, left := 0, 3
+		var s *uvloop.Signal
+		guard := l.SetTimeout(func() { t.Error("no SIGCHLD in 10 s"); s.Close(nil) }, 10*time.Second)
+		guard.Unref()
+		maybeDone := func() {
+			if left == 0 && chld > 0 && !s.IsClosing() {
+				s.Close(nil)
+				l.ClearTimeout(guard)
+			}
+		}
+		s, err := l.NewSignal(func(*uvloop.Signal, syscall.Signal) { chld++; maybeDone() })
+		mustOK(t, err)
+		mustOK(t, s.Start(syscall.SIGCHLD))
+		for i := range 3 {
+			_, err := l.Spawn(&uvloop.ProcessOptions{File: "/bin/sh", Args: []string{"sh", "-c", fmt.Sprintf("exit %d", i+4)},
+				OnExit: func(p *uvloop.Process, status int64, sig syscall.Signal) {
+					log = append(log, fmt.Sprintf("exit %d %d", status, sig))
+					p.Close(nil)
+					left--
+					maybeDone()
+				}})
+			mustOK(t, err)
+		}
+		mustRunMode(t, l, uvloop.RunDefault)
+		slices.Sort(log)
+		return log
+	})
 }
