@@ -1,7 +1,9 @@
 package uvloop_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -11,6 +13,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -131,4 +136,56 @@ func ignoredSignals() []syscall.Signal {
 		}
 	}
 	return sigs
+}
+
+// rev9Zombie waits (2 s at most, a deadlock guard) until pid has exited and is not yet
+// reaped: its /proc state is Z.
+func rev9Zombie(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := bytes.LastIndexByte(b, ')'); i > 0 && len(b) > i+2 && b[i+2] == 'Z' {
+			return
+		}
+	}
+	t.Fatalf("child %d did not exit", pid)
+}
+
+// A child killed by an I/O callback of the poll phase has its exit reported in a later poll
+// phase, after the close callbacks of the iteration, as in libuv: its SIGCHLD reaches the
+// signal pipe after epoll_wait returned, so it is read in the next wait (node: a child
+// killed from a stdin 'error' listener has stdin's 'close' before 'exit'). Here the
+// callback waits until the child is a zombie and lets the waiter post its exit (a 20 ms
+// pause, only to let the race happen; the order does not depend on it). Before the fix the
+// post, queued while the I/O callbacks ran, ran in the same poll phase: "exit" came before
+// "closed". On both backends, plain and own thread.
+func TestRev9KillFromIOExitNextPollDiff(t *testing.T) {
+	rev7Diff(t, func(t *testing.T, l *uvloop.Loop) []string {
+		a, b := newSocketpair(t)
+		var log []string
+		child, err := l.Spawn(&uvloop.ProcessOptions{File: "sleep", Args: []string{"sleep", "10"},
+			OnExit: func(p *uvloop.Process, status int64, sig syscall.Signal) {
+				log = append(log, fmt.Sprintf("exit %d %d", status, sig))
+				p.Close(nil)
+			}})
+		mustOK(t, err)
+		p := rev8Poll(t, l, a, "poll", &log, func(p *uvloop.Poll, _ uvloop.Events) {
+			mustOK(t, child.Kill(syscall.SIGKILL))
+			rev9Zombie(t, child.Pid())
+			time.Sleep(20 * time.Millisecond)
+			p.Close(func() { log = append(log, "closed") })
+		})
+		mustOK(t, p.Start(uvloop.Readable))
+		if _, err := unix.Write(b, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		mustRunMode(t, l, uvloop.RunDefault)
+		if want := []string{"poll Readable nil", "closed", "exit 0 9"}; !reflect.DeepEqual(log, want) {
+			t.Errorf("got %q, want libuv's %q", log, want)
+		}
+		return log
+	})
 }
