@@ -16,6 +16,9 @@ import (
 // init runs the child of TestRev9StdoutEPIPE when it is asked to (the package's TestMain
 // belongs to another file): a program whose stdout is a pipe with no reader.
 func init() {
+	if os.Getenv("UVGO_REV9_STDIO_ORDER") != "" {
+		stdioOrderChild()
+	}
 	mode := os.Getenv("UVGO_REV9_STDOUT_EPIPE")
 	if mode == "" {
 		return
@@ -105,6 +108,75 @@ setImmediate(() => out('w3', process.stdout.write('c\n', e => out('cb3', e && e.
 			got, status := run(cmd)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") || status != wantStatus {
 				t.Errorf("status %d, stderr\n%s\nnode's: status %d\n%s", status, strings.Join(got, "\n"), wantStatus, strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// stdioOrderChild is the child of TestRev9StdioOrder: writes to stdout and stderr,
+// interleaved, from the main script, a tick, a callback and a timeout.
+func stdioOrderChild() {
+	nodeprocess.Main(func(p *nodeprocess.Process) {
+		so, se := p.Stdout(), p.Stderr()
+		so.WriteString("o1\n", func(error) { se.WriteString("e-cb1\n", nil) })
+		se.WriteString("e1\n", nil)
+		p.Loop().NextTick(func() { so.WriteString("o-tick\n", nil) })
+		p.Loop().SetTimeout(func() { se.WriteString("e-timeout\n", nil); so.WriteString("o-timeout\n", nil) }, 0)
+		so.WriteString("o2\n", nil)
+		p.OnExit(func(int) { se.WriteString("e-exit\n", nil) })
+	})
+}
+
+// process.stdout and process.stderr are synchronous on files and pipes (Linux), so their
+// writes land in the order they were made, whoever makes them, as with node v20: both fds
+// on one file, then on one pipe.
+func TestRev9StdioOrder(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the scenario's JS twin cannot run")
+	}
+	js := `const so = process.stdout, se = process.stderr;
+so.write('o1\n', () => se.write('e-cb1\n'));
+se.write('e1\n');
+process.nextTick(() => so.write('o-tick\n'));
+setTimeout(() => { se.write('e-timeout\n'); so.write('o-timeout\n'); }, 0);
+so.write('o2\n');
+process.on('exit', () => se.write('e-exit\n'));
+`
+	file := filepath.Join(t.TempDir(), "order.js")
+	if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"file", "pipe"} {
+		t.Run(kind, func(t *testing.T) {
+			run := func(cmd *exec.Cmd) string {
+				if kind == "pipe" {
+					out, err := cmd.CombinedOutput() // one pipe for both
+					if err != nil {
+						t.Fatal(err)
+					}
+					return string(out)
+				}
+				f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				cmd.Stdout, cmd.Stderr = f, f
+				if err := cmd.Run(); err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(f.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b)
+			}
+			want := run(exec.Command(node, file))
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "UVGO_REV9_STDIO_ORDER=1")
+			if got := run(cmd); got != want {
+				t.Errorf("got\n%s\nnode's\n%s", got, want)
 			}
 		})
 	}
