@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodechild"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
@@ -221,5 +222,46 @@ c.on('close', (a, b) => out('close', a, b, n));
 		c.Stdout.OnData(func(d []byte) { n += len(d) })
 		c.Stdout.OnEnd(func() { out("stdout end %d", n) })
 		c.On("close", func(a ...any) { out("close %s %s %d", str(a[0]), str(a[1]), n) })
+	})
+}
+
+// A write to a child's stdin once it has exited: 'exit' destroyed stdin (Node's onexit), so
+// the write returns false and calls back with ERR_STREAM_DESTROYED before a tick queued
+// after it, with no 'error'; stdin's 'close' follows; as node v20. The child's 'close'
+// races with them in node too (stdout may have ended before 'exit'): it is logged apart.
+func TestRev9SpawnStdinWriteAfterExit(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const out = console.log;
+const c = spawn('true');
+c.stdin.on('error', e => out('stdin error', e.code));
+c.stdin.on('close', () => out('stdin close'));
+c.on('exit', (a, b) => {
+  out('exit', a, b, 'destroyed', c.stdin.destroyed, 'writable', c.stdin.writable);
+  out('write', c.stdin.write('x', e => out('write cb', e && e.code, e && e.message)));
+  process.nextTick(() => out('tick'));
+});
+c.on('close', (a, b) => out('server close', a, b));
+`
+	want := looptest.BySide(nodeLines(t, js))
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "true", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Stdin.OnError(func(err error) { out("stdin error %s", netErr(err)) })
+		c.Stdin.OnClose(func(bool) { out("stdin close") })
+		c.On("exit", func(a ...any) {
+			out("exit %s %s destroyed %v writable %v", str(a[0]), str(a[1]), c.Stdin.Destroyed(), c.Stdin.Writable())
+			out("write %v", c.Stdin.WriteString("x", func(err error) {
+				var e *nodenet.Error
+				if errors.As(err, &e) {
+					out("write cb %s %s", e.Code, e.Message)
+				} else {
+					out("write cb %v", err)
+				}
+			}))
+			l.NextTick(func() { out("tick") })
+		})
+		c.On("close", func(a ...any) { out("server close %s %s", str(a[0]), str(a[1])) })
 	})
 }
