@@ -1,7 +1,9 @@
 package nodechild_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,4 +136,76 @@ func jsonStrings(s []string) string {
 		return "[]"
 	}
 	return `["` + strings.Join(s, `","`) + `"]`
+}
+
+// uid and gid: libuv's child clears its supplementary groups (setgroups(0, NULL)) when it
+// changes either, then sets the gid, then the uid; node's id(1) shows it. Root only
+// (skipped otherwise); the test runs again in a child of its own that has supplementary
+// groups (0 and 4, set by a python3 wrapper before the exec), with node beside it. Before
+// the fix a gid alone left those groups in uvgo's child ("groups=65534(nogroup),0(root),4(adm)").
+func TestRev9SpawnCredentialsClearGroups(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to change credentials")
+	}
+	if os.Getenv("UVGO_REV9_GROUPS") == "" {
+		python, err := exec.LookPath("python3")
+		if err != nil {
+			t.Skip("python3 is not installed: it sets the child's groups")
+		}
+		cmd := exec.Command(python, "-c", "import os, sys; os.setgroups([0, 4]); os.execv(sys.argv[1], sys.argv[1:])",
+			os.Args[0], "-test.run=^TestRev9SpawnCredentialsClearGroups$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "UVGO_REV9_GROUPS=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestRev9SpawnCredentialsClearGroups") {
+			t.Fatalf("the child with groups: %v\n%s", err, out)
+		}
+		return
+	}
+	if g, _ := os.Getgroups(); len(g) == 0 {
+		t.Fatal("the wrapper did not set the groups")
+	}
+	js := `const {spawn} = require('child_process');
+const opts = [{gid: 65534}, {uid: 65534}, {uid: 65534, gid: 65534}];
+(function next() {
+  const o = opts.shift();
+  if (!o) return;
+  const c = spawn('id', [], o);
+  let s = '';
+  c.stdout.on('data', d => s += d);
+  c.on('close', code => { console.log(JSON.stringify(o), code, s.trim()); next(); });
+})();
+`
+	want := nodeLines(t, js)
+	nobody := uint32(65534)
+	type cred struct{ uid, gid *uint32 }
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		todo := []cred{{nil, &nobody}, {&nobody, nil}, {&nobody, &nobody}}
+		var next func()
+		next = func() {
+			if len(todo) == 0 {
+				return
+			}
+			o := todo[0]
+			todo = todo[1:]
+			c, err := nodechild.Spawn(l, "id", nil, &nodechild.SpawnOptions{UID: o.uid, GID: o.gid})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := "{"
+			if o.uid != nil {
+				name += fmt.Sprintf(`"uid":%d`, *o.uid)
+			}
+			if o.gid != nil {
+				if o.uid != nil {
+					name += ","
+				}
+				name += fmt.Sprintf(`"gid":%d`, *o.gid)
+			}
+			name += "}"
+			var s strings.Builder
+			c.Stdout.OnData(func(d []byte) { s.Write(d) })
+			c.OnClose(func(code *int, _ string) { out("%s %d %s", name, *code, strings.TrimSpace(s.String())); next() })
+		}
+		next()
+	})
 }

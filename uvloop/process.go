@@ -63,7 +63,8 @@ type ProcessOptions struct {
 	// terminal and process group (UV_PROCESS_DETACHED). Unref the handle to let the loop end
 	// without waiting for it.
 	Detached bool
-	// SetUID and SetGID run the child as UID and GID (UV_PROCESS_SETUID, UV_PROCESS_SETGID).
+	// SetUID and SetGID run the child as UID and GID (UV_PROCESS_SETUID, UV_PROCESS_SETGID);
+	// with either, the child has no supplementary groups, as libuv's (setgroups(0, NULL)).
 	SetUID, SetGID bool
 	UID, GID       uint32
 	// OnExit, if not nil, runs on the loop goroutine when the child has exited, with its exit

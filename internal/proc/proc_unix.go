@@ -100,7 +100,9 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	}
 	sys := &syscall.SysProcAttr{Setsid: attr.Setsid}
 	if attr.SetUID || attr.SetGID {
-		c := &syscall.Credential{Uid: uint32(os.Getuid()), Gid: uint32(os.Getgid()), NoSetGroups: !attr.SetUID}
+		// As libuv's child: the supplementary groups are cleared (setgroups(0, NULL)) when
+		// either the uid or the gid changes (an empty Groups with NoSetGroups false).
+		c := &syscall.Credential{Uid: uint32(os.Getuid()), Gid: uint32(os.Getgid())}
 		if attr.SetUID {
 			c.Uid = attr.UID
 		}
