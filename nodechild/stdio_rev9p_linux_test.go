@@ -265,3 +265,29 @@ c.on('close', (a, b) => out('server close', a, b));
 		c.On("close", func(a ...any) { out("server close %s %s", str(a[0]), str(a[1])) })
 	})
 }
+
+// stdio 'ignore': libuv opens /dev/null read-only for the child's fd 0 and read-write for
+// its fds 1 and 2, so a write to fd 0 fails (EBADF: "I/O error" from sh's echo, status 1)
+// and fd 2 takes writes; as node v20. Before the fix uvgo gave fd 0 a read-write /dev/null.
+func TestRev9SpawnIgnoredStdinReadOnly(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const c = spawn('sh', ['-c', 'echo x >&0; echo status $?; echo y >&2; echo status $?'], {stdio: ['ignore', 'pipe', 'ignore']});
+let s = '';
+c.stdout.on('data', d => s += d);
+c.on('close', code => console.log(JSON.stringify(s), code));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sh", []string{"-c", "echo x >&0; echo status $?; echo y >&2; echo status $?"},
+			&nodechild.SpawnOptions{Stdio: []string{"ignore", "pipe", "ignore"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s strings.Builder
+		c.Stdout.OnData(func(d []byte) { s.Write(d) })
+		c.OnClose(func(code *int, _ string) { out("%s %d", jsonString(s.String()), *code) })
+	})
+}
+
+// jsonString is JSON.stringify of a string of printable ASCII and newlines.
+func jsonString(s string) string { return `"` + strings.ReplaceAll(s, "\n", `\n`) + `"` }

@@ -20,7 +20,8 @@ import (
 type StdioFlags uint8
 
 const (
-	// StdioIgnore gives the child /dev/null (fds 0-2) or no fd (the others).
+	// StdioIgnore gives the child /dev/null (fds 0-2: read-only as fd 0, read-write as 1 and
+	// 2, as libuv opens it) or no fd (the others).
 	StdioIgnore StdioFlags = iota
 	// StdioCreatePipe connects the fd to Stream, a *Pipe without a socket, through a new
 	// socket pair: the loop's end becomes the Pipe's socket.

@@ -73,26 +73,34 @@ func LookPath(file, dir string, env []string) (string, error) {
 // children's stdio is; a failed Spawn sets the flag back.
 func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	files := make([]uintptr, len(attr.Files))
-	null := -1
+	nulls := [2]int{-1, -1} // /dev/null read-only for fd 0, read-write for the others, as libuv opens it
+	defer func() {
+		for _, fd := range nulls {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}
+	}()
 	for i, fd := range attr.Files {
 		switch fd {
 		case DevNull:
-			if null < 0 {
+			k, mode := 1, unix.O_RDWR
+			if i == 0 {
+				k, mode = 0, unix.O_RDONLY
+			}
+			if nulls[k] < 0 {
 				var err error
-				null, err = unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+				nulls[k], err = unix.Open("/dev/null", mode|unix.O_CLOEXEC, 0)
 				if err != nil {
 					return 0, bare(err)
 				}
 			}
-			files[i] = uintptr(null)
+			files[i] = uintptr(nulls[k])
 		case Closed:
 			files[i] = ^uintptr(0)
 		default:
 			files[i] = uintptr(fd)
 		}
-	}
-	if null >= 0 {
-		defer unix.Close(null)
 	}
 	env := attr.Env
 	if env == nil {
