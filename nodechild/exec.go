@@ -3,6 +3,7 @@ package nodechild
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/promise"
@@ -19,8 +20,11 @@ type ExecOptions struct {
 	Timeout time.Duration
 	// KillSignal is the signal of Timeout and of MaxBuffer; "" is SIGTERM.
 	KillSignal string
-	// MaxBuffer is the most bytes of stdout or of stderr kept; beyond it the child is killed
-	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. 0 is Node's 1 MiB.
+	// MaxBuffer is the most bytes of stdout or of stderr read; beyond it the child is killed
+	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. As Node does with its default
+	// utf8 encoding, the chunk that crosses it is cut after as many UTF-16 units of its text
+	// as there were bytes left, on a character boundary (so the output may hold more bytes).
+	// 0 is Node's 1 MiB.
 	MaxBuffer int
 	// Shell runs the file through /bin/sh -c (ExecFile; Exec always does).
 	Shell bool
@@ -157,7 +161,7 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	collect := func(b *strings.Builder, name string) func(data []byte) {
 		return func(data []byte) {
 			if b.Len()+len(data) > o.MaxBuffer {
-				b.Write(data[:o.MaxBuffer-b.Len()])
+				b.Write(utf16Prefix(data, o.MaxBuffer-b.Len()))
 				ex = &ExecError{Code: "ERR_CHILD_PROCESS_STDIO_MAXBUFFER",
 					Message: name + " maxBuffer length exceeded"}
 				kill()
@@ -205,4 +209,30 @@ func settleOutput(r *promise.Resolvers[Output]) func(error, string, string) {
 		}
 		r.Resolve(Output{stdout, stderr})
 	}
+}
+
+// utf16Prefix is the part of chunk that Node keeps of the data event that crosses maxBuffer:
+// the chunk is a utf8 string there, cut after n UTF-16 code units (String.prototype.slice),
+// where the bytes are counted. So the cut falls between characters, a character outside the
+// BMP counts two units (one that only half fits is left out), a byte that is not UTF-8
+// counts one (Node's U+FFFD), and a character the chunk ends inside of is left out (Node's
+// decoder holds it for the next chunk).
+func utf16Prefix(chunk []byte, n int) []byte {
+	i := 0
+	for i < len(chunk) && n > 0 {
+		if !utf8.FullRune(chunk[i:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(chunk[i:])
+		units := 1
+		if r >= 0x10000 {
+			units = 2
+		}
+		if units > n {
+			break
+		}
+		n -= units
+		i += size
+	}
+	return chunk[:i]
 }

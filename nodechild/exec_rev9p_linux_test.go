@@ -1,6 +1,7 @@
 package nodechild_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -64,5 +65,36 @@ exec("trap '' TERM; yes", {maxBuffer: 1000}, (e, so, se) => {
 			t.Fatal(err)
 		}
 		kids = append(kids, c)
+	})
+}
+
+// exec's maxBuffer counts bytes but, with the default utf8 encoding, cuts the chunk that
+// crosses it as a string: maxBuffer - (bytes before it) UTF-16 units of its text, so the
+// output ends on a whole character and may hold more bytes than maxBuffer (11 units of
+// "aéaé..." are 16 bytes; 8 units of emoji, two each, are 16 bytes), as node v20 gives it.
+// Before the fix uvgo cut 11 bytes, in the middle of an "é", and 8 bytes of emoji.
+func TestRev9ExecMaxBufferCutsCharacters(t *testing.T) {
+	const out1 = `printf 'a\303\251%.0s' $(seq 1 100)`
+	const err2 = `printf '\360\237\230\200%.0s' $(seq 1 10) >&2`
+	js := `const {exec} = require('child_process');
+exec(String.raw` + "`" + out1 + "`" + `, {maxBuffer: 11}, (e, so, se) => {
+  console.log(e.code, JSON.stringify(so), Buffer.byteLength(so));
+  exec(String.raw` + "`" + err2 + "`" + `, {maxBuffer: 8}, (e, so, se) => console.log(e.code, JSON.stringify(se), Buffer.byteLength(se)));
+});
+`
+	want := nodeLines(t, js)
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		_, err := nodechild.Exec(l, out1, &nodechild.ExecOptions{MaxBuffer: 11}, func(err error, so, se string) {
+			out("%v %s %d", err.(*nodechild.ExecError).Code, quote(so), len(so))
+			if _, err := nodechild.Exec(l, err2, &nodechild.ExecOptions{MaxBuffer: 8}, func(err error, so, se string) {
+				out("%v %s %d", err.(*nodechild.ExecError).Code, quote(se), len(se))
+			}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	})
 }
