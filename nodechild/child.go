@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"syscall"
 
 	"github.com/uvgo/uvgo/internal/proc"
@@ -313,15 +314,16 @@ func (c *ChildProcess) maybeClose() {
 	}
 }
 
-// Kill is subprocess.kill(signal): it sends the signal named ("SIGTERM" if empty) and
-// reports whether it was delivered (then Killed is set). A child that has exited is not
-// signalled (false). An unknown signal name panics with an ERR_UNKNOWN_SIGNAL *Error, as
-// Node throws; another failure (EPERM) is emitted as "error".
+// Kill is subprocess.kill(signal): it sends the signal named, in any case as in Node
+// ("SIGTERM" if empty; "0" probes), and reports whether it was delivered (then Killed is
+// set). A child that has exited is not signalled (false). An unknown signal name panics
+// with an ERR_UNKNOWN_SIGNAL *Error, as Node throws; another failure (EPERM) is emitted as
+// "error".
 func (c *ChildProcess) Kill(signal string) bool {
 	if signal == "" {
 		signal = "SIGTERM"
 	}
-	n := proc.SignalNum(signal)
+	n := proc.SignalNum(strings.ToUpper(signal)) // Node's convertToValidSignal: any case
 	if n == 0 && signal != "0" {
 		panic(&Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + signal})
 	}

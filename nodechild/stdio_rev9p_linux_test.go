@@ -291,3 +291,45 @@ c.on('close', code => console.log(JSON.stringify(s), code));
 
 // jsonString is JSON.stringify of a string of printable ASCII and newlines.
 func jsonString(s string) string { return `"` + strings.ReplaceAll(s, "\n", `\n`) + `"` }
+
+// subprocess.kill takes the signal's name in any case (Node's convertToValidSignal
+// upper-cases it): 'sigterm' and 'SIGterm' are SIGTERM; as node v20. Before the fix uvgo
+// panicked with ERR_UNKNOWN_SIGNAL.
+func TestRev9SpawnKillSignalNameCase(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const c = spawn('sleep', ['10']);
+console.log('kill', c.kill('sigterm'), c.killed);
+c.on('exit', (a, b) => {
+  console.log('exit', a, b);
+  const d = spawn('sleep', ['10']);
+  d.on('exit', (a, b) => console.log('exit', a, b));
+  console.log('kill', d.kill('SIGterm'));
+});
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		kill := func(c *nodechild.ChildProcess, sig string) (ok bool) {
+			defer func() {
+				if e := recover(); e != nil {
+					out("kill %s panicked: %v", sig, e)
+					c.Kill("SIGKILL")
+				}
+			}()
+			return c.Kill(sig)
+		}
+		c, err := nodechild.Spawn(l, "sleep", []string{"10"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out("kill %v %v", kill(c, "sigterm"), c.Killed)
+		c.On("exit", func(a ...any) {
+			out("exit %s %s", str(a[0]), str(a[1]))
+			d, err := nodechild.Spawn(l, "sleep", []string{"10"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.On("exit", func(a ...any) { out("exit %s %s", str(a[0]), str(a[1])) })
+			out("kill %v", kill(d, "SIGterm"))
+		})
+	})
+}
