@@ -80,7 +80,8 @@ type SpawnOptions struct {
 	// reason) right away; "exit" and "close" follow when the child has died, as in Node.
 	// A signal aborted already does this on a nextTick, after "spawn".
 	Signal *nodeevents.AbortSignal
-	// KillSignal is the signal an aborted Signal sends; "" is SIGTERM.
+	// KillSignal is the signal an aborted Signal sends, its name in any case; "" is SIGTERM.
+	// An unknown name fails Spawn at once (ERR_UNKNOWN_SIGNAL), as Node throws.
 	KillSignal string
 }
 
@@ -139,6 +140,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 	}
 	if command == "" {
 		return nil, &Error{Code: "ERR_INVALID_ARG_VALUE", Message: "The argument 'file' cannot be empty. Received ''"}
+	}
+	if o.KillSignal != "" && signalNumber(o.KillSignal) == 0 {
+		return nil, errUnknownSignal(o.KillSignal) // Node's sanitizeKillSignal throws
 	}
 	file := command
 	argv := append([]string{command}, args...)
@@ -323,9 +327,9 @@ func (c *ChildProcess) Kill(signal string) bool {
 	if signal == "" {
 		signal = "SIGTERM"
 	}
-	n := proc.SignalNum(strings.ToUpper(signal)) // Node's convertToValidSignal: any case
+	n := signalNumber(signal)
 	if n == 0 && signal != "0" {
-		panic(&Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + signal})
+		panic(errUnknownSignal(signal))
 	}
 	if c.handle == nil {
 		return false
@@ -341,6 +345,15 @@ func (c *ChildProcess) Kill(signal string) bool {
 	}
 	c.Emit("error", errnoException(err, "kill"))
 	return false
+}
+
+// signalNumber is the number of the signal named, in any case (Node's
+// convertToValidSignal upper-cases the name); 0 if there is none.
+func signalNumber(name string) int { return proc.SignalNum(strings.ToUpper(name)) }
+
+// errUnknownSignal is Node's ERR_UNKNOWN_SIGNAL for the name as given.
+func errUnknownSignal(name string) *Error {
+	return &Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + name}
 }
 
 // Ref and Unref make the child keep the loop alive, or not (subprocess.ref/unref).

@@ -18,7 +18,8 @@ type ExecOptions struct {
 	// in Node, a kill (Timeout's or MaxBuffer's) first destroys the child's stdout and
 	// stderr: what it writes after is not read, and cb has what came before.
 	Timeout time.Duration
-	// KillSignal is the signal of Timeout and of MaxBuffer; "" is SIGTERM.
+	// KillSignal is the signal of Timeout and of MaxBuffer, its name in any case; "" is
+	// SIGTERM. An unknown name fails ExecFile and Exec at once (ERR_UNKNOWN_SIGNAL).
 	KillSignal string
 	// MaxBuffer is the most bytes of stdout or of stderr read; beyond it the child is killed
 	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. As Node does with its default
@@ -77,6 +78,9 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	}
 	if o.MaxBuffer <= 0 {
 		o.MaxBuffer = DefaultMaxBuffer
+	}
+	if o.KillSignal != "" && signalNumber(o.KillSignal) == 0 {
+		return nil, errUnknownSignal(o.KillSignal) // Node's sanitizeKillSignal throws
 	}
 	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell, Signal: o.Signal})
 	if err != nil {

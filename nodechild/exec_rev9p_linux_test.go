@@ -98,3 +98,37 @@ exec(String.raw` + "`" + out1 + "`" + `, {maxBuffer: 11}, (e, so, se) => {
 		}
 	})
 }
+
+// An unknown killSignal is refused at once, as Node's sanitizeKillSignal throws from
+// exec, execFile and spawn (ERR_UNKNOWN_SIGNAL, the name as given), and a known one in any
+// case is taken. Before the fix uvgo accepted it and panicked later, in the timeout's kill
+// (an uncaught exception in a timer).
+func TestRev9KillSignalValidated(t *testing.T) {
+	js := `const {spawn, exec, execFile} = require('child_process');
+const show = (name, f) => { try { const c = f(); console.log(name, 'ok'); c.kill('SIGKILL'); } catch (e) { console.log(name, e.code, e.message); } };
+show('exec', () => exec('sleep 10', {killSignal: 'SIGFOO'}, () => {}));
+show('execFile', () => execFile('sleep', ['10'], {killSignal: 'sigfoo'}, () => {}));
+show('spawn', () => spawn('sleep', ['10'], {killSignal: 'SIGFOO'}));
+show('spawn lower', () => spawn('sleep', ['10'], {killSignal: 'sigkill'}));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		show := func(name string, c *nodechild.ChildProcess, err error) {
+			if err != nil {
+				e := err.(*nodechild.Error)
+				out("%s %s %s", name, e.Code, e.Message)
+				return
+			}
+			out("%s ok", name)
+			c.Kill("SIGKILL")
+		}
+		c, err := nodechild.Exec(l, "sleep 10", &nodechild.ExecOptions{KillSignal: "SIGFOO"}, func(error, string, string) {})
+		show("exec", c, err)
+		c, err = nodechild.ExecFile(l, "sleep", []string{"10"}, &nodechild.ExecOptions{KillSignal: "sigfoo"}, func(error, string, string) {})
+		show("execFile", c, err)
+		c, err = nodechild.Spawn(l, "sleep", []string{"10"}, &nodechild.SpawnOptions{KillSignal: "SIGFOO"})
+		show("spawn", c, err)
+		c, err = nodechild.Spawn(l, "sleep", []string{"10"}, &nodechild.SpawnOptions{KillSignal: "sigkill"})
+		show("spawn lower", c, err)
+	})
+}
