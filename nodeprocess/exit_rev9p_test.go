@@ -83,3 +83,22 @@ func TestRev9UncaughtExitBeforePrint(t *testing.T) {
 		})
 	}
 }
+
+// nodeLinesP runs js with node and returns its stdout's lines; it skips the test when node
+// is not installed.
+func nodeLinesP(t *testing.T, js string) []string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the scenario's JS twin cannot run")
+	}
+	file := filepath.Join(t.TempDir(), "scenario.js")
+	if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, file).Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+}
