@@ -49,8 +49,9 @@ type StdioContainer struct {
 // ProcessOptions are Spawn's options (uv_process_options_t).
 type ProcessOptions struct {
 	// File is the program. A name without a slash is looked up in the PATH of Env (its
-	// first PATH entry, or the parent's PATH if Env is nil), as execvp does in libuv's child
-	// after its chdir: a relative PATH directory is relative to Dir.
+	// first PATH entry, or the parent's PATH if Env is nil; with none, execvp's default,
+	// /bin:/usr/bin on Linux), as execvp does in libuv's child after its chdir: a relative
+	// PATH directory is relative to Dir.
 	File string
 	// Args is the argument vector, Args[0] included; it must not be empty.
 	Args []string

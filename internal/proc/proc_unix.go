@@ -5,14 +5,22 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// defPath is where a file name is looked up when the environment has no PATH (_PATH_DEFPATH).
-const defPath = "/usr/local/bin:/bin:/usr/bin"
+// defPath is where a file name is looked up when the environment has no PATH: on Linux
+// glibc's execvp, which libuv's child calls, searches confstr(_CS_PATH); elsewhere execvp
+// (and libuv's own search on macOS) searches _PATH_DEFPATH. Neither has /usr/local/bin.
+func defPath() string {
+	if runtime.GOOS == "linux" {
+		return "/bin:/usr/bin"
+	}
+	return "/usr/bin:/bin"
+}
 
 // LookPath finds file as execvp does in the child, after its chdir to dir: a name with a
 // slash is used as it is; any other is searched in the PATH of env (the first "PATH="
@@ -40,7 +48,7 @@ func LookPath(file, dir string, env []string) (string, error) {
 		}
 	}
 	if !ok {
-		path = defPath
+		path = defPath()
 	}
 	err := error(syscall.ENOENT)
 	for _, entry := range filepath.SplitList(path) {
