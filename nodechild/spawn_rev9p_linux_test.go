@@ -209,3 +209,50 @@ const opts = [{gid: 65534}, {uid: 65534}, {uid: 65534, gid: 65534}];
 		next()
 	})
 }
+
+// An executable file that the kernel cannot exec (a script with no "#!" line: ENOEXEC) is
+// run by /bin/sh with the file as its first argument, as glibc's execvp does in libuv's
+// child; node prints what the script printed. Before the fix uvgo's Spawn failed with
+// ENOEXEC (thrown, as node throws the errors it does not emit).
+func TestRev9SpawnScriptWithoutShebang(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "nosb")
+	if err := os.WriteFile(script, []byte("echo noshebang \"$0\" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	js := `const {spawn} = require('child_process');
+const c = spawn(` + "`" + script + "`" + `, ['a', 'b c']);
+let s = '';
+c.on('error', e => console.log('error', e.code));
+c.stdout.on('data', d => s += d);
+c.on('close', code => {
+  console.log('close', code, JSON.stringify(s));
+  const d = spawn('nosb', ['x'], {env: {PATH: ` + "`" + dir + "`" + `}});
+  let t = '';
+  d.stdout.on('data', b => t += b);
+  d.on('close', code => console.log('close', code, JSON.stringify(t)));
+});
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, script, []string{"a", "b c"}, nil)
+		if err != nil {
+			out("spawn threw %v", err)
+			return
+		}
+		var s strings.Builder
+		c.OnError(func(err error) { out("error %v", err) })
+		c.Stdout.OnData(func(d []byte) { s.Write(d) })
+		c.OnClose(func(code *int, _ string) {
+			out("close %d %s", *code, jsonString(s.String()))
+			d, err := nodechild.Spawn(l, "nosb", []string{"x"}, &nodechild.SpawnOptions{Env: []string{"PATH=" + dir}})
+			if err != nil {
+				out("spawn threw %v", err)
+				return
+			}
+			var u strings.Builder
+			d.Stdout.OnData(func(b []byte) { u.Write(b) })
+			d.OnClose(func(code *int, _ string) { out("close %d %s", *code, jsonString(u.String())) })
+		})
+	})
+}

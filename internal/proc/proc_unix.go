@@ -74,7 +74,8 @@ func LookPath(file, dir string, env []string) (string, error) {
 }
 
 // Spawn starts path with argv (argv[0] included) as fork and exec do, and returns the child's
-// pid. The errors the child meets before exec (chdir, setuid, exec itself) come back from
+// pid. A file the kernel cannot exec (ENOEXEC: a script with no "#!" line) is run by
+// /bin/sh, with path as its first argument, as execvp does (libuv's child calls execvp). The errors the child meets before exec (chdir, setuid, exec itself) come back from
 // Spawn, bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
 // The parent's descriptors given as the child's fds 0-2 are made blocking (O_NONBLOCK
 // cleared, in the parent's copy too: they share the open file description), as libuv's
@@ -131,13 +132,23 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys})
+	pa := &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys}
+	pid, err := syscall.ForkExec(path, argv, pa)
+	if bare(err) == syscall.ENOEXEC {
+		// execvp's fallback: a file the kernel cannot exec (a script with no "#!") is run
+		// by the shell, with its path as the first argument.
+		pid, err = syscall.ForkExec(shell, append([]string{shell, path}, argv[1:]...), pa)
+	}
 	if err != nil {
 		restore()
 		return 0, bare(err)
 	}
 	return pid, nil
 }
+
+// shell is the shell that execvp runs a file with when the kernel cannot exec it (glibc's
+// _PATH_BSHELL).
+const shell = "/bin/sh"
 
 // keepNonblocking reports whether fd is a socket that a loop cannot use once blocking: a
 // listening socket (its loop accepts until EAGAIN, and accept has no per-call non-blocking
