@@ -256,3 +256,43 @@ c.on('close', code => {
 		})
 	})
 }
+
+// A PATH entry holding a directory of the program's name: execvp tries it, the exec fails
+// with EACCES, which it remembers while it searches on; found nowhere else, the spawn fails
+// with EACCES, as node reports; found later in PATH, it runs. Before the fix uvgo skipped
+// the directory and reported ENOENT.
+func TestRev9SpawnPathDirectoryIsEACCES(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "true"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	js := `const {spawn} = require('child_process');
+const paths = [` + "`" + dir + "`" + `, ` + "`" + dir + ":/usr/bin:/bin`" + `];
+(function next() {
+  const PATH = paths.shift();
+  if (PATH === undefined) return;
+  const c = spawn('true', [], {env: {PATH}});
+  c.on('error', e => console.log('error', e.code, e.errno));
+  c.on('close', code => { console.log('close', code); next(); });
+})();
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		paths := []string{dir, dir + ":/usr/bin:/bin"}
+		var next func()
+		next = func() {
+			if len(paths) == 0 {
+				return
+			}
+			path := paths[0]
+			paths = paths[1:]
+			c, err := nodechild.Spawn(l, "true", nil, &nodechild.SpawnOptions{Env: []string{"PATH=" + path}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.OnError(func(err error) { e := err.(*nodechild.Error); out("error %s %d", e.Code, e.Errno) })
+			c.OnClose(func(code *int, _ string) { out("close %d", *code); next() })
+		}
+		next()
+	})
+}

@@ -28,7 +28,7 @@ func defPath() string {
 // relative PATH entry ("." or "bin", an empty one being ".") is relative to dir when dir
 // is not "". The path returned is the entry joined with file, relative if the entry is:
 // the exec, after the chdir, resolves it as execvp would. It fails with ENOENT if no
-// directory has it, or EACCES if one has it but not executable.
+// directory has it, or EACCES if one has it but not executable (or a directory of its name).
 func LookPath(file, dir string, env []string) (string, error) {
 	if file == "" {
 		return "", syscall.ENOENT
@@ -61,10 +61,11 @@ func LookPath(file, dir string, env []string) (string, error) {
 			at = filepath.Join(dir, p)
 		}
 		var st unix.Stat_t
-		if unix.Stat(at, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		if unix.Stat(at, &st) != nil {
 			continue
 		}
-		if st.Mode&0o111 == 0 || unix.Access(at, unix.X_OK) != nil {
+		// execve fails with EACCES on a directory too: execvp remembers it and goes on.
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR || st.Mode&0o111 == 0 || unix.Access(at, unix.X_OK) != nil {
 			err = syscall.EACCES
 			continue
 		}
