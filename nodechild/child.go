@@ -90,7 +90,8 @@ type ChildProcess struct {
 	nodenet.EventEmitter
 
 	// Stdin, Stdout and Stderr are the ends of the child's "pipe" stdio, nil for the others.
-	// Stdin is writable only, Stdout and Stderr readable only.
+	// As in Node, every pipe is a duplex socket pair: Stdin is writable only, the others
+	// (Stdout, Stderr, a pipe beyond fd 2) readable and writable.
 	Stdin, Stdout, Stderr *nodenet.Socket
 	// Stdio are the sockets of every fd, nil where there is none.
 	Stdio []*nodenet.Socket
@@ -169,7 +170,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 				return nil, err
 			}
 			pipes[i] = p
-			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioCreatePipe, Stream: p, Readable: i == 0, Writable: i > 0}
+			// Duplex, as Node's: process_wrap gives every pipe UV_READABLE_PIPE and
+			// UV_WRITABLE_PIPE.
+			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioCreatePipe, Stream: p, Readable: true, Writable: true}
 		case "ignore":
 		case "inherit":
 			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioInheritFd, Fd: i}
@@ -240,7 +243,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		if p == nil {
 			continue
 		}
-		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.stdioDead, Writable: i == 0 && !c.stdioDead})
+		// Node's createSocket(pipe, i > 0): every socket is writable, those but stdin's
+		// readable.
+		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.stdioDead, Writable: !c.stdioDead})
 		c.Stdio[i] = s
 		if i > 0 {
 			c.closesNeed++

@@ -333,3 +333,37 @@ c.on('exit', (a, b) => {
 		})
 	})
 }
+
+// A 'pipe' beyond fd 2 is duplex, as Node's (process_wrap gives every stdio pipe
+// UV_READABLE_PIPE | UV_WRITABLE_PIPE, and its socket is readable and writable): the parent
+// writes to the child's fd 3 and reads its answer there; as node v20. Before the fix
+// uvgo's fd 3 socket was read-only and the write failed.
+func TestRev9SpawnExtraPipeDuplex(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const c = spawn('sh', ['-c', 'read x <&3; echo got $x >&3'], {stdio: ['ignore', 'ignore', 'ignore', 'pipe']});
+const s = c.stdio[3];
+console.log('readable', s.readable, 'writable', s.writable);
+s.write('hello\n', e => console.log('write cb', e));
+s.on('data', d => console.log('data', JSON.stringify(String(d))));
+c.on('close', code => console.log('close', code));
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		c, err := nodechild.Spawn(l, "sh", []string{"-c", "read x <&3; echo got $x >&3"},
+			&nodechild.SpawnOptions{Stdio: []string{"ignore", "ignore", "ignore", "pipe"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := c.Stdio[3]
+		out("readable %v writable %v", s.Readable(), s.Writable())
+		s.WriteString("hello\n", func(err error) {
+			if err != nil {
+				out("write cb %v", err)
+				return
+			}
+			out("write cb null")
+		})
+		s.OnData(func(d []byte) { out("data %s", jsonString(string(d))) })
+		c.OnClose(func(code *int, _ string) { out("close %d", *code) })
+	})
+}
