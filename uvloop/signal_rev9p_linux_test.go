@@ -105,3 +105,55 @@ func TestRev9SignalSIGCHLDBesideProcessesDiff(t *testing.T) {
 		return log
 	})
 }
+
+// One signal watched by loops of every mode at once, each run by a goroutine of its own:
+// one delivery runs each loop's handle once (uv_signal_t on several loops), whatever its
+// backend and thread. Each handle closes itself, which ends its loop; a guard timer
+// (unref'd, 10 s, a deadlock guard only) fails the test for a loop that never heard it.
+func TestRev9SignalEveryModeAtOnce(t *testing.T) {
+	type run struct {
+		name string
+		l    *uvloop.Loop
+		got  int
+	}
+	var runs []*run
+	for _, m := range []struct {
+		name string
+		opts []uvloop.Option
+	}{
+		{"epoll", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll)}},
+		{"io_uring", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing)}},
+		{"epoll+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendEpoll), uvloop.WithOwnThread()}},
+		{"io_uring+own", []uvloop.Option{uvloop.WithBackend(uvloop.BackendIOURing), uvloop.WithOwnThread()}},
+	} {
+		l, err := uvloop.New(m.opts...)
+		if errors.Is(err, errors.ErrUnsupported) {
+			continue
+		}
+		mustOK(t, err)
+		r := &run{name: m.name, l: l}
+		s, err := l.NewSignal(func(s *uvloop.Signal, _ syscall.Signal) { r.got++; s.Close(nil) })
+		mustOK(t, err)
+		mustOK(t, s.Start(syscall.SIGUSR1))
+		g := l.SetTimeout(func() { t.Errorf("%s: no SIGUSR1 in 10 s", r.name); s.Close(nil) }, 10*time.Second)
+		g.Unref()
+		runs = append(runs, r)
+	}
+	done := make(chan *run)
+	for _, r := range runs {
+		go func() {
+			if _, err := r.l.Run(uvloop.RunDefault); err != nil {
+				t.Errorf("%s: %v", r.name, err)
+			}
+			done <- r
+		}()
+	}
+	raise(t, syscall.SIGUSR1)
+	for range runs {
+		r := <-done
+		if r.got != 1 {
+			t.Errorf("%s: the handle ran %d times", r.name, r.got)
+		}
+		mustOK(t, r.l.Close())
+	}
+}
