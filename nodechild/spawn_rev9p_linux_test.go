@@ -296,3 +296,22 @@ const paths = [` + "`" + dir + "`" + `, ` + "`" + dir + ":/usr/bin:/bin`" + `];
 		next()
 	})
 }
+
+// A cwd that is a file: the spawn throws ENOTDIR at once (not an 'error' event), with
+// syscall "spawn" and no path, as node v20 throws it; nothing is left open.
+func TestRev9SpawnCwdNotDirThrows(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+try { spawn('/bin/true', [], {cwd: '/etc/passwd'}); console.log('no throw'); }
+catch (e) { console.log('throw', e.message, e.errno, e.code, e.syscall, e.path === undefined); }
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		_, err := nodechild.Spawn(l, "/bin/true", nil, &nodechild.SpawnOptions{Cwd: "/etc/passwd"})
+		if err == nil {
+			out("no throw")
+			return
+		}
+		e := err.(*nodechild.Error)
+		out("throw %s %d %s %s %v", e.Message, e.Errno, e.Code, e.Syscall, e.Path == "")
+	})
+}
