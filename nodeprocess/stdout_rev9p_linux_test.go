@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uvgo/uvgo/nodeprocess"
 )
@@ -18,6 +20,9 @@ import (
 func init() {
 	if os.Getenv("UVGO_REV9_STDIO_ORDER") != "" {
 		stdioOrderChild()
+	}
+	if os.Getenv("UVGO_REV9_STDOUT_SLOW") != "" {
+		slowReaderChild()
 	}
 	mode := os.Getenv("UVGO_REV9_STDOUT_EPIPE")
 	if mode == "" {
@@ -179,5 +184,100 @@ process.on('exit', () => se.write('e-exit\n'));
 				t.Errorf("got\n%s\nnode's\n%s", got, want)
 			}
 		})
+	}
+}
+
+// slowReaderChild is the child of TestRev9StdoutPipeSlowReader.
+func slowReaderChild() {
+	nodeprocess.Main(func(p *nodeprocess.Process) {
+		log := func(s string) { os.Stderr.WriteString(s + "\n") }
+		r := p.Stdout().Write(make([]byte, 1<<20), func(error) { log("write cb") })
+		log(fmt.Sprint("after write ", r))
+		p.Loop().SetTimeout(func() { log("timer") }, 0)
+	})
+}
+
+// process.stdout on a pipe whose reader does not read yet: Node writes what the pipe takes
+// and queues the rest (a net.Socket on the pipe, non-blocking), so write returns false and
+// the loop goes on (a timer fires) until the reader drains it, then the callback runs. The
+// reader here reads stdout only once it saw "timer" on stderr (or after 3 s, a deadlock
+// guard). Before the fix uvgo's Stdout wrote synchronously and blocked the loop until
+// everything was written: "after write true", then the timer only after the reader gave up.
+func TestRev9StdoutPipeSlowReader(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the scenario's JS twin cannot run")
+	}
+	js := `const r = process.stdout.write(Buffer.alloc(1 << 20), () => process.stderr.write('write cb\n'));
+process.stderr.write('after write ' + r + '\n');
+setTimeout(() => process.stderr.write('timer\n'), 0);
+`
+	file := filepath.Join(t.TempDir(), "slow.js")
+	if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(cmd *exec.Cmd) string {
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			buf := make([]byte, 4096)
+			var acc string
+			for {
+				n, err := stderr.Read(buf)
+				acc += string(buf[:n])
+				for {
+					i := strings.IndexByte(acc, '\n')
+					if i < 0 {
+						break
+					}
+					lines <- acc[:i]
+					acc = acc[i+1:]
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		var log []string
+		guard := time.After(3 * time.Second)
+	wait:
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					break wait
+				}
+				log = append(log, l)
+				if l == "timer" {
+					break wait
+				}
+			case <-guard:
+				log = append(log, "(the reader stopped waiting)")
+				break wait
+			}
+		}
+		n, _ := io.Copy(io.Discard, stdout)
+		for l := range lines {
+			log = append(log, l)
+		}
+		cmd.Wait()
+		return fmt.Sprintf("%s [%d bytes]", strings.Join(log, ", "), n)
+	}
+	want := run(exec.Command(node, file))
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "UVGO_REV9_STDOUT_SLOW=1")
+	if got := run(cmd); got != want {
+		t.Errorf("got   %s\nnode's %s", got, want)
 	}
 }
