@@ -42,8 +42,10 @@ func nodeStderr(t *testing.T, js string) (first string, status int) {
 // An uncaught exception (or an unhandled rejection) that nothing handles: Node emits 'exit'
 // with 1 first and prints the error after its listeners (createOnGlobalUncaughtException
 // returns false, then C++ prints); an 'exit' listener that calls process.exit ends the
-// process before the print. Before the fix uvgo printed the error first, then ran the
-// 'exit' listeners, and printed it even when one of them called Exit.
+// process before the print, and a listener that throws is ignored (the original error is
+// printed, the status is 1). Before the fix uvgo printed the error first, then ran the
+// 'exit' listeners, printed it even when one of them called Exit, and printed a listener's
+// own panic.
 func TestRev9UncaughtExitBeforePrint(t *testing.T) {
 	for _, tc := range []struct {
 		name, js string
@@ -59,6 +61,11 @@ func TestRev9UncaughtExitBeforePrint(t *testing.T) {
 			func(p *nodeprocess.Process, w *bytes.Buffer) {
 				p.OnExit(func(c int) { fmt.Fprintln(w, "exit listener", c); p.SetExitCode(6) })
 				promise.Reject[int](p.Loop(), errors.New("rej"))
+			}, true},
+		{"throw in listener", `process.on('exit', c => { console.error('exit listener', c); throw new Error('in exit'); }); setTimeout(() => { throw new Error('boom'); }, 1);`,
+			func(p *nodeprocess.Process, w *bytes.Buffer) {
+				p.OnExit(func(c int) { fmt.Fprintln(w, "exit listener", c); panic(errors.New("in exit")) })
+				p.Loop().SetTimeout(func() { panic(errors.New("boom")) }, time.Millisecond)
 			}, true},
 		{"exit in listener", `process.on('exit', c => { console.error('exit listener', c); process.exit(4); }); setTimeout(() => { throw new Error('boom'); }, 1);`,
 			func(p *nodeprocess.Process, w *bytes.Buffer) {
@@ -79,6 +86,9 @@ func TestRev9UncaughtExitBeforePrint(t *testing.T) {
 			}
 			if printed := strings.Contains(rest, "Error: "); printed != tc.printed {
 				t.Errorf("the error printed after the listener: %v, node's %v\n%s", printed, tc.printed, w.String())
+			}
+			if strings.Contains(rest, "in exit") {
+				t.Errorf("the 'exit' listener's own panic was printed (node swallows it on this path)\n%s", w.String())
 			}
 		})
 	}

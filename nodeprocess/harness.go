@@ -360,7 +360,8 @@ func (p *Process) uncaught(v any, stack []byte, origin string) {
 }
 
 // fatal is the end after an uncaught exception: 'exit' with 1, unless exiting already. It
-// reports whether an 'exit' listener called Exit.
+// reports whether an 'exit' listener called Exit. A listener that panics ends the emit and
+// is not reported, as Node's try { process.emit('exit', 1) } catch {} ignores it.
 func (p *Process) fatal() (exited bool) {
 	p.done = true
 	if p.exiting {
@@ -368,11 +369,16 @@ func (p *Process) fatal() (exited bool) {
 	}
 	p.exiting = true
 	p.SetExitCode(StatusFatal)
-	if p.invokeExit(func() { p.Emit("exit", StatusFatal) }) {
-		p.exitNow = true
-		return false
-	}
-	return p.exitNow
+	func() {
+		defer func() {
+			if v := recover(); v == exitUnwind {
+				exited = true
+			}
+		}()
+		p.Emit("exit", StatusFatal)
+	}()
+	p.exitNow = true
+	return exited
 }
 
 // onRejection is the loop's rejection hook: Node's processPromiseRejections in its default
