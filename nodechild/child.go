@@ -263,9 +263,12 @@ func (c *ChildProcess) onExit(p *uvloop.Process, status int64, sig syscall.Signa
 
 // onexit is Node's _handle.onexit.
 func (c *ChildProcess) onexit(exitCode int, sig syscall.Signal) {
+	// Node's: the signal by its name, or else the exit code (0 when a signal with no name,
+	// a real-time one, ended the child).
 	if sig != 0 {
 		c.SignalCode = proc.SignalName(int(sig))
-	} else {
+	}
+	if c.SignalCode == "" {
 		c.ExitCode = &exitCode
 	}
 	if c.Stdin != nil {

@@ -367,3 +367,46 @@ c.on('close', code => console.log('close', code));
 		c.OnClose(func(code *int, _ string) { out("close %d", *code) })
 	})
 }
+
+// The signal that ended a child, by its name as Node's signo_string gives it (6 SIGABRT,
+// 29 SIGIO); a real-time signal has no name there, so Node reports the exit as code 0 and
+// no signal. Before the fix uvgo reported both as null for a real-time signal.
+func TestRev9SpawnExitSignalNames(t *testing.T) {
+	js := `const {spawn} = require('child_process');
+const sigs = [6, 29, 34, 64];
+(function next() {
+  const s = sigs.shift();
+  if (s === undefined) return;
+  const c = spawn('sh', ['-c', 'kill -' + s + ' $$']);
+  c.on('exit', (a, b) => { console.log(s, a, b, c.exitCode, c.signalCode); next(); });
+})();
+`
+	want := nodeLines(t, js)
+	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
+		sigs := []int{6, 29, 34, 64}
+		var next func()
+		next = func() {
+			if len(sigs) == 0 {
+				return
+			}
+			s := sigs[0]
+			sigs = sigs[1:]
+			c, err := nodechild.Spawn(l, "sh", []string{"-c", fmt.Sprintf("kill -%d $$", s)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.On("exit", func(a ...any) {
+				code, sig := "null", "null"
+				if c.ExitCode != nil {
+					code = fmt.Sprint(*c.ExitCode)
+				}
+				if c.SignalCode != "" {
+					sig = c.SignalCode
+				}
+				out("%d %s %s %s %s", s, str(a[0]), str(a[1]), code, sig)
+				next()
+			})
+		}
+		next()
+	})
+}
