@@ -27,7 +27,7 @@ func execText(name string, err error, stdout, stderr string) string {
 // signals, so the child's next write fails (EPIPE, or SIGPIPE) and it ends; the callback
 // gets ERR_CHILD_PROCESS_STDIO_MAXBUFFER and maxBuffer bytes. Before the fix uvgo kept
 // reading the pipes, the child never ended and the loop never did either (the watchdog
-// stopped it after 20 s); the guard here fails the test after 5 s and ends the children.
+// stopped it after 20 s); the guard here fails the test every 5 s and ends the children.
 func TestRev9ExecMaxBufferKillDestroysStdio(t *testing.T) {
 	js := `const {exec} = require('child_process');
 function text(name, e, so, se) {
@@ -42,7 +42,7 @@ exec("trap '' TERM; yes", {maxBuffer: 1000}, (e, so, se) => {
 	want := nodeLines(t, js)
 	modeLog(t, want, func(t *testing.T, l *uvloop.Loop, out func(string, ...any)) {
 		var kids []*nodechild.ChildProcess
-		guard := l.SetTimeout(func() {
+		guard := l.SetInterval(func() {
 			t.Error("exec's callback did not come in 5 s")
 			for _, c := range kids { // let the loop end: what the fix does, then SIGKILL
 				c.Stdout.Destroy(nil)
