@@ -13,8 +13,9 @@
 //	"close" [code, signal] once the child has exited and its stdout and stderr have closed
 //
 // A Spawn that cannot start its program does not return an error: as in Node, the error
-// arrives as the "error" event, and "close" (with the negative errno as the code) follows
-// once the stdio sockets have closed. Bad arguments (an empty file) are returned at once, as
+// arrives as the "error" event, stdout and stderr end (their pipes are open, on socket
+// pairs whose other ends are closed, as libuv leaves them) and "close" (with the negative
+// errno as the code) follows once they have closed. Bad arguments (an empty file) are returned at once, as
 // Node throws them.
 //
 // Everything in this package belongs to the loop goroutine.
@@ -23,6 +24,8 @@ package nodechild
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"syscall"
 
 	"github.com/uvgo/uvgo/internal/proc"
@@ -77,7 +80,8 @@ type SpawnOptions struct {
 	// reason) right away; "exit" and "close" follow when the child has died, as in Node.
 	// A signal aborted already does this on a nextTick, after "spawn".
 	Signal *nodeevents.AbortSignal
-	// KillSignal is the signal an aborted Signal sends; "" is SIGTERM.
+	// KillSignal is the signal an aborted Signal sends, its name in any case; "" is SIGTERM.
+	// An unknown name fails Spawn at once (ERR_UNKNOWN_SIGNAL), as Node throws.
 	KillSignal string
 }
 
@@ -86,7 +90,8 @@ type ChildProcess struct {
 	nodenet.EventEmitter
 
 	// Stdin, Stdout and Stderr are the ends of the child's "pipe" stdio, nil for the others.
-	// Stdin is writable only, Stdout and Stderr readable only.
+	// As in Node, every pipe is a duplex socket pair: Stdin is writable only, the others
+	// (Stdout, Stderr, a pipe beyond fd 2) readable and writable.
 	Stdin, Stdout, Stderr *nodenet.Socket
 	// Stdio are the sockets of every fd, nil where there is none.
 	Stdio []*nodenet.Socket
@@ -109,6 +114,22 @@ type ChildProcess struct {
 	closesNeed  int
 	closesGot   int
 	spawnFailed bool
+	stdioDead   bool // the program did not start and its stdio pipes could not be opened
+}
+
+// openWidowed opens p on one end of a new socket pair whose other end is closed, as libuv
+// leaves the stdio pipes of a child that did not start: reads see EOF, writes EPIPE.
+func openWidowed(p *uvloop.Pipe) error {
+	parent, child, err := proc.Socketpair()
+	if err != nil {
+		return os.NewSyscallError("socketpair", err)
+	}
+	proc.Close(child)
+	if err := p.Open(parent); err != nil {
+		proc.Close(parent)
+		return err
+	}
+	return nil
 }
 
 // Spawn is child_process.spawn(command, args, options). It returns an error only for bad
@@ -120,6 +141,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 	}
 	if command == "" {
 		return nil, &Error{Code: "ERR_INVALID_ARG_VALUE", Message: "The argument 'file' cannot be empty. Received ''"}
+	}
+	if o.KillSignal != "" && signalNumber(o.KillSignal) == 0 {
+		return nil, errUnknownSignal(o.KillSignal) // Node's sanitizeKillSignal throws
 	}
 	file := command
 	argv := append([]string{command}, args...)
@@ -146,7 +170,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 				return nil, err
 			}
 			pipes[i] = p
-			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioCreatePipe, Stream: p, Readable: i == 0, Writable: i > 0}
+			// Duplex, as Node's: process_wrap gives every pipe UV_READABLE_PIPE and
+			// UV_WRITABLE_PIPE.
+			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioCreatePipe, Stream: p, Readable: true, Writable: true}
 		case "ignore":
 		case "inherit":
 			containers[i] = uvloop.StdioContainer{Flags: uvloop.StdioInheritFd, Fd: i}
@@ -175,8 +201,15 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		}
 		switch errno {
 		case syscall.EACCES, syscall.EAGAIN, syscall.EMFILE, syscall.ENFILE, syscall.ENOENT:
-			// Node: a run-time error is an event; the stdio sockets still exist, and close.
+			// Node: a run-time error is an event; the stdio sockets still exist. libuv
+			// opens their pipes all the same, on socket pairs whose child ends are closed,
+			// so stdout and stderr read EOF ('end') and close (but with no fd to spare).
 			c.spawnFailed = true
+			for _, p := range pipes {
+				if p != nil && !c.stdioDead && openWidowed(p) != nil {
+					c.stdioDead = true
+				}
+			}
 			l.NextTick(func() { c.onexit(-int(errno), 0) })
 		default:
 			for _, p := range pipes {
@@ -210,7 +243,9 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		if p == nil {
 			continue
 		}
-		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.spawnFailed, Writable: i == 0 && !c.spawnFailed})
+		// Node's createSocket(pipe, i > 0): every socket is writable, those but stdin's
+		// readable.
+		s := nodenet.NewSocket(l, p, nodenet.SocketOptions{Readable: i > 0 && !c.stdioDead, Writable: !c.stdioDead})
 		c.Stdio[i] = s
 		if i > 0 {
 			c.closesNeed++
@@ -228,9 +263,12 @@ func (c *ChildProcess) onExit(p *uvloop.Process, status int64, sig syscall.Signa
 
 // onexit is Node's _handle.onexit.
 func (c *ChildProcess) onexit(exitCode int, sig syscall.Signal) {
+	// Node's: the signal by its name, or else the exit code (0 when a signal with no name,
+	// a real-time one, ended the child).
 	if sig != 0 {
 		c.SignalCode = proc.SignalName(int(sig))
-	} else {
+	}
+	if c.SignalCode == "" {
 		c.ExitCode = &exitCode
 	}
 	if c.Stdin != nil {
@@ -273,8 +311,8 @@ func (c *ChildProcess) flushStdio() {
 		if s == nil || i == 0 || s.Destroyed() {
 			continue
 		}
-		if c.spawnFailed {
-			s.Destroy(nil) // never connected: nothing to read
+		if c.stdioDead {
+			s.Destroy(nil) // never opened: nothing to read
 			continue
 		}
 		s.Resume()
@@ -288,17 +326,18 @@ func (c *ChildProcess) maybeClose() {
 	}
 }
 
-// Kill is subprocess.kill(signal): it sends the signal named ("SIGTERM" if empty) and
-// reports whether it was delivered (then Killed is set). A child that has exited is not
-// signalled (false). An unknown signal name panics with an ERR_UNKNOWN_SIGNAL *Error, as
-// Node throws; another failure (EPERM) is emitted as "error".
+// Kill is subprocess.kill(signal): it sends the signal named, in any case as in Node
+// ("SIGTERM" if empty; "0" probes), and reports whether it was delivered (then Killed is
+// set). A child that has exited is not signalled (false). An unknown signal name panics
+// with an ERR_UNKNOWN_SIGNAL *Error, as Node throws; another failure (EPERM) is emitted as
+// "error".
 func (c *ChildProcess) Kill(signal string) bool {
 	if signal == "" {
 		signal = "SIGTERM"
 	}
-	n := proc.SignalNum(signal)
+	n := signalNumber(signal)
 	if n == 0 && signal != "0" {
-		panic(&Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + signal})
+		panic(errUnknownSignal(signal))
 	}
 	if c.handle == nil {
 		return false
@@ -314,6 +353,15 @@ func (c *ChildProcess) Kill(signal string) bool {
 	}
 	c.Emit("error", errnoException(err, "kill"))
 	return false
+}
+
+// signalNumber is the number of the signal named, in any case (Node's
+// convertToValidSignal upper-cases the name); 0 if there is none.
+func signalNumber(name string) int { return proc.SignalNum(strings.ToUpper(name)) }
+
+// errUnknownSignal is Node's ERR_UNKNOWN_SIGNAL for the name as given.
+func errUnknownSignal(name string) *Error {
+	return &Error{Code: "ERR_UNKNOWN_SIGNAL", Message: "Unknown signal: " + name}
 }
 
 // Ref and Unref make the child keep the loop alive, or not (subprocess.ref/unref).

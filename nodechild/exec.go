@@ -3,6 +3,7 @@ package nodechild
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/promise"
@@ -13,12 +14,18 @@ import (
 type ExecOptions struct {
 	Cwd string
 	Env []string
-	// Timeout, if positive, kills the child with KillSignal once it has run that long.
+	// Timeout, if positive, kills the child with KillSignal once it has run that long. As
+	// in Node, a kill (Timeout's or MaxBuffer's) first destroys the child's stdout and
+	// stderr: what it writes after is not read, and cb has what came before.
 	Timeout time.Duration
-	// KillSignal is the signal of Timeout and of MaxBuffer; "" is SIGTERM.
+	// KillSignal is the signal of Timeout and of MaxBuffer, its name in any case; "" is
+	// SIGTERM. An unknown name fails ExecFile and Exec at once (ERR_UNKNOWN_SIGNAL).
 	KillSignal string
-	// MaxBuffer is the most bytes of stdout or of stderr kept; beyond it the child is killed
-	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. 0 is Node's 1 MiB.
+	// MaxBuffer is the most bytes of stdout or of stderr read; beyond it the child is killed
+	// and the error is ERR_CHILD_PROCESS_STDIO_MAXBUFFER. As Node does with its default
+	// utf8 encoding, the chunk that crosses it is cut after as many UTF-16 units of its text
+	// as there were bytes left, on a character boundary (so the output may hold more bytes).
+	// 0 is Node's 1 MiB.
 	MaxBuffer int
 	// Shell runs the file through /bin/sh -c (ExecFile; Exec always does).
 	Shell bool
@@ -72,6 +79,9 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	if o.MaxBuffer <= 0 {
 		o.MaxBuffer = DefaultMaxBuffer
 	}
+	if o.KillSignal != "" && signalNumber(o.KillSignal) == 0 {
+		return nil, errUnknownSignal(o.KillSignal) // Node's sanitizeKillSignal throws
+	}
 	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell, Signal: o.Signal})
 	if err != nil {
 		return nil, err
@@ -87,7 +97,16 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 		timer          *uvloop.Timeout
 		aborted        *nodeevents.AbortError
 	)
+	// kill is Node's: the output streams are destroyed first, so that nothing more is read
+	// and a child (or a grandchild) that outlives the signal gets EPIPE on its next write
+	// instead of being read from forever.
 	kill := func() {
+		if c.Stdout != nil {
+			c.Stdout.Destroy(nil)
+		}
+		if c.Stderr != nil {
+			c.Stderr.Destroy(nil)
+		}
 		killed = true
 		c.Kill(o.KillSignal)
 	}
@@ -146,7 +165,7 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	collect := func(b *strings.Builder, name string) func(data []byte) {
 		return func(data []byte) {
 			if b.Len()+len(data) > o.MaxBuffer {
-				b.Write(data[:o.MaxBuffer-b.Len()])
+				b.Write(utf16Prefix(data, o.MaxBuffer-b.Len()))
 				ex = &ExecError{Code: "ERR_CHILD_PROCESS_STDIO_MAXBUFFER",
 					Message: name + " maxBuffer length exceeded"}
 				kill()
@@ -194,4 +213,30 @@ func settleOutput(r *promise.Resolvers[Output]) func(error, string, string) {
 		}
 		r.Resolve(Output{stdout, stderr})
 	}
+}
+
+// utf16Prefix is the part of chunk that Node keeps of the data event that crosses maxBuffer:
+// the chunk is a utf8 string there, cut after n UTF-16 code units (String.prototype.slice),
+// where the bytes are counted. So the cut falls between characters, a character outside the
+// BMP counts two units (one that only half fits is left out), a byte that is not UTF-8
+// counts one (Node's U+FFFD), and a character the chunk ends inside of is left out (Node's
+// decoder holds it for the next chunk).
+func utf16Prefix(chunk []byte, n int) []byte {
+	i := 0
+	for i < len(chunk) && n > 0 {
+		if !utf8.FullRune(chunk[i:]) {
+			break
+		}
+		r, size := utf8.DecodeRune(chunk[i:])
+		units := 1
+		if r >= 0x10000 {
+			units = 2
+		}
+		if units > n {
+			break
+		}
+		n -= units
+		i += size
+	}
+	return chunk[:i]
 }

@@ -412,7 +412,7 @@ func (s *Socket) Once(event string, fn func(args ...any)) *Listener {
 // ---- writing ----
 
 // Write writes data (Node's socket.write) and reports whether less than highWaterMark
-// bytes now wait (false: wait for "drain"). The socket does not keep data: what the
+// bytes now wait and the write did not fail at once (false: wait for "drain"). The socket does not keep data: what the
 // kernel does not take at once is copied. cb, if not nil, gets nil once data is written
 // (from a nextTick if it was written at once; the first write made while the socket
 // connects calls back at once, from the 'connect' listener it adds: see the package doc),
@@ -439,7 +439,9 @@ func (s *Socket) Write(data []byte, cb func(err error)) bool {
 		return ok
 	}
 	s.send(data, cb, true)
-	return ok
+	// Node's writeOrBuffer: false too when the write failed at once (EPIPE: the error is
+	// set now, its callback and 'error' come from a nextTick).
+	return ok && s.errored == nil && !s.destroyed
 }
 
 // send hands a write to the handle, or to pending while connecting; keep says data is the

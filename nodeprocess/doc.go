@@ -20,8 +20,10 @@
 //
 // Signal listeners are Node's: the first listener of a signal starts an unref'd uvloop
 // Signal handle (a signal listener does not keep the loop alive, as in Node), and removing
-// the last one stops it, which gives the signal its default action back. Listeners get the
-// signal's name and number.
+// the last one stops it, which gives the signal Go's default action back: SIGINT, SIGTERM
+// and SIGHUP end the process as in Node, but SIGUSR2, SIGALRM and the like are dropped by
+// Go's runtime, where Node dies of them (see uvloop.Signal). Listeners get the signal's
+// name and number.
 //
 // Everything here belongs to the loop goroutine.
 package nodeprocess

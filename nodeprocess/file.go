@@ -8,8 +8,9 @@ import (
 
 // FileStream reads a file descriptor that the poller cannot watch (a regular file, a
 // character device) on the work pool, one chunk per read, as Node's fs.ReadStream does for a
-// stdin redirected from a file. Events: "data" [[]byte] from the poll phase, "end" then
-// "close" from nextTicks at the end, "error" [error]. It owns its fd. Loop goroutine only.
+// stdin redirected from a file. Events: "data" [[]byte] from the poll phase, "end" from a
+// nextTick at the end (and no "close": Node's stdin stream has autoClose false), "error"
+// [error], "close" after Destroy. It owns its fd, closed at the end. Loop goroutine only.
 type FileStream struct {
 	nodenet.EventEmitter
 	loop      *uvloop.Loop
@@ -58,11 +59,11 @@ func (f *FileStream) next() {
 			f.Destroy()
 			f.loop.NextTick(func() { f.Emit("error", err) })
 		case n == 0:
+			// Node's stdin ReadStream has autoClose false: 'end', and no destroy, so no
+			// 'close'. The fd is this stream's duplicate of fd 0: it goes.
 			f.ended = true
-			f.loop.NextTick(func() {
-				f.Emit("end")
-				f.Destroy()
-			})
+			f.closeFd()
+			f.loop.NextTick(func() { f.Emit("end") })
 		default:
 			f.Emit("data", append([]byte(nil), f.buf[:n]...))
 			f.next()

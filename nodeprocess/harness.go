@@ -161,8 +161,9 @@ func (p *Process) Exit(code ...int) {
 //     exception: 'uncaughtExceptionMonitor' listeners see it, then 'uncaughtException'
 //     listeners, and the loop goes on where Node's goes on (the rest of the interrupted
 //     batch of timeouts or immediates first, the queues after the next callback); with no
-//     listener the error is printed to stderr as Node prints it, 'exit' is emitted with 1
-//     and the status is process.exitCode (1 unless an 'exit' listener changed it); if an
+//     listener 'exit' is emitted with 1, then the error is printed to stderr as Node prints
+//     it (not if an 'exit' listener called Exit), and the status is process.exitCode (1
+//     unless an 'exit' listener changed it); if an
 //     'uncaughtException' listener panics, that is printed and the status is 7, without
 //     'exit';
 //   - an unhandled rejection goes to 'unhandledRejection' listeners; with none it is an
@@ -348,26 +349,36 @@ func (p *Process) uncaught(v any, stack []byte, origin string) {
 			p.afterHandled()
 		}
 	}()
-	if !handled {
+	if !handled && !p.fatal() {
+		// Node's order: 'exit' (with 1) first, then the error is printed, unless an 'exit'
+		// listener called process.exit, which ends the process before the print.
 		p.printUncaught(v, stack, origin)
-		p.fatal()
 	}
 	if p.done && p.inRun {
 		p.loop.Fail(errFatal)
 	}
 }
 
-// fatal is the end after an uncaught exception: 'exit' with 1, unless exiting already.
-func (p *Process) fatal() {
+// fatal is the end after an uncaught exception: 'exit' with 1, unless exiting already. It
+// reports whether an 'exit' listener called Exit. A listener that panics ends the emit and
+// is not reported, as Node's try { process.emit('exit', 1) } catch {} ignores it.
+func (p *Process) fatal() (exited bool) {
 	p.done = true
 	if p.exiting {
-		return
+		return false
 	}
 	p.exiting = true
 	p.SetExitCode(StatusFatal)
-	if p.invokeExit(func() { p.Emit("exit", StatusFatal) }) {
-		p.exitNow = true
-	}
+	func() {
+		defer func() {
+			if v := recover(); v == exitUnwind {
+				exited = true
+			}
+		}()
+		p.Emit("exit", StatusFatal)
+	}()
+	p.exitNow = true
+	return exited
 }
 
 // onRejection is the loop's rejection hook: Node's processPromiseRejections in its default

@@ -34,18 +34,18 @@ func isSignal(event string) (syscall.Signal, bool) {
 	return syscall.Signal(n), n != 0
 }
 
-// On is process.on(event, fn). For a signal name, fn gets (name string, number int).
+// On is process.on(event, fn). For a signal name, fn gets (name string, number int). A
+// signal that cannot be watched (SIGKILL, SIGSTOP) panics with an *Error (EINVAL, syscall
+// uv_signal_start), as Node throws, and fn is not added.
 func (p *Process) On(event string, fn func(args ...any)) *nodenet.Listener {
-	l := p.EventEmitter.On(event, fn)
 	p.watch(event)
-	return l
+	return p.EventEmitter.On(event, fn)
 }
 
-// Once is process.once(event, fn).
+// Once is process.once(event, fn); see On for signals.
 func (p *Process) Once(event string, fn func(args ...any)) *nodenet.Listener {
-	l := p.EventEmitter.Once(event, fn)
 	p.watch(event)
-	return l
+	return p.EventEmitter.Once(event, fn)
 }
 
 // Off is process.off(event, listener): the signal stops being watched with its last listener.
@@ -81,6 +81,9 @@ func (p *Process) OnSignal(name string, fn func(name string, num int)) *nodenet.
 	return p.On(name, func(a ...any) { fn(a[0].(string), a[1].(int)) })
 }
 
+// watch starts the Signal handle of a signal event that has none, before its first listener
+// is added (Node's 'newListener' hook): a signal that cannot be watched panics with Node's
+// error, and the listener is not added.
 func (p *Process) watch(event string) {
 	sig, ok := isSignal(event)
 	if !ok || p.signals[event] != nil {
@@ -96,10 +99,7 @@ func (p *Process) watch(event string) {
 		if h != nil {
 			h.Close(nil)
 		}
-		p.loop.NextTick(func() {
-			p.Emit("error", &Error{Errno: -int(syscall.EINVAL), Code: "EINVAL", Syscall: "uv_signal_start", Message: "uv_signal_start EINVAL", Err: err})
-		})
-		return
+		panic(&Error{Errno: -int(syscall.EINVAL), Code: "EINVAL", Syscall: "uv_signal_start", Message: "uv_signal_start EINVAL", Err: err})
 	}
 	h.Unref()
 	p.signals[event] = h

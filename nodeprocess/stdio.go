@@ -1,6 +1,7 @@
 package nodeprocess
 
 import (
+	"errors"
 	"os"
 	"syscall"
 
@@ -88,9 +89,17 @@ func (p *Process) openShared(fd int) (uvloop.Stream, error) {
 		Open(int) error
 	}
 	if uvloop.GuessHandle(fd) == uvloop.HandleTCP {
-		h, err = p.loop.NewTCP()
+		if t, terr := p.loop.NewTCP(); terr == nil {
+			h = t // not a nil *TCP in a non-nil interface: Close below would panic on it
+		} else {
+			err = terr
+		}
 	} else {
-		h, err = p.loop.NewPipe()
+		if pp, perr := p.loop.NewPipe(); perr == nil {
+			h = pp
+		} else {
+			err = perr
+		}
 	}
 	if err == nil {
 		err = h.Open(nfd)
@@ -168,21 +177,43 @@ func (s *Stdin) destroy() {
 	s.Socket.Destroy(nil)
 }
 
-// Stdout is process.stdout or process.stderr. Writes are synchronous, as Node's are on
-// Linux for files, pipes and terminals alike: Write returns once the bytes are written (it
-// waits if the fd is non-blocking and full), and its callback runs from a nextTick. A write
-// error is emitted as "error" from a nextTick. Loop goroutine only.
+// Stdout is process.stdout or process.stderr. As in Node on Linux, writes to a file or a
+// terminal are synchronous: Write returns once the bytes are written (it waits if the fd is
+// non-blocking and full), and its callback runs from a nextTick. On a pipe or a socket
+// (Node's net.Socket) Write writes what the pipe takes at once and queues the rest, which
+// goes out while the loop runs on (a queued write keeps the loop alive): Write returns
+// false when more than highWaterMark (16 KiB) bytes wait, its callback runs once its bytes
+// are written, and "drain" follows when a queue that made Write return false has drained.
+// The fd's O_NONBLOCK, which the pipe's other users share, is put back by Close.
+//
+// A write that fails (EPIPE: the pipe's reader is gone) fails as in Node: Write returns
+// false, the writes made until the next tick fail with it (their callbacks run, in order,
+// from that tick; for a failure of a queued write, at once), then "error" and "close" are
+// emitted from another nextTick, and the stream takes writes again (Node's standard
+// streams are never destroyed). With no "error" listener the error is uncaught, as in
+// Node. Loop goroutine only.
 type Stdout struct {
 	nodenet.EventEmitter
 	Fd    int
 	IsTTY bool
 	loop  *uvloop.Loop
+	p     *Process
+
+	opened    bool          // the pipe or socket stream was looked for (stream, if any)
+	stream    uvloop.Stream // a pipe's or a socket's stream, on a duplicate of Fd; nil for files and terminals
+	length    int           // bytes written and not yet reported written (Node's writableLength)
+	needDrain bool          // Write returned false: "drain" when length is back to 0
+	errored   error         // the failed write's error until its tick (Node's state.errored)
+	failed    []func(error) // the callbacks of that write and of those made after it
 }
+
+// stdoutHWM is the highWaterMark of Node's net.Socket.
+const stdoutHWM = 16 << 10
 
 // Stdout is process.stdout (fd 1).
 func (p *Process) Stdout() *Stdout {
 	if p.stdout == nil {
-		p.stdout = &Stdout{Fd: 1, IsTTY: tty.IsTerminal(1), loop: p.loop}
+		p.stdout = &Stdout{Fd: 1, IsTTY: tty.IsTerminal(1), loop: p.loop, p: p}
 	}
 	return p.stdout
 }
@@ -190,28 +221,137 @@ func (p *Process) Stdout() *Stdout {
 // Stderr is process.stderr (fd 2).
 func (p *Process) Stderr() *Stdout {
 	if p.stderr == nil {
-		p.stderr = &Stdout{Fd: 2, IsTTY: tty.IsTerminal(2), loop: p.loop}
+		p.stderr = &Stdout{Fd: 2, IsTTY: tty.IsTerminal(2), loop: p.loop, p: p}
 	}
 	return p.stderr
 }
 
-// Write writes data and reports true (the bytes are already written). cb, if not nil, runs
-// from a nextTick with the outcome.
-func (s *Stdout) Write(data []byte, cb func(err error)) bool {
-	err := tty.WriteAll(s.Fd, data)
-	var werr error
-	if err != nil {
-		werr = &Error{Code: errnoCode(err), Syscall: "write", Message: "write " + errnoCode(err), Err: os.NewSyscallError("write", err)}
+// pipeStream is the stream of a pipe or socket fd, opened on first use (unref'd: an idle
+// stdout does not keep the loop alive, a queued write does); nil for the other kinds, and
+// if it cannot be opened (then writes are synchronous).
+func (s *Stdout) pipeStream() uvloop.Stream {
+	if s.opened {
+		return s.stream
 	}
-	s.loop.NextTick(func() {
+	s.opened = true
+	if k := uvloop.GuessHandle(s.Fd); k != uvloop.HandlePipe && k != uvloop.HandleTCP {
+		return nil
+	}
+	h, err := s.p.openShared(s.Fd)
+	if err != nil {
+		return nil
+	}
+	h.Unref()
+	s.stream = h
+	return h
+}
+
+// Write writes data (see Stdout) and reports whether the caller may go on writing: false
+// when the write failed or more than highWaterMark bytes wait. cb, if not nil, gets the
+// outcome: from a nextTick if the bytes were written at once.
+func (s *Stdout) Write(data []byte, cb func(err error)) bool {
+	if s.errored != nil {
+		s.failed = append(s.failed, cb) // Node buffers it behind the failed write
+		return false
+	}
+	st := s.pipeStream()
+	if st == nil {
+		if err := tty.WriteAll(s.Fd, data); err != nil {
+			s.failNow(err, cb)
+			return false
+		}
 		if cb != nil {
-			cb(werr)
+			s.loop.NextTick(func() { cb(nil) })
 		}
-		if werr != nil {
-			s.Emit("error", werr)
+		return true
+	}
+	n := len(data)
+	s.length += n
+	ok := s.length < stdoutHWM
+	if !ok {
+		s.needDrain = true
+	}
+	rest := data
+	if st.WriteQueueSize() == 0 {
+		k, err := st.TryWrite(data)
+		switch {
+		case err == nil && k == n:
+			s.length -= n
+			s.loop.NextTick(func() { s.afterWrite(cb) })
+			return ok
+		case err != nil && !errors.Is(err, syscall.EAGAIN):
+			s.length -= n
+			s.failNow(err, cb)
+			return false
 		}
+		rest = data[k:]
+	}
+	err := st.Write(append([]byte(nil), rest...), func(err error) {
+		s.length -= n
+		if err != nil {
+			// Node's onwrite of a write that failed later: its callback and those buffered
+			// behind it at once, then "error" and "close" from a nextTick.
+			s.errored = writeError(err)
+			s.failed = append([]func(error){cb}, s.failed...)
+			s.onWriteError()
+			return
+		}
+		s.afterWrite(cb)
 	})
-	return true
+	if err != nil {
+		s.length -= n
+		s.failNow(err, cb)
+		return false
+	}
+	return ok && s.errored == nil
+}
+
+// afterWrite is Node's afterWrite: "drain" if a write waited for it, then the callback.
+func (s *Stdout) afterWrite(cb func(error)) {
+	if s.needDrain && s.length == 0 {
+		s.needDrain = false
+		s.Emit("drain")
+	}
+	if cb != nil {
+		cb(nil)
+	}
+}
+
+// failNow is a write that failed at once: the error is set now, the callbacks and events
+// come from a nextTick (onWriteError).
+func (s *Stdout) failNow(err error, cb func(error)) {
+	s.errored = writeError(err)
+	s.failed = append(s.failed[:0], cb)
+	s.loop.NextTick(s.onWriteError)
+}
+
+// writeError is Node's error of a failed write: "write EPIPE", with the errno.
+func writeError(err error) *Error {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		errno = syscall.EIO
+	}
+	code := errnoCode(errno)
+	return &Error{Errno: -int(errno), Code: code, Syscall: "write", Message: "write " + code, Err: os.NewSyscallError("write", errno)}
+}
+
+// onWriteError is Node's onwriteError with its standard streams' dummyDestroy: the failed
+// write and those buffered behind it (also those their callbacks make) call back with the
+// error, the stream takes writes again, and "error" then "close" follow from a nextTick.
+func (s *Stdout) onWriteError() {
+	err := s.errored
+	for i := 0; i < len(s.failed); i++ {
+		if cb := s.failed[i]; cb != nil {
+			s.failed[i] = nil
+			cb(err)
+		}
+	}
+	s.failed = s.failed[:0]
+	s.errored = nil
+	s.loop.NextTick(func() {
+		s.Emit("error", err)
+		s.Emit("close")
+	})
 }
 
 // WriteString writes a string.
@@ -237,6 +377,12 @@ func (p *Process) closeStdio() {
 	if p.stdin != nil {
 		p.stdin.destroy()
 		p.stdin = nil
+	}
+	for _, o := range []*Stdout{p.stdout, p.stderr} {
+		if o != nil && o.stream != nil {
+			o.stream.Close(nil)
+			o.stream = nil
+		}
 	}
 	for _, r := range p.restore {
 		tty.SetFlags(r[0], r[1])

@@ -215,10 +215,12 @@ func (l *Loop) reportFailed() {
 
 // poll is the poll phase: flush interest, wait up to timeout (-1: forever) for I/O and
 // wake-ups, then run the I/O callbacks, the Async callbacks, the after callbacks of finished
-// work and the posted functions. With no fd registered the loop waits on a channel (or not at
+// work and the posted functions (those queued while the I/O callbacks ran wait for the next
+// poll phase if none was queued when the wait ended: see kernelWait). With no fd registered the loop waits on a channel (or not at
 // all, for a zero timeout); otherwise in the poller (wake.go). Run enters the phase
 // (enterPoll) right before it.
 func (l *Loop) poll(timeout time.Duration) {
+	l.lateWakes = false
 	if len(l.io.dirty) > 0 {
 		l.io.flush(l.poller)
 	}
@@ -233,7 +235,7 @@ func (l *Loop) poll(timeout time.Duration) {
 	if l.ringFS.inflight > 0 && l.poller.FilesDone() {
 		l.runRingFS() // as the pool's completions, after the I/O callbacks
 	}
-	if l.wakeupsQueued() {
+	if l.wakeupsQueued() && !l.lateWakes {
 		l.runWakeups()
 	}
 	if len(l.io.failed) > 0 {
@@ -295,6 +297,11 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 		return
 	}
 	l.metrics.events += uint64(len(events))
+	// As libuv's async fd and signal pipe: wake-ups queued when the wait ended are in the
+	// batch, and their callbacks run after its I/O callbacks, with those queued meanwhile;
+	// wake-ups that are all queued while the I/O callbacks run (a child's exit after a kill
+	// made by one of them) wait for the next poll phase, which does not block.
+	l.lateWakes = len(events) > 0 && !l.wakeupsQueued()
 	l.dispatch(events)
 }
 

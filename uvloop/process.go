@@ -20,7 +20,8 @@ import (
 type StdioFlags uint8
 
 const (
-	// StdioIgnore gives the child /dev/null (fds 0-2) or no fd (the others).
+	// StdioIgnore gives the child /dev/null (fds 0-2: read-only as fd 0, read-write as 1 and
+	// 2, as libuv opens it) or no fd (the others).
 	StdioIgnore StdioFlags = iota
 	// StdioCreatePipe connects the fd to Stream, a *Pipe without a socket, through a new
 	// socket pair: the loop's end becomes the Pipe's socket.
@@ -47,8 +48,10 @@ type StdioContainer struct {
 
 // ProcessOptions are Spawn's options (uv_process_options_t).
 type ProcessOptions struct {
-	// File is the program. A name without a slash is looked up in the PATH of Env (or of the
-	// parent's environment if Env is nil), as execvp does.
+	// File is the program. A name without a slash is looked up in the PATH of Env (its
+	// first PATH entry, or the parent's PATH if Env is nil; with none, execvp's default,
+	// /bin:/usr/bin on Linux), as execvp does in libuv's child after its chdir: a relative
+	// PATH directory is relative to Dir.
 	File string
 	// Args is the argument vector, Args[0] included; it must not be empty.
 	Args []string
@@ -62,7 +65,8 @@ type ProcessOptions struct {
 	// terminal and process group (UV_PROCESS_DETACHED). Unref the handle to let the loop end
 	// without waiting for it.
 	Detached bool
-	// SetUID and SetGID run the child as UID and GID (UV_PROCESS_SETUID, UV_PROCESS_SETGID).
+	// SetUID and SetGID run the child as UID and GID (UV_PROCESS_SETUID, UV_PROCESS_SETGID);
+	// with either, the child has no supplementary groups, as libuv's (setgroups(0, NULL)).
 	SetUID, SetGID bool
 	UID, GID       uint32
 	// OnExit, if not nil, runs on the loop goroutine when the child has exited, with its exit
@@ -108,6 +112,9 @@ func errSpawn(format string, args ...any) error {
 // Bad options — empty Args, an empty File, a StdioCreatePipe without a *Pipe — fail with an
 // error wrapping EINVAL, a Pipe that already has a socket with EBUSY, a closed one with
 // ErrClosed, an inherited fd that is negative with ErrBadFd.
+//
+// The child starts with every signal's default action, as libuv's does: a signal the
+// process ignores (SIGHUP under nohup, signal.Ignore) is not ignored in the child.
 //
 // The child's fds 0, 1 and 2 are blocking, as libuv's children's are: programs do not
 // expect EAGAIN on their stdio. A created pipe's end and /dev/null are blocking already; a
@@ -206,7 +213,7 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 			return nil, errSpawn("stdio %d: unknown flags %d", i, c.Flags)
 		}
 	}
-	path, err := proc.LookPath(opts.File, opts.Env)
+	path, err := proc.LookPath(opts.File, opts.Dir, opts.Env)
 	if err == nil && l.io.sends > 0 {
 		// Writes queued for the ring go out before the child starts: one that inherits a
 		// stream writes after what the parent wrote before Spawn, as on epoll, where Write
@@ -215,7 +222,7 @@ func (l *Loop) Spawn(opts *ProcessOptions) (*Process, error) {
 	}
 	var pid int
 	if err == nil {
-		pid, err = proc.Spawn(path, opts.Args, &attr)
+		hub.spawnWithDefaults(func() { pid, err = proc.Spawn(path, opts.Args, &attr) })
 	}
 	if err != nil {
 		closePipes()

@@ -15,8 +15,10 @@ import (
 // os/signal channel and one goroutine per signal number that some loop watches; the
 // goroutine counts each delivery into every watching loop and wakes it through an internal
 // Async; the loop runs the callbacks of its handles in the poll phase. When the last handle of
-// a signal stops, its channel is stopped (the signal's default action is back) and its
-// goroutine ends before Stop or Close returns.
+// a signal stops, its channel is stopped (Go's default action is back) and its goroutine ends
+// before Stop or Close returns. Go's default is not always the system's, which libuv
+// restores: SIGHUP, SIGINT and SIGTERM end the process, but SIGUSR1, SIGUSR2, SIGALRM, SIGIO
+// and the like are caught by Go's runtime and dropped, where a C program would die of them.
 
 // Signal watches one signal number and runs its callback on the loop when the process gets
 // it (uv_signal_t). Several handles, of one loop or of several, may watch the same signal:
@@ -85,7 +87,8 @@ func (s *Signal) start(signum syscall.Signal, oneShot bool) error {
 }
 
 // Stop stops watching (uv_signal_stop). Idempotent. When it was the last handle of the
-// process to watch its signal, the signal's default action is back when Stop returns.
+// process to watch its signal, Go's default action for the signal is back when Stop
+// returns (see the top of this file: for SIGUSR2, say, that is to drop it).
 func (s *Signal) Stop() error {
 	s.stopWatching()
 	return nil
@@ -266,4 +269,30 @@ func (h *signalHub) feed(f *signalFeed, signum syscall.Signal) {
 			return
 		}
 	}
+}
+
+// spawnWithDefaults runs spawn (a fork and exec) so that the child starts with the default
+// action of every signal the process ignores, as libuv's child resets each disposition to
+// SIG_DFL before its exec: an ignored signal (SIGHUP or SIGINT ignored when the program
+// started, one given to signal.Ignore) is inherited through fork and exec, a caught one is
+// not. So each ignored signal is caught for the length of the spawn (one that arrives then
+// is dropped, as if ignored) and ignored again after it. mu keeps the hub's own Notify and
+// Stop calls out of the window; a program that calls os/signal itself meanwhile, on another
+// goroutine, races with it.
+func (h *signalHub) spawnWithDefaults(spawn func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var ignored []os.Signal
+	for i := 1; i < proc.NSIG; i++ {
+		if proc.Catchable(i) && signal.Ignored(syscall.Signal(i)) {
+			ignored = append(ignored, syscall.Signal(i))
+		}
+	}
+	if len(ignored) == 0 {
+		spawn()
+		return
+	}
+	signal.Notify(make(chan os.Signal, 1), ignored...)
+	spawn()
+	signal.Ignore(ignored...) // ignored again; this also drops the channel's registration
 }

@@ -42,7 +42,7 @@ type Attr struct {
 
 // Special values of Attr.Files.
 const (
-	DevNull = -1 // the child gets /dev/null
+	DevNull = -1 // the child gets /dev/null (read-only as fd 0, read-write otherwise)
 	Closed  = -2 // the child has no such fd
 )
 

@@ -4,7 +4,7 @@ package proc
 
 import "syscall"
 
-func LookPath(file string, env []string) (string, error)        { return "", ErrUnsupported }
+func LookPath(file, dir string, env []string) (string, error)   { return "", ErrUnsupported }
 func Spawn(path string, argv []string, attr *Attr) (int, error) { return 0, ErrUnsupported }
 func Kill(pid, sig int) error                                   { return ErrUnsupported }
 func Getpid() int                                               { return 0 }

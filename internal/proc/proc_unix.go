@@ -5,19 +5,31 @@ package proc
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// defPath is where a file name is looked up when the environment has no PATH (_PATH_DEFPATH).
-const defPath = "/usr/local/bin:/bin:/usr/bin"
+// defPath is where a file name is looked up when the environment has no PATH: on Linux
+// glibc's execvp, which libuv's child calls, searches confstr(_CS_PATH); elsewhere execvp
+// (and libuv's own search on macOS) searches _PATH_DEFPATH. Neither has /usr/local/bin.
+func defPath() string {
+	if runtime.GOOS == "linux" {
+		return "/bin:/usr/bin"
+	}
+	return "/usr/bin:/bin"
+}
 
-// LookPath finds file as execvp does: a name with a slash is used as it is; any other is
-// searched in the PATH of env (the parent's environment if env is nil). It fails with
-// ENOENT if no directory has it, or EACCES if one has it but not executable.
-func LookPath(file string, env []string) (string, error) {
+// LookPath finds file as execvp does in the child, after its chdir to dir: a name with a
+// slash is used as it is; any other is searched in the PATH of env (the first "PATH="
+// entry, which the child's getenv sees; the parent's environment if env is nil), and a
+// relative PATH entry ("." or "bin", an empty one being ".") is relative to dir when dir
+// is not "". The path returned is the entry joined with file, relative if the entry is:
+// the exec, after the chdir, resolves it as execvp would. It fails with ENOENT if no
+// directory has it, or EACCES if one has it but not executable (or a directory of its name).
+func LookPath(file, dir string, env []string) (string, error) {
 	if file == "" {
 		return "", syscall.ENOENT
 	}
@@ -28,27 +40,32 @@ func LookPath(file string, env []string) (string, error) {
 	if env == nil {
 		path, ok = os.LookupEnv("PATH")
 	} else {
-		for i := len(env) - 1; i >= 0; i-- {
-			if v, found := strings.CutPrefix(env[i], "PATH="); found {
+		for _, e := range env {
+			if v, found := strings.CutPrefix(e, "PATH="); found {
 				path, ok = v, true
 				break
 			}
 		}
 	}
 	if !ok {
-		path = defPath
+		path = defPath()
 	}
 	err := error(syscall.ENOENT)
-	for _, dir := range filepath.SplitList(path) {
-		if dir == "" {
-			dir = "."
+	for _, entry := range filepath.SplitList(path) {
+		if entry == "" {
+			entry = "."
 		}
-		p := dir + "/" + file
+		p := entry + "/" + file
+		at := p // where the child's exec finds p
+		if dir != "" && !filepath.IsAbs(p) {
+			at = filepath.Join(dir, p)
+		}
 		var st unix.Stat_t
-		if unix.Stat(p, &st) != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		if unix.Stat(at, &st) != nil {
 			continue
 		}
-		if st.Mode&0o111 == 0 || unix.Access(p, unix.X_OK) != nil {
+		// execve fails with EACCES on a directory too: execvp remembers it and goes on.
+		if st.Mode&unix.S_IFMT == unix.S_IFDIR || st.Mode&0o111 == 0 || unix.Access(at, unix.X_OK) != nil {
 			err = syscall.EACCES
 			continue
 		}
@@ -58,33 +75,42 @@ func LookPath(file string, env []string) (string, error) {
 }
 
 // Spawn starts path with argv (argv[0] included) as fork and exec do, and returns the child's
-// pid. The errors the child meets before exec (chdir, setuid, exec itself) come back from
+// pid. A file the kernel cannot exec (ENOEXEC: a script with no "#!" line) is run by
+// /bin/sh, with path as its first argument, as execvp does (libuv's child calls execvp). The errors the child meets before exec (chdir, setuid, exec itself) come back from
 // Spawn, bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
 // The parent's descriptors given as the child's fds 0-2 are made blocking (O_NONBLOCK
 // cleared, in the parent's copy too: they share the open file description), as libuv's
 // children's stdio is; a failed Spawn sets the flag back.
 func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	files := make([]uintptr, len(attr.Files))
-	null := -1
+	nulls := [2]int{-1, -1} // /dev/null read-only for fd 0, read-write for the others, as libuv opens it
+	defer func() {
+		for _, fd := range nulls {
+			if fd >= 0 {
+				unix.Close(fd)
+			}
+		}
+	}()
 	for i, fd := range attr.Files {
 		switch fd {
 		case DevNull:
-			if null < 0 {
+			k, mode := 1, unix.O_RDWR
+			if i == 0 {
+				k, mode = 0, unix.O_RDONLY
+			}
+			if nulls[k] < 0 {
 				var err error
-				null, err = unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+				nulls[k], err = unix.Open("/dev/null", mode|unix.O_CLOEXEC, 0)
 				if err != nil {
 					return 0, bare(err)
 				}
 			}
-			files[i] = uintptr(null)
+			files[i] = uintptr(nulls[k])
 		case Closed:
 			files[i] = ^uintptr(0)
 		default:
 			files[i] = uintptr(fd)
 		}
-	}
-	if null >= 0 {
-		defer unix.Close(null)
 	}
 	env := attr.Env
 	if env == nil {
@@ -92,7 +118,9 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	}
 	sys := &syscall.SysProcAttr{Setsid: attr.Setsid}
 	if attr.SetUID || attr.SetGID {
-		c := &syscall.Credential{Uid: uint32(os.Getuid()), Gid: uint32(os.Getgid()), NoSetGroups: !attr.SetUID}
+		// As libuv's child: the supplementary groups are cleared (setgroups(0, NULL)) when
+		// either the uid or the gid changes (an empty Groups with NoSetGroups false).
+		c := &syscall.Credential{Uid: uint32(os.Getuid()), Gid: uint32(os.Getgid())}
 		if attr.SetUID {
 			c.Uid = attr.UID
 		}
@@ -105,13 +133,23 @@ func Spawn(path string, argv []string, attr *Attr) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys})
+	pa := &syscall.ProcAttr{Dir: attr.Dir, Env: env, Files: files, Sys: sys}
+	pid, err := syscall.ForkExec(path, argv, pa)
+	if bare(err) == syscall.ENOEXEC {
+		// execvp's fallback: a file the kernel cannot exec (a script with no "#!") is run
+		// by the shell, with its path as the first argument.
+		pid, err = syscall.ForkExec(shell, append([]string{shell, path}, argv[1:]...), pa)
+	}
 	if err != nil {
 		restore()
 		return 0, bare(err)
 	}
 	return pid, nil
 }
+
+// shell is the shell that execvp runs a file with when the kernel cannot exec it (glibc's
+// _PATH_BSHELL).
+const shell = "/bin/sh"
 
 // keepNonblocking reports whether fd is a socket that a loop cannot use once blocking: a
 // listening socket (its loop accepts until EAGAIN, and accept has no per-call non-blocking
