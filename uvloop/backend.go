@@ -54,6 +54,11 @@ const BackendEnv = "UVGO_BACKEND"
 // that submitted the request, so a loop whose goroutine changes threads pays thread wake-ups
 // and interrupts: use it with WithLockOSThread.
 //
+// One known difference, with a tiny socket send buffer (SO_SNDBUF of 4 KiB) and a peer that
+// reads nothing: closing a stream whose send waits for room can stand the loop still for up
+// to 2 s while the kernel is asked to cancel the send, and the kernel may keep it (its bytes
+// and the socket) until the peer reads. With the kernel's own buffer sizes it was not seen.
+//
 // New fails with an error wrapping errors.ErrUnsupported when the backend asked for is
 // missing or refused (io_uring under io_uring_disabled or a seccomp filter); it does not fall
 // back to another one silently. Loop.Backend and Metrics say which backend runs.
