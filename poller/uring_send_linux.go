@@ -2,6 +2,7 @@ package poller
 
 import (
 	"os"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -101,9 +102,13 @@ func (sr *sendRing) putVec(id uint32) {
 	v.next, sr.free = sr.free, id
 }
 
-// sendWaits bounds awaitSend's waits of 10 ms for a cancelled send: the loop stands still
-// meanwhile. A cancellation the kernel takes ends the send in the first or second.
-const sendWaits = 200
+// sendWait bounds awaitSend's wait for a cancelled send (the loop stands still meanwhile),
+// and it queues the cancellation again every cancelEvery. A cancellation the kernel takes
+// ends the send at once.
+const (
+	sendWait    = 2 * time.Second
+	cancelEvery = 10 * time.Millisecond
+)
 
 func sendUD(fd int, seq uint32) uint64 { return udSend | pollUD(fd, seq) }
 
@@ -339,33 +344,33 @@ func (p *Poller) sendForget(fd int) (int, bool, error) {
 // awaitSend submits fd's send (it completes there if the socket takes the bytes), cancels
 // it if it did not complete, and waits for its completion, stashing every other completion.
 //
-// The cancellation is queued again after each wait that did not end the send. Seen with a
-// 4 KiB send buffer (SO_SNDBUF) and a peer that does not read, on a DEFER_TASKRUN ring: every
-// cancellation answered ENOENT while the send stayed in the kernel; with one cancellation the
-// send was still there after 1,000 waits (10 s), with one per wait it ended within about 55
-// waits in every run. Why the kernel does not find the send is not known. On a ring that is
-// not pinned, with the same buffers, a send that the kernel handed to its worker thread
-// (io-wq) can answer EALREADY until the peer reads (rarely: once in some hundreds of random
-// runs); neither shutting the socket for writing nor growing its buffer ended it.
+// The cancellation is queued again every cancelEvery while the send lasts. Seen with a 4 KiB
+// send buffer (SO_SNDBUF) and a peer that does not read, on a DEFER_TASKRUN ring: every
+// cancellation answered ENOENT while the send stayed in the kernel; with one cancellation
+// the send was still there after 10 s, with one every 10 ms it ended within about 0.6 s in
+// every run. Why the kernel does not find the send is not known. On a ring that is not
+// pinned, with the same buffers, a send that the kernel handed to its worker thread (io-wq)
+// can answer EALREADY until the peer reads (rarely: once in some hundreds of random runs);
+// neither shutting the socket for writing nor growing its buffer ended it.
 //
-// It gives up after sendWaits waits (errSendStuck): the kernel then keeps the send, its
-// bytes (sendState.vec stays lent) and the socket until the peer reads or the connection
-// ends.
+// It gives up after sendWait (errSendStuck): the kernel then keeps the send, its bytes
+// (sendState.vec stays lent) and the socket until the peer reads or the connection ends.
 func (rs *ringState) awaitSend(fd int, st *sendState) error {
 	if rs.takeStashed(fd) {
 		return nil // an earlier wait for another send took this one's completion
 	}
 	ud := sendUD(fd, st.seq)
+	var deadline, canceled time.Time
 	for tries := 0; st.armed; tries++ {
 		var err error
-		switch {
-		case tries == 0:
+		if tries == 0 {
 			_, err = rs.enter(0, nil)
-		case tries > sendWaits:
-			return errSendStuck
-		default:
-			rs.ts = uring.Timespec{Nsec: 10e6}
-			_, err = rs.enter(1, &rs.ts)
+		} else {
+			if time.Now().After(deadline) {
+				return errSendStuck
+			}
+			rs.ts = uring.Timespec{Nsec: int64(cancelEvery)}
+			_, err = rs.enter(1, &rs.ts) // (the cancellation's own completion ends it early)
 		}
 		if err != nil && err != unix.EINTR && err != uring.ErrSQFull {
 			return os.NewSyscallError("io_uring_enter", err)
@@ -373,11 +378,18 @@ func (rs *ringState) awaitSend(fd int, st *sendState) error {
 		if rs.takeCQEs(fd) || !st.armed {
 			break
 		}
-		sqe, err := rs.sqe()
-		if err != nil {
-			return err
+		now := time.Now()
+		if tries == 0 {
+			deadline = now.Add(sendWait)
 		}
-		sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
+		if now.Sub(canceled) >= cancelEvery {
+			sqe, err := rs.sqe()
+			if err != nil {
+				return err
+			}
+			sqe.Opcode, sqe.Addr, sqe.UserData = uring.OpAsyncCancel, ud, udIgnore
+			canceled = now
+		}
 	}
 	return nil
 }
