@@ -19,3 +19,7 @@ func RecvLimit(l *Loop) int { return l.poller.RecvLimit() }
 // Looks is how many times the loop's poll phase looked for I/O without blocking before it
 // would block (kernelWait).
 func Looks(l *Loop) uint64 { return l.looks }
+
+// LostSends returns how many sends a close could not end (SendForget gave up waiting for the
+// cancelled send): the kernel went on holding their bytes and their socket.
+func (l *Loop) LostSends() int { return l.io.lost }
