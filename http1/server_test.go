@@ -568,7 +568,9 @@ func TestServerReadPausedWhileWriteQueued(t *testing.T) {
 	}()
 	<-done
 	st := ts.stats()
-	if st.Requests >= 10000 || st.Buffered > maxStash+16<<10 {
+	// Held: at most the stash and what of one response the kernel has not taken (how much
+	// it takes depends on its buffers: 104 KiB of 256 were left once under CI's load).
+	if st.Requests >= 10000 || st.Buffered > int64(maxStash+len(big)) {
 		t.Fatalf("%+v: reading should have paused", st)
 	}
 }
