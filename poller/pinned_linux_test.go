@@ -48,6 +48,24 @@ func (th *testThread) Do(f func()) {
 	<-th.done
 }
 
+// openPinned opens an io_uring Poller pinned to th (SINGLE_ISSUER, DEFER_TASKRUN), or skips
+// t when the kernel does not take those flags. The caller closes it.
+func openPinned(t *testing.T, th *testThread) *poller.Poller {
+	t.Helper()
+	var p *poller.Poller
+	var err error
+	th.Do(func() { p, err = poller.OpenWith(poller.BackendIOURing, poller.Options{Thread: th}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := uring.SetupSingleIssuer | uring.SetupDeferTaskrun
+	if f := poller.RingFlags(p); f&want != want {
+		p.Close()
+		t.Skipf("the kernel took flags %#x, without SINGLE_ISSUER|DEFER_TASKRUN (before Linux 6.1)", f)
+	}
+	return p
+}
+
 // TestPinnedRing: a Poller opened with a Thread has its ring set up for that thread alone
 // (SINGLE_ISSUER, DEFER_TASKRUN): the kernel refuses a system call of the ring from any other
 // thread (EEXIST), and the Poller hands the calls it must make from elsewhere (a Remove
@@ -58,16 +76,7 @@ func TestPinnedRing(t *testing.T) {
 		t.Skipf("io_uring is refused here: %v", err)
 	}
 	th := newTestThread(t)
-	var p *poller.Poller
-	var err error
-	th.Do(func() { p, err = poller.OpenWith(poller.BackendIOURing, poller.Options{Thread: th}) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := uring.SetupSingleIssuer | uring.SetupDeferTaskrun
-	if f := poller.RingFlags(p); f&want != want {
-		t.Skipf("the kernel took flags %#x, without SINGLE_ISSUER|DEFER_TASKRUN (before Linux 6.1)", f)
-	}
+	p := openPinned(t, th)
 	runtime.LockOSThread() // another thread than th's for sure
 	if err := poller.RawSubmit(p); err != unix.EEXIST {
 		t.Errorf("a system call of the pinned ring from another thread: %v, want EEXIST", err)

@@ -7,7 +7,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/uvgo/uvgo/internal/uring"
 	"github.com/uvgo/uvgo/poller"
 )
 
@@ -24,17 +23,7 @@ func TestPinnedSendForgetAfterRoom(t *testing.T) {
 	for round := range 6 {
 		wake := round%2 == 1
 		th := newTestThread(t)
-		var p *poller.Poller
-		var err error
-		th.Do(func() { p, err = poller.OpenWith(poller.BackendIOURing, poller.Options{Thread: th}) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := uring.SetupSingleIssuer | uring.SetupDeferTaskrun
-		if f := poller.RingFlags(p); f&want != want {
-			p.Close()
-			t.Skipf("the kernel took flags %#x, without SINGLE_ISSUER|DEFER_TASKRUN (before Linux 6.1)", f)
-		}
+		p := openPinned(t, th)
 		a, b := tcpPair(t, 4096)
 		big := bytes.Repeat([]byte("s"), 1<<20)
 		for {
@@ -46,6 +35,7 @@ func TestPinnedSendForgetAfterRoom(t *testing.T) {
 			t.Fatal(err)
 		}
 		var evs []poller.Event
+		var err error
 		th.Do(func() { evs, err = p.Submit() })
 		if err != nil || len(evs) != 0 {
 			t.Fatalf("Submit: %v, %+v; want the send waiting for room", err, evs)

@@ -40,15 +40,21 @@ func FuzzStreamWriteQueue(f *testing.F) {
 func TestStreamWriteQueueRandom(t *testing.T) {
 	x := uint32(2463534242)
 	for range 200 {
-		data := make([]byte, 40)
-		for i := range data {
-			x ^= x << 13
-			x ^= x >> 17
-			x ^= x << 5
-			data[i] = byte(x)
-		}
-		fuzzWriteQueue(t, data)
+		fuzzWriteQueue(t, xorshiftBytes(&x, 40))
 	}
+}
+
+// xorshiftBytes returns n pseudo-random bytes from the xorshift32 state x, which it advances:
+// the same inputs on every run, for the fuzz bodies' plain tests.
+func xorshiftBytes(x *uint32, n int) []byte {
+	data := make([]byte, n)
+	for i := range data {
+		*x ^= *x << 13
+		*x ^= *x >> 17
+		*x ^= *x << 5
+		data[i] = byte(*x)
+	}
+	return data
 }
 
 type wqChunk struct {

@@ -58,14 +58,7 @@ func TestTCPLifecycleRandom(t *testing.T) {
 		t.Run(m.Name, func(t *testing.T) {
 			x := uint32(2463534242)
 			for range 44 {
-				data := make([]byte, 48)
-				for i := range data {
-					x ^= x << 13
-					x ^= x >> 17
-					x ^= x << 5
-					data[i] = byte(x)
-				}
-				if !tcpLifecycle(t, m, lcBufs[1], data) {
+				if !tcpLifecycle(t, m, lcBufs[1], xorshiftBytes(&x, 48)) {
 					t.Skipf("%s: the backend is not available here", m.Name)
 				}
 			}
