@@ -361,9 +361,9 @@ func (rs *ringState) awaitSend(fd int, st *sendState) error {
 	}
 	ud := sendUD(fd, st.seq)
 	var deadline, canceled time.Time
-	for tries := 0; st.armed; tries++ {
+	for first := true; st.armed; first = false {
 		var err error
-		if tries == 0 {
+		if first {
 			_, err = rs.enter(0, nil)
 		} else {
 			if time.Now().After(deadline) {
@@ -379,7 +379,7 @@ func (rs *ringState) awaitSend(fd int, st *sendState) error {
 			break
 		}
 		now := time.Now()
-		if tries == 0 {
+		if first {
 			deadline = now.Add(sendWait)
 		}
 		if now.Sub(canceled) >= cancelEvery {

@@ -215,12 +215,12 @@ func (l *Loop) reportFailed() {
 
 // poll is the poll phase: flush interest, wait up to timeout (-1: forever) for I/O and
 // wake-ups, then run the I/O callbacks, the Async callbacks, the after callbacks of finished
-// work and the posted functions (those queued while the I/O callbacks ran wait for the next
-// poll phase if none was queued when the wait ended: see kernelWait). With no fd registered the loop waits on a channel (or not at
-// all, for a zero timeout); otherwise in the poller (wake.go). Run enters the phase
+// work and the posted functions (those all queued while the I/O callbacks ran wait for the
+// next poll phase: see kernelWait). With no fd registered the loop waits on a channel (or not
+// at all, for a zero timeout); otherwise in the poller (wake.go). Run enters the phase
 // (enterPoll) right before it.
 func (l *Loop) poll(timeout time.Duration) {
-	l.lateWakes = false
+	late := false
 	if len(l.io.dirty) > 0 {
 		l.io.flush(l.poller)
 	}
@@ -228,14 +228,14 @@ func (l *Loop) poll(timeout time.Duration) {
 		timeout = 0 // their owners hear of it in this poll phase
 	}
 	if l.io.nfds > 0 || l.io.recvs > 0 || l.io.sends > 0 || len(l.streams.held) > 0 || l.ringFS.inflight > 0 || forceKernelWait {
-		l.kernelWait(timeout)
+		late = l.kernelWait(timeout)
 	} else if timeout != 0 {
 		l.chanWait(timeout)
 	}
 	if l.ringFS.inflight > 0 && l.poller.FilesDone() {
 		l.runRingFS() // as the pool's completions, after the I/O callbacks
 	}
-	if l.wakeupsQueued() && !l.lateWakes {
+	if l.wakeupsQueued() && !late {
 		l.runWakeups()
 	}
 	if len(l.io.failed) > 0 {
@@ -259,7 +259,13 @@ func (l *Loop) poll(timeout time.Duration) {
 // The work other goroutines queue runs after the I/O callbacks of the same poll phase; when
 // the yield or the last look found such work, the I/O is looked at once more first, so that
 // the work does not overtake I/O that was ready before it was queued.
-func (l *Loop) kernelWait(timeout time.Duration) {
+//
+// It reports whether the wake-ups queued now all came while the I/O callbacks ran (late):
+// as libuv's async fd and signal pipe, wake-ups queued when the wait ended are in the batch,
+// and their callbacks run after its I/O callbacks with those queued meanwhile; wake-ups all
+// queued while the I/O callbacks run (a child's exit after a kill made by one of them) wait
+// for the next poll phase, which does not block.
+func (l *Loop) kernelWait(timeout time.Duration) (late bool) {
 	begin := int64(-1) // when the blocking wait began, for IdleTime; -1: it did not block
 	var events []poller.Event
 	var err error
@@ -294,15 +300,12 @@ func (l *Loop) kernelWait(timeout time.Duration) {
 		if !errors.Is(err, poller.ErrInterrupted) {
 			l.fatal = err
 		}
-		return
+		return false
 	}
 	l.metrics.events += uint64(len(events))
-	// As libuv's async fd and signal pipe: wake-ups queued when the wait ended are in the
-	// batch, and their callbacks run after its I/O callbacks, with those queued meanwhile;
-	// wake-ups that are all queued while the I/O callbacks run (a child's exit after a kill
-	// made by one of them) wait for the next poll phase, which does not block.
-	l.lateWakes = len(events) > 0 && !l.wakeupsQueued()
+	late = len(events) > 0 && !l.wakeupsQueued()
 	l.dispatch(events)
+	return late
 }
 
 // kernelSleep is the blocking wait of kernelWait: up to timeout (-1: forever), again after a

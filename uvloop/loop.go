@@ -76,7 +76,6 @@ type Loop struct {
 	wakeCh     chan struct{} // a waker's signal to a loop asleep with no fd registered; capacity 1
 	sleepTimer *time.Timer   // the timeout of a sleep on wakeCh; loop goroutine only
 	slept      bool          // the last poll phase's wait blocked and woke for one event at most (kernelWait); loop goroutine only
-	lateWakes  bool          // the wake-ups queued now came while this poll phase's I/O callbacks ran (kernelWait); loop goroutine only
 	looks      uint64        // kernelWait's looks without blocking (tests count them)
 	lockThread bool          // WithLockOSThread (or WithOwnThread); set by New
 	own        *ownThread    // WithOwnThread's goroutine; nil without it; set by New
