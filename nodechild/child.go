@@ -15,8 +15,8 @@
 // A Spawn that cannot start its program does not return an error: as in Node, the error
 // arrives as the "error" event, stdout and stderr end (their pipes are open, on socket
 // pairs whose other ends are closed, as libuv leaves them) and "close" (with the negative
-// errno as the code) follows once they have closed. Bad arguments (an empty file) are returned at once, as
-// Node throws them.
+// errno as the code) follows once they have closed. Bad arguments (an empty file) are
+// returned at once, as Node throws them.
 //
 // Everything in this package belongs to the loop goroutine.
 package nodechild

@@ -412,8 +412,8 @@ func (s *Socket) Once(event string, fn func(args ...any)) *Listener {
 // ---- writing ----
 
 // Write writes data (Node's socket.write) and reports whether less than highWaterMark
-// bytes now wait and the write did not fail at once (false: wait for "drain"). The socket does not keep data: what the
-// kernel does not take at once is copied. cb, if not nil, gets nil once data is written
+// bytes now wait and the write did not fail at once (false: wait for "drain"). The socket
+// does not keep data: what the kernel does not take at once is copied. cb, if not nil, gets nil once data is written
 // (from a nextTick if it was written at once; the first write made while the socket
 // connects calls back at once, from the 'connect' listener it adds: see the package doc),
 // or the error. Write after End fails with

@@ -76,8 +76,9 @@ func LookPath(file, dir string, env []string) (string, error) {
 
 // Spawn starts path with argv (argv[0] included) as fork and exec do, and returns the child's
 // pid. A file the kernel cannot exec (ENOEXEC: a script with no "#!" line) is run by
-// /bin/sh, with path as its first argument, as execvp does (libuv's child calls execvp). The errors the child meets before exec (chdir, setuid, exec itself) come back from
-// Spawn, bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
+// /bin/sh, with path as its first argument, as execvp does (libuv's child calls execvp).
+// The errors the child meets before exec (chdir, setuid, exec itself) come back from Spawn,
+// bare: ENOENT for a missing program or working directory, EACCES, EPERM, ...
 // The parent's descriptors given as the child's fds 0-2 are made blocking (O_NONBLOCK
 // cleared, in the parent's copy too: they share the open file description), as libuv's
 // children's stdio is; a failed Spawn sets the flag back.
