@@ -9,3 +9,7 @@ func (l *Loop) SignalPending(sig syscall.Signal) uint32 {
 	}
 	return l.sig.pending[sig].Load()
 }
+
+// WakeupsQueued reports whether work from other goroutines waits for the loop (a post, an
+// Async send: the signal hub's wake-up after it counted a delivery). Any goroutine.
+func (l *Loop) WakeupsQueued() bool { return l.wakeupsQueued() }

@@ -37,7 +37,10 @@ func rev8RaiseCounted(t *testing.T, l *uvloop.Loop, sig syscall.Signal) {
 	t.Helper()
 	before := l.SignalPending(sig)
 	raise(t, sig)
-	for l.SignalPending(sig) == before {
+	// Counted, and its wake-up queued: the hub counts, then sends the loop's Async, and a
+	// wake-up queued only while the next poll phase's I/O callbacks run waits for the
+	// phase after (as libuv's signal pipe written then).
+	for l.SignalPending(sig) == before || !l.WakeupsQueued() {
 		runtime.Gosched()
 	}
 }
