@@ -28,25 +28,26 @@ var (
 // A Response belongs to the loop goroutine. It may be used after the handler returns,
 // until End; not after (the connection reuses it for its next request).
 type Response struct {
-	c          *conn
-	status     int
-	cl         int64 // -1 if unknown
-	written    int64
-	minor      int
-	hdr        []byte // the fields added, as lines
-	trailers   []byte // the trailer fields, as lines
-	headSent   bool
-	ended      bool
-	chunked    bool
-	noBody     bool // nothing of the body is sent
-	isHead     bool
-	expect     bool // the request asked for 100-continue
-	closeAfter bool
-	userDate   bool
-	userCL     bool   // NodeHead: Content-Length was added, and is in hdr where it was added
-	reason     string // SetReason's; "" for StatusText's
-	onDrain    func()
-	onClose    func()
+	c             *conn
+	status        int
+	cl            int64 // -1 if unknown
+	written       int64
+	minor         int
+	hdr           []byte // the fields added, as lines
+	trailers      []byte // the trailer fields, as lines
+	headSent      bool
+	ended         bool
+	chunked       bool
+	noBody        bool // nothing of the body is sent
+	isHead        bool
+	expect        bool // the request asked for 100-continue
+	closeAfter    bool
+	userDate      bool
+	userCL        bool   // NodeHead: Content-Length was added, and is in hdr where it was added
+	lengthUnknown bool   // LengthUnknown: End sets no Content-Length
+	reason        string // SetReason's; "" for StatusText's
+	onDrain       func()
+	onClose       func()
 }
 
 // begin readies the response for r.
@@ -156,6 +157,17 @@ func (w *Response) SetContentLength(n int64) error {
 	}
 	w.cl = n
 	return nil
+}
+
+// LengthUnknown tells the response that its body's length is not known until it ends: End
+// then sets no Content-Length from its bytes, so that an HTTP/1.1 body is chunked and an
+// HTTP/1.0 one ends with the connection, unless a Content-Length was set. nodehttp calls it
+// where Node fixes its head before the body (writeHead, flushHeaders). It does nothing
+// once the head is sent.
+func (w *Response) LengthUnknown() {
+	if !w.headSent {
+		w.lengthUnknown = true
+	}
 }
 
 // AddTrailer adds a trailer field, sent after a chunked body (and dropped otherwise).
@@ -319,7 +331,8 @@ func writeBody[B []byte | string](w *Response, p B) (int, error) {
 }
 
 // End gathers p (may be nil) as the last body bytes and ends the response. If nothing was
-// sent yet and no length was set, the Content-Length is len(p).
+// sent yet, no length was set and LengthUnknown was not called, the Content-Length is
+// len(p).
 func (w *Response) End(p []byte) error { return endBody(w, p) }
 
 // EndString is End for a string.
@@ -330,7 +343,7 @@ func endBody[B []byte | string](w *Response, p B) error {
 	if w.ended {
 		return ErrResponseEnded
 	}
-	if !w.headSent && w.cl < 0 && !w.nodeUnframed() {
+	if !w.headSent && w.cl < 0 && !w.lengthUnknown && !w.nodeUnframed() {
 		w.cl = int64(len(p))
 	}
 	_, err := writeBody(w, p)

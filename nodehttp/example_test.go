@@ -63,3 +63,32 @@ func ExampleIncomingMessage_Text() {
 	// Output:
 	// got a body in two writes
 }
+
+// WriteHead fixes the head, so the body that follows is chunked, and AddTrailers' fields
+// come after it, as in Node.
+func ExampleServerResponse_AddTrailers() {
+	l, _ := uvloop.New()
+	var server *nodehttp.Server
+	server = nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+		res.WriteHead(200, []string{"Trailer", "X-Checksum"})
+		res.WriteString("some ")
+		res.AddTrailers(map[string]string{"X-Checksum": "42"})
+		res.EndString("body")
+	})
+	server.Listen(0, "127.0.0.1", func() {
+		nodehttp.Get(l, nodehttp.RequestOptions{Port: server.Address().Port, NoAgent: true}, func(res *nodehttp.IncomingMessage) {
+			fmt.Println(res.Headers()["transfer-encoding"])
+			var body []byte
+			res.OnData(func(b []byte) { body = append(body, b...) })
+			res.OnEnd(func() {
+				fmt.Println(string(body), res.Trailers()["x-checksum"])
+				server.Close(nil)
+			})
+		})
+	})
+	l.Run(uvloop.RunDefault)
+	l.Close()
+	// Output:
+	// chunked
+	// some body 42
+}

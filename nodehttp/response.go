@@ -1,6 +1,7 @@
 package nodehttp
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -40,6 +41,7 @@ type ServerResponse struct {
 	writableFinished bool
 	closed           bool
 	needDrain        bool
+	trailers         *[]string       // AddTrailers' fields, name and value, given to w at End
 	nextFin          *ServerResponse // a pipelined response whose 'finish' waits for this one's
 }
 
@@ -181,7 +183,85 @@ func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 		}
 	}
 	res.StatusCode = statusCode
-	return res.storeHeader(direct)
+	if err := res.storeHeader(direct); err != nil {
+		return err
+	}
+	if res.w != nil {
+		res.w.LengthUnknown() // Node builds the head here: End's body is chunked
+	}
+	return nil
+}
+
+// FlushHeaders is response.flushHeaders(): the head is fixed, as by WriteHead with the
+// status set, if it is not yet, and sent now rather than with the body, which is then
+// chunked unless a Content-Length was set.
+func (res *ServerResponse) FlushHeaders() error {
+	if res.finished {
+		return nil
+	}
+	if !res.headerSent {
+		if err := res.storeHeader(nil); err != nil {
+			return err
+		}
+	}
+	if w := res.w; w != nil {
+		w.LengthUnknown()
+		w.Flush()
+	}
+	return nil
+}
+
+// AddTrailers is response.addTrailers(headers): the fields sent after a chunked body
+// (a map[string]string or map[string]any, in sorted order, or a [][2]string of name,
+// value pairs; a []string value gives the field once per value). Each call replaces the
+// trailers of the one before; a body that is not chunked drops them, as in Node. A name
+// that is not a token or a value with a control byte is refused with Node's error, and
+// the trailers are then the fields before it, as Node leaves them.
+func (res *ServerResponse) AddTrailers(headers any) (err error) {
+	var tr []string
+	defer func() { res.trailers = &tr }()
+	add := func(name string, v any) error {
+		if !validToken(name) {
+			return &nodenet.Error{Code: "ERR_INVALID_HTTP_TOKEN", Message: fmt.Sprintf("Trailer name must be a valid HTTP token [%q]", name)}
+		}
+		for _, x := range headerValues(v) {
+			if !validFieldValue(x) {
+				return &nodenet.Error{Code: "ERR_INVALID_CHAR", Message: fmt.Sprintf("Invalid character in trailer content [%q]", name)}
+			}
+			tr = append(tr, name, x)
+		}
+		if v == nil {
+			tr = append(tr, name, "undefined")
+		}
+		return nil
+	}
+	switch x := headers.(type) {
+	case map[string]string:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err = add(k, x[k]); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if err = add(k, x[k]); err != nil {
+				return err
+			}
+		}
+	case [][2]string:
+		for _, p := range x {
+			if err = add(p[0], p[1]); err != nil {
+				return err
+			}
+		}
+	case nil:
+	default:
+		if res.trailers != nil {
+			tr = *res.trailers
+		}
+		return &nodenet.Error{Code: "ERR_INVALID_ARG_TYPE", Message: fmt.Sprintf("The \"headers\" argument must be of type object. Received %T", headers)}
+	}
+	return nil
 }
 
 // checkHeaders validates the headers WriteHead sends as they are, as Node's _storeHeader
@@ -394,6 +474,11 @@ func (res *ServerResponse) startEnd(n int) *http1.Response {
 	res.finished = true
 	w := res.w
 	res.w = nil
+	if tr := res.trailers; w != nil && tr != nil {
+		for i := 0; i+1 < len(*tr); i += 2 {
+			w.AddTrailer((*tr)[i], (*tr)[i+1]) // validated by AddTrailers
+		}
+	}
 	return w
 }
 

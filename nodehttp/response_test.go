@@ -14,9 +14,9 @@ func line(a ...any) string { return strings.TrimSuffix(fmt.Sprintln(a...), "\n")
 
 // TestWriteHeadHeaders pins Node's two ways of writeHead's headers (checked with node
 // v20): without a setHeader before, they go to the head as they are (repeated names too)
-// and getHeader does not see them; after one, each is set as by setHeader. (Node's head
-// then has Transfer-Encoding: chunked where this one has the Content-Length of End's
-// body: its writeHead fixes the framing, this one's the first Write or End.)
+// and getHeader does not see them; after one, each is set as by setHeader. writeHead fixes
+// the head, so End's body is chunked, as in Node (TestHeadFixedFramingRev10h compares the
+// bytes with node's).
 func TestWriteHeadHeaders(t *testing.T) {
 	var seen []string
 	handlers := []func(*IncomingMessage, *ServerResponse){
@@ -74,10 +74,10 @@ func TestWriteHeadHeaders(t *testing.T) {
 		t.Errorf("seen:\n%s\nwant:\n%s", strings.Join(seen, "\n"), strings.Join(want, "\n"))
 	}
 	wantHeads := []string{
-		"Content-Type: text/plain|X-Twice: a|X-Twice: b|Connection: keep-alive|Keep-Alive: timeout=5|Content-Length: 2",
-		"Content-Type: text/plain|Connection: keep-alive|Keep-Alive: timeout=5|Content-Length: 2",
-		"X-A: 1|X-Twice: b|Content-Type: text/plain|Connection: keep-alive|Keep-Alive: timeout=5|Content-Length: 2",
-		"Connection: keep-alive|Keep-Alive: timeout=5|Content-Length: 2",
+		"Content-Type: text/plain|X-Twice: a|X-Twice: b|Connection: keep-alive|Keep-Alive: timeout=5|Transfer-Encoding: chunked",
+		"Content-Type: text/plain|Connection: keep-alive|Keep-Alive: timeout=5|Transfer-Encoding: chunked",
+		"X-A: 1|X-Twice: b|Content-Type: text/plain|Connection: keep-alive|Keep-Alive: timeout=5|Transfer-Encoding: chunked",
+		"Connection: keep-alive|Keep-Alive: timeout=5|Transfer-Encoding: chunked",
 	}
 	if strings.Join(heads, "\n") != strings.Join(wantHeads, "\n") {
 		t.Errorf("heads:\n%s\nwant:\n%s", strings.Join(heads, "\n"), strings.Join(wantHeads, "\n"))
