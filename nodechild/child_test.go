@@ -209,3 +209,21 @@ func ExampleExec() {
 	l.Close()
 	// Output: <nil> "hello\n"
 }
+
+// The output is text decoded as Node decodes it (utf8 by default: a byte that is not UTF-8
+// becomes U+FFFD), or raw bytes with Encoding "buffer".
+func ExampleExecOptions_encoding() {
+	l, _ := uvloop.New()
+	const cmd = `printf 'caf\303\251 \377'`
+	nodechild.Exec(l, cmd, nil, func(err error, stdout, stderr string) {
+		fmt.Printf("%+q\n", stdout)
+	})
+	nodechild.Exec(l, cmd, &nodechild.ExecOptions{Encoding: "buffer"}, func(err error, stdout, stderr string) {
+		fmt.Printf("% x\n", stdout)
+	})
+	l.Run(uvloop.RunDefault)
+	l.Close()
+	// Unordered output:
+	// "caf\u00e9 \ufffd"
+	// 63 61 66 c3 a9 20 ff
+}

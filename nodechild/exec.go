@@ -3,9 +3,10 @@ package nodechild
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/uvgo/uvgo/internal/bufenc"
 	"github.com/uvgo/uvgo/nodeevents"
+	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -27,6 +28,13 @@ type ExecOptions struct {
 	// as there were bytes left, on a character boundary (so the output may hold more bytes).
 	// 0 is Node's 1 MiB.
 	MaxBuffer int
+	// Encoding is how the output is decoded, as Node's encoding option: "" is Node's
+	// "utf8" (a character split between reads is whole, invalid bytes become U+FFFD as
+	// Node's StringDecoder makes them), any of Node's Buffer encodings ("latin1", "hex",
+	// "base64", ...) decodes with it, and "buffer" (or a name Node does not know, as in
+	// Node) hands the raw bytes. MaxBuffer counts what Node counts: the decoded text's
+	// Buffer.byteLength in the encoding (so a U+FFFD counts three), or the bytes.
+	Encoding string
 	// Shell runs the file through /bin/sh -c (ExecFile; Exec always does).
 	Shell bool
 	// Signal, if not nil, aborts the command as Node's does: the child is sent SIGTERM
@@ -82,6 +90,7 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	if o.KillSignal != "" && signalNumber(o.KillSignal) == 0 {
 		return nil, errUnknownSignal(o.KillSignal) // Node's sanitizeKillSignal throws
 	}
+	enc := execEncoding(o.Encoding)
 	c, err := Spawn(l, file, args, &SpawnOptions{Cwd: o.Cwd, Env: o.Env, Shell: o.Shell, Signal: o.Signal})
 	if err != nil {
 		return nil, err
@@ -162,25 +171,106 @@ func ExecFile(l *uvloop.Loop, file string, args []string, opts *ExecOptions, cb 
 	if o.Timeout > 0 {
 		timer = l.SetTimeout(func() { timer = nil; kill() }, o.Timeout)
 	}
-	collect := func(b *strings.Builder, name string) func(data []byte) {
-		return func(data []byte) {
-			if b.Len()+len(data) > o.MaxBuffer {
-				b.Write(utf16Prefix(data, o.MaxBuffer-b.Len()))
+	// collect is Node's onChildStdout and onChildStderr, fed by the stream's "data" (decoded
+	// as setEncoding(encoding) would) and, at its end, by what the decoder held back.
+	collect := func(st *nodenet.Socket, b *strings.Builder, name string) {
+		var dec *bufenc.StringDecoder
+		if enc != "" {
+			dec = bufenc.NewStringDecoder(enc)
+		}
+		n := 0 // the output's length as Node counts it
+		add := func(chunk string) {
+			if killed {
+				return // (kill destroyed the streams: in Node nothing more comes)
+			}
+			length := len(chunk)
+			if dec != nil {
+				length = byteLength(chunk, enc)
+			}
+			n += length
+			if n > o.MaxBuffer {
+				keep := o.MaxBuffer - (n - length)
+				if dec != nil {
+					b.WriteString(utf16Slice(chunk, keep))
+				} else {
+					b.WriteString(chunk[:keep])
+				}
 				ex = &ExecError{Code: "ERR_CHILD_PROCESS_STDIO_MAXBUFFER",
 					Message: name + " maxBuffer length exceeded"}
 				kill()
 				return
 			}
-			b.Write(data)
+			b.WriteString(chunk)
+		}
+		st.OnData(func(data []byte) {
+			if dec != nil {
+				add(dec.Write(data))
+			} else {
+				add(string(data))
+			}
+		})
+		if dec != nil {
+			st.OnEnd(func() {
+				if rest := dec.End(); rest != "" {
+					add(rest)
+				}
+			})
 		}
 	}
 	if c.Stdout != nil {
-		c.Stdout.OnData(collect(&stdout, "stdout"))
+		collect(c.Stdout, &stdout, "stdout")
 	}
 	if c.Stderr != nil {
-		c.Stderr.OnData(collect(&stderr, "stderr"))
+		collect(c.Stderr, &stderr, "stderr")
 	}
 	return c, nil
+}
+
+// execEncoding is the decoder's encoding for exec's encoding option ("" for raw bytes),
+// as Node picks it: "" is utf8, a name Node does not know is "buffer".
+func execEncoding(name string) string {
+	if name == "" {
+		return "utf8"
+	}
+	enc, ok := bufenc.Normalize(name)
+	if !ok {
+		return ""
+	}
+	return enc
+}
+
+// byteLength is Node's Buffer.byteLength(s, enc) for a string decoded from enc.
+func byteLength(s, enc string) int {
+	switch enc {
+	case "hex":
+		return utf16Len(s) / 2
+	case "base64", "base64url":
+		n := len(s) // (the text is ASCII)
+		if n > 0 && s[n-1] == '=' {
+			n--
+		}
+		if n > 1 && s[n-1] == '=' {
+			n--
+		}
+		return n * 3 / 4
+	case "latin1", "ascii":
+		return utf16Len(s)
+	case "utf16le":
+		return 2 * utf16Len(s)
+	}
+	return len(s)
+}
+
+// utf16Len is a string's length in JavaScript: its UTF-16 code units.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
 
 // Output is what the promise forms of exec and execFile resolve to.
@@ -215,28 +305,23 @@ func settleOutput(r *promise.Resolvers[Output]) func(error, string, string) {
 	}
 }
 
-// utf16Prefix is the part of chunk that Node keeps of the data event that crosses maxBuffer:
-// the chunk is a utf8 string there, cut after n UTF-16 code units (String.prototype.slice),
-// where the bytes are counted. So the cut falls between characters, a character outside the
-// BMP counts two units (one that only half fits is left out), a byte that is not UTF-8
-// counts one (Node's U+FFFD), and a character the chunk ends inside of is left out (Node's
-// decoder holds it for the next chunk).
-func utf16Prefix(chunk []byte, n int) []byte {
-	i := 0
-	for i < len(chunk) && n > 0 {
-		if !utf8.FullRune(chunk[i:]) {
-			break
-		}
-		r, size := utf8.DecodeRune(chunk[i:])
+// utf16Slice is String.prototype.slice(0, n) of text (decoded, so valid UTF-8): the first
+// n UTF-16 code units, where Node cuts the chunk that crosses maxBuffer. A character outside
+// the BMP counts two units; one cut in half leaves its high surrogate in Node, which is
+// U+FFFD once the string is written anywhere, and is U+FFFD here.
+func utf16Slice(text string, n int) string {
+	for i, r := range text {
 		units := 1
 		if r >= 0x10000 {
 			units = 2
 		}
-		if units > n {
-			break
+		switch {
+		case n == 0:
+			return text[:i]
+		case units > n:
+			return text[:i] + "\uFFFD"
 		}
 		n -= units
-		i += size
 	}
-	return chunk[:i]
+	return text
 }
