@@ -61,7 +61,9 @@ func SetDefaultMaxListeners(n int) {
 //     errors.As see through it); under nodeprocess it is an uncaught exception. A value
 //     that is not an error is wrapped in an *UnhandledError;
 //   - adding more than MaxListeners listeners to one event raises a
-//     *MaxListenersExceededWarning, once per event (see SetWarningHandler).
+//     *MaxListenersExceededWarning, once per event until it is down to one listener
+//     again, as Node's mark on its listener array goes with the array (see
+//     SetWarningHandler).
 type EventEmitter struct {
 	events map[string]*eventList
 	names  []string // the events with listeners, in the order their first listener came

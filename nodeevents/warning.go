@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 )
 
-// MaxListenersExceededWarning is the warning an emitter raises, once per event, when the
-// event gets more listeners than MaxListeners allows (Node's "Possible EventEmitter memory
-// leak detected").
+// MaxListenersExceededWarning is the warning an emitter raises when an event gets more
+// listeners than MaxListeners allows (Node's "Possible EventEmitter memory leak detected"):
+// once, and again only after the event was down to one listener.
 type MaxListenersExceededWarning struct {
 	Emitter *EventEmitter
 	Type    string // the event
