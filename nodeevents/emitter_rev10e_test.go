@@ -10,37 +10,6 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// runInModes runs scenario in a loop callback (a timer's) on every mode and compares its
-// log with want, node's output for the scenario's JavaScript twin.
-func runInModes(t *testing.T, want []string, scenario func(l *uvloop.Loop, log func(args ...any))) {
-	t.Helper()
-	var ref []string
-	for _, m := range looptest.Modes {
-		t.Run(m.Name, func(t *testing.T) {
-			l, ok := m.New(t)
-			if !ok {
-				t.Skip(m.Name + ": not available")
-			}
-			var got []string
-			log := func(args ...any) {
-				s := make([]string, len(args))
-				for i, a := range args {
-					s[i] = fmt.Sprint(a)
-				}
-				got = append(got, strings.Join(s, " "))
-			}
-			l.SetTimeout(func() { scenario(l, log) }, 0)
-			if _, err := l.Run(uvloop.RunDefault); err != nil {
-				t.Fatal(err)
-			}
-			if err := l.Close(); err != nil {
-				t.Fatal(err)
-			}
-			looptest.Compare(t, m, got, want, &ref)
-		})
-	}
-}
-
 // The emitter's bookkeeping, as node v20 runs the twin: 'newListener' before the change and
 // 'removeListener' after it, an emit over a snapshot (a listener removed during it still
 // runs, one added waits), a once listener removed before it fires, prepend, listenerCount
@@ -74,7 +43,7 @@ log('names after', e.eventNames().join(','), e.emit('x'));
 
 func TestRev10eEmitterBookkeeping(t *testing.T) {
 	want := looptest.NodeLines(t, emitterJS)
-	runInModes(t, want, func(_ *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(_ *uvloop.Loop, log func(...any)) {
 		var e nodeevents.EventEmitter
 		e.On("newListener", func(args ...any) { log("newListener", args[0], e.ListenerCount(args[0].(string))) })
 		e.On("removeListener", func(args ...any) { log("removeListener", args[0], e.ListenerCount(args[0].(string))) })
@@ -150,7 +119,7 @@ log('emit', e.emit('error', boom));
 
 func TestRev10eUnhandledError(t *testing.T) {
 	want := looptest.NodeLines(t, unhandledJS)
-	runInModes(t, want, func(_ *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(_ *uvloop.Loop, log func(...any)) {
 		var e nodeevents.EventEmitter
 		e.On(nodeevents.ErrorMonitor, func(args ...any) {
 			if len(args) == 0 {
@@ -208,7 +177,7 @@ log('names', e.eventNames().join(','));
 
 func TestRev10eEventNamesOrder(t *testing.T) {
 	want := looptest.NodeLines(t, namesJS)
-	runInModes(t, want, func(_ *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(_ *uvloop.Loop, log func(...any)) {
 		var e nodeevents.EventEmitter
 		f := func(n string) func(...any) { return func(...any) { log(n) } }
 		e.On("b", f("b"))
@@ -245,7 +214,7 @@ setTimeout(() => ws.forEach((w) => log(w)), 1);
 
 func TestRev10eLeakWarningAgain(t *testing.T) {
 	want := looptest.NodeLines(t, warnJS)
-	runInModes(t, want, func(l *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
 		var ws []string
 		restore := nodeevents.SetWarningHandler(func(w error) { ws = append(ws, nodeevents.WarningName(w)+": "+w.Error()) })
 		defer restore()

@@ -72,7 +72,7 @@ log('sync end');
 
 func TestRev10eOnceTurns(t *testing.T) {
 	want := looptest.NodeLines(t, onceJS)
-	runInModes(t, want, func(l *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
 		var e nodeevents.EventEmitter
 		promise.Then(nodeevents.Once(l, &e, "x", nil), func(v []any) (any, error) {
 			log("once x", fmt.Sprintf("%v,%v", v[0], v[1]))
@@ -157,7 +157,7 @@ const log = (...a) => console.log(a.join(' '));
 
 func TestRev10eOnIterator(t *testing.T) {
 	want := looptest.NodeLines(t, onJS)
-	runInModes(t, want, func(l *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
 		promise.Async(l, func() (any, error) {
 			var e nodeevents.EventEmitter
 			it := nodeevents.On(l, &e, "d", &nodeevents.Options{Close: []string{"end"}})
@@ -262,7 +262,7 @@ setTimeout(() => log('timer'), 1);
 
 func TestRev10eAbortSignals(t *testing.T) {
 	want := looptest.NodeLines(t, abortJS)
-	runInModes(t, want, func(l *uvloop.Loop, log func(...any)) {
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
 		c := nodeevents.NewAbortController()
 		src := c.Signal()
 		src.On("abort", func(...any) { log("src 1", src.Aborted()) })

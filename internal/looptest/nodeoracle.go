@@ -1,9 +1,12 @@
 package looptest
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/uvgo/uvgo/uvloop"
 )
 
 // NodeLines runs script with node (node -e) and returns its standard output's lines: the
@@ -24,4 +27,37 @@ func NodeLines(t testing.TB, script string) []string {
 		t.Fatalf("node: %v\n%s", err, stderr)
 	}
 	return strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+}
+
+// Scenario runs scenario in a loop callback (a 0 ms timer's) on every mode, then the loop to
+// its end and Close, and compares each mode's log with want (NodeLines of the scenario's
+// JavaScript twin, usually). log joins its arguments with spaces, as the twins'
+// console.log does.
+func Scenario(t *testing.T, want []string, scenario func(l *uvloop.Loop, log func(args ...any))) {
+	t.Helper()
+	var ref []string
+	for _, m := range Modes {
+		t.Run(m.Name, func(t *testing.T) {
+			l, ok := m.New(t)
+			if !ok {
+				t.Skip(m.Name + ": not available")
+			}
+			var got []string
+			log := func(args ...any) {
+				s := make([]string, len(args))
+				for i, a := range args {
+					s[i] = fmt.Sprint(a)
+				}
+				got = append(got, strings.Join(s, " "))
+			}
+			l.SetTimeout(func() { scenario(l, log) }, 0)
+			if _, err := l.Run(uvloop.RunDefault); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Close(); err != nil {
+				t.Fatal(err)
+			}
+			Compare(t, m, got, want, &ref)
+		})
+	}
 }
