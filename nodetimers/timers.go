@@ -44,8 +44,8 @@ func (o *Options) unref() bool { return o != nil && o.Unref }
 //
 // With a signal, the promise rejects with an *AbortError when the signal is aborted before
 // the timer fires (at once if it was aborted already), and it settles in the turns of
-// Node's, which settles a promise with a finally that removes the abort listener: three
-// microtasks after a plain promise would.
+// Node's, which passes its promise through SafePromisePrototypeFinally to remove the abort
+// listener: five microtasks after a plain promise would.
 func SetTimeout[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) *promise.Promise[T] {
 	signal := opts.signal()
 	if err := signal.Err(); err != nil {
@@ -63,7 +63,15 @@ func SetTimeout[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) 
 		l.ClearTimeout(t)
 		r.Reject(&nodeevents.AbortError{Cause: reason})
 	})
-	return p.Finally(func() promise.AnyPromise { stop(); return nil })
+	return safeFinally(p, stop)
+}
+
+// safeFinally is Node's SafePromisePrototypeFinally(p, onFinally): p's outcome adopted by a
+// promise (new SafePromise((a, b) => p.then(a, b))), its finally, and a promise that adopts
+// that (.then(a, b)), in as many microtasks: two more than p.Finally.
+func safeFinally[T any](p *promise.Promise[T], onFinally func() bool) *promise.Promise[T] {
+	f := promise.Then[T, T](p, nil, nil).Finally(func() promise.AnyPromise { onFinally(); return nil })
+	return promise.Then[T, T](f, nil, nil)
 }
 
 // SetImmediate returns a promise fulfilled with value in the check phase
@@ -85,76 +93,114 @@ func SetImmediate[T any](l *uvloop.Loop, value T, opts *Options) *promise.Promis
 		l.ClearImmediate(im)
 		r.Reject(&nodeevents.AbortError{Cause: reason})
 	})
-	return p.Finally(func() promise.AnyPromise { stop(); return nil })
+	return safeFinally(p, stop)
 }
 
-// Interval is what SetInterval returns: Node's async iterator over an interval. Each Next
-// is a promise for value after the next run of the interval; runs that came while nobody
-// asked are handed out at once, one per Next, as Node counts them. Return (or the signal)
-// clears the interval. Loop goroutine only.
+// Interval is what SetInterval returns: Node's async iterator over an interval, which is an
+// async generator. Its interval starts at the first Next, when the generator's body first
+// runs, so an Interval never iterated holds no timer. Each Next is a promise for value
+// after the next run of the interval; runs that came while nobody asked are handed out at
+// once, one per Next, as Node counts them. Return (or the signal) clears the interval; a
+// Return made while Next calls wait is answered after them, as a generator queues its
+// requests. Loop goroutine only.
 type Interval[T any] struct {
 	l          *uvloop.Loop
-	t          *uvloop.Timeout
+	d          time.Duration
+	unref      bool
+	t          *uvloop.Timeout // nil until the first Next starts the interval
 	value      T
 	signal     *nodeevents.AbortSignal
 	stopAbort  func() bool
 	notYielded int
-	waiting    []*promise.Resolvers[nodeevents.IterResult[T]] // Next calls not answered yet, in order
-	err        error                                          // handed to the next Next
+	waiting    []intervalRequest[T] // Next and Return calls not answered yet, in order
+	err        error                // handed to the next Next
+	started    bool                 // the first Next (or a Return) came
 	finished   bool
 }
 
+// intervalRequest is a Next or a Return that waits for the Next calls before it.
+type intervalRequest[T any] struct {
+	r        *promise.Resolvers[nodeevents.IterResult[T]]
+	isReturn bool
+}
+
 // SetInterval returns an async iterator that yields value every d (timers/promises
-// setInterval). The interval starts at once; iterate with Next from promise code, or with
-// All from an Async body, as JavaScript's for await. d is a time.Duration.
+// setInterval), from the first Next on; iterate with Next from promise code, or with All
+// from an Async body, as JavaScript's for await. d is a time.Duration. A signal aborted by
+// the first Next makes it reject with an *AbortError.
 func SetInterval[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) *Interval[T] {
-	it := &Interval[T]{l: l, value: value, signal: opts.signal()}
+	return &Interval[T]{l: l, d: d, unref: opts.unref(), value: value, signal: opts.signal()}
+}
+
+// start is the generator body's beginning: the signal's check, then the interval.
+func (it *Interval[T]) start() {
+	it.started = true
 	if err := it.signal.Err(); err != nil {
 		it.err, it.finished = err, true
-		return it
+		return
 	}
-	it.t = l.SetInterval(it.run, d)
-	if opts.unref() {
+	it.t = it.l.SetInterval(it.run, it.d)
+	if it.unref {
 		it.t.Unref()
 	}
 	it.stopAbort = it.signal.Watch(func(reason error) {
-		l.ClearInterval(it.t)
+		it.l.ClearInterval(it.t)
 		it.finished = true
 		err := &nodeevents.AbortError{Cause: reason}
 		if len(it.waiting) > 0 {
 			w := it.waiting[0]
 			it.waiting = it.waiting[1:]
-			w.Reject(err)
+			w.r.Reject(err)
 			it.doneWaiting()
 		} else {
 			it.err = err
 		}
 	})
-	return it
 }
 
 func (it *Interval[T]) run() {
-	if len(it.waiting) > 0 {
-		w := it.waiting[0]
-		it.waiting = it.waiting[1:]
-		w.Resolve(nodeevents.IterResult[T]{Value: it.value})
+	if len(it.waiting) == 0 {
+		it.notYielded++
 		return
 	}
-	it.notYielded++
+	w := it.waiting[0]
+	it.waiting = it.waiting[1:]
+	w.r.Resolve(nodeevents.IterResult[T]{Value: it.value})
+	if len(it.waiting) > 0 && it.waiting[0].isReturn {
+		it.finish() // the Return queued behind that Next, and everything after it: Done
+	}
 }
 
-// doneWaiting answers the Next calls still waiting with Done.
+// doneWaiting answers the Next and Return calls still waiting with Done.
 func (it *Interval[T]) doneWaiting() {
 	waiting := it.waiting
 	it.waiting = nil
 	for _, w := range waiting {
-		w.Resolve(nodeevents.IterResult[T]{Done: true})
+		w.r.Resolve(nodeevents.IterResult[T]{Done: true})
 	}
 }
 
-// Next returns a promise for the next value (or Done after Return).
+// finish ends the iteration: the interval is cleared and the calls waiting are Done.
+func (it *Interval[T]) finish() {
+	if it.t != nil {
+		it.l.ClearInterval(it.t)
+	}
+	if it.stopAbort != nil {
+		it.stopAbort()
+	}
+	it.started, it.finished = true, true
+	it.notYielded = 0
+	it.doneWaiting()
+}
+
+// Next returns a promise for the next value (or Done after Return). The first Next starts
+// the interval.
 func (it *Interval[T]) Next() *promise.Promise[nodeevents.IterResult[T]] {
+	if !it.started {
+		it.start()
+	}
 	switch {
+	case len(it.waiting) > 0:
 	case it.notYielded > 0:
 		it.notYielded--
 		return promise.Resolve(it.l, nodeevents.IterResult[T]{Value: it.value})
@@ -166,19 +212,19 @@ func (it *Interval[T]) Next() *promise.Promise[nodeevents.IterResult[T]] {
 		return promise.Resolve(it.l, nodeevents.IterResult[T]{Done: true})
 	}
 	p, r := promise.WithResolvers[nodeevents.IterResult[T]](it.l)
-	it.waiting = append(it.waiting, r)
+	it.waiting = append(it.waiting, intervalRequest[T]{r: r})
 	return p
 }
 
-// Return clears the interval and ends the iteration; the Next calls waiting are Done.
+// Return clears the interval and ends the iteration (Done), at once or, while Next calls
+// wait, once they are answered; the Next calls after it are Done.
 func (it *Interval[T]) Return() *promise.Promise[nodeevents.IterResult[T]] {
-	it.l.ClearInterval(it.t)
-	if it.stopAbort != nil {
-		it.stopAbort()
+	if len(it.waiting) > 0 {
+		p, r := promise.WithResolvers[nodeevents.IterResult[T]](it.l)
+		it.waiting = append(it.waiting, intervalRequest[T]{r: r, isReturn: true})
+		return p
 	}
-	it.finished = true
-	it.notYielded = 0
-	it.doneWaiting()
+	it.finish()
 	return promise.Resolve(it.l, nodeevents.IterResult[T]{Done: true})
 }
 
