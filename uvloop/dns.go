@@ -422,6 +422,12 @@ func eaiOf(ctx context.Context, err error) EAI {
 			return EAIAgain
 		}
 	}
+	// "no suitable address found": the name has no address of the family asked for, which
+	// glibc's getaddrinfo reports as EAI_NONAME (Node's ENOTFOUND).
+	var ae *net.AddrError
+	if errors.As(err, &ae) {
+		return EAINoName
+	}
 	return EAIFail
 }
 
