@@ -242,3 +242,110 @@ func TestRev10eIntervalIterator(t *testing.T) {
 		})
 	})
 }
+
+// The microtask turns of setInterval's async generator, against chains of microtasks: a
+// buffered run is yielded a turn after next() (yield awaits its operand), each next() queued
+// behind it a turn later again; return() awaits a turn, and the next() after it is answered
+// with it; an abort while the body awaits a run rejects that next() three turns later (the
+// awaited promise adopts a rejected one), the next() behind it with it, and the return()
+// behind them a turn after. Each wait on a timer made after a run lets at least one more run
+// come first (the interval's list expires earlier), so the buffered counts used are sure.
+const intervalTurnsJS = `
+const tp = require('timers/promises');
+const log = (...a) => console.log(a.join(' '));
+const chain = (p) => Promise.resolve().then(() => log(p + '1')).then(() => log(p + '2')).then(() => log(p + '3'))
+  .then(() => log(p + '4')).then(() => log(p + '5'));
+const show = (name) => (r) => log(name, JSON.stringify(r));
+setTimeout(async () => {
+  const it = tp.setInterval(1, 'v');
+  await it.next();
+  await tp.setTimeout(5);
+  await tp.setTimeout(5);
+  it.next().then(show('n1'));
+  it.next().then(show('n2'));
+  chain('m');
+  await tp.setTimeout(5);
+  it.return().then(show('ret'));
+  it.next().then(show('after ret'));
+  chain('k');
+  await tp.setTimeout(5);
+
+  const fresh = tp.setInterval(1, 'w');
+  fresh.return().then(show('fresh ret'));
+  fresh.next().then(show('fresh next'));
+  chain('j');
+  await tp.setTimeout(5);
+
+  const ac = new AbortController();
+  const ab = tp.setInterval(1, 'x', { signal: ac.signal });
+  ab.next().catch((e) => log('q1', e.name));
+  ab.next().then(show('q2'));
+  ab.return().then(show('q3'));
+  ac.abort();
+  chain('a');
+  await tp.setTimeout(5);
+
+  const ac2 = new AbortController();
+  const ab2 = tp.setInterval(1, 'y', { signal: ac2.signal });
+  await ab2.next();
+  await tp.setTimeout(5);
+  ac2.abort();
+  ab2.next().then(show('b1'), (e) => log('b1 rejected', e.name));
+  ab2.return().then(show('b2'));
+  chain('c');
+}, 0);
+`
+
+func TestRev10eIntervalTurns(t *testing.T) {
+	want := looptest.NodeLines(t, intervalTurnsJS)
+	ms := time.Millisecond
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		show := func(name string, p *promise.Promise[nodeevents.IterResult[string]]) {
+			promise.Then(p, func(r nodeevents.IterResult[string]) (any, error) { log(name, iterJSON(r)); return nil, nil }, nil)
+		}
+		wait := func() { promise.Await(nodetimers.SetTimeout(l, 5*ms, 0, nil)) }
+		promise.Async(l, func() (any, error) {
+			it := nodetimers.SetInterval(l, ms, "v", nil)
+			promise.Await(it.Next())
+			wait()
+			wait()
+			show("n1", it.Next())
+			show("n2", it.Next())
+			chain(l, log, "m1", "m2", "m3", "m4", "m5")
+			wait()
+			show("ret", it.Return())
+			show("after ret", it.Next())
+			chain(l, log, "k1", "k2", "k3", "k4", "k5")
+			wait()
+
+			fresh := nodetimers.SetInterval(l, ms, "w", nil)
+			show("fresh ret", fresh.Return())
+			show("fresh next", fresh.Next())
+			chain(l, log, "j1", "j2", "j3", "j4", "j5")
+			wait()
+
+			ac := nodeevents.NewAbortController()
+			ab := nodetimers.SetInterval(l, ms, "x", &nodetimers.Options{Signal: ac.Signal()})
+			ab.Next().Catch(func(error) (nodeevents.IterResult[string], error) {
+				log("q1", "AbortError")
+				return nodeevents.IterResult[string]{}, nil
+			})
+			show("q2", ab.Next())
+			show("q3", ab.Return())
+			ac.Abort()
+			chain(l, log, "a1", "a2", "a3", "a4", "a5")
+			wait()
+
+			ac2 := nodeevents.NewAbortController()
+			ab2 := nodetimers.SetInterval(l, ms, "y", &nodetimers.Options{Signal: ac2.Signal()})
+			promise.Await(ab2.Next())
+			wait()
+			ac2.Abort()
+			promise.Then(ab2.Next(), func(r nodeevents.IterResult[string]) (any, error) { log("b1", iterJSON(r)); return nil, nil },
+				func(err error) (any, error) { log("b1 rejected", "AbortError"); return nil, nil })
+			show("b2", ab2.Return())
+			chain(l, log, "c1", "c2", "c3", "c4", "c5")
+			return nil, nil
+		})
+	})
+}
