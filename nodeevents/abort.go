@@ -55,10 +55,17 @@ type AbortController struct {
 }
 
 // NewAbortController returns a controller whose signal is not aborted.
-func NewAbortController() *AbortController { return new(AbortController) }
+func NewAbortController() *AbortController {
+	c := new(AbortController)
+	c.signal.target = true
+	return c
+}
 
 // Signal returns the controller's signal.
-func (c *AbortController) Signal() *AbortSignal { return &c.signal }
+func (c *AbortController) Signal() *AbortSignal {
+	c.signal.target = true // for a controller that is a zero value
+	return &c.signal
+}
 
 // Abort aborts the signal with reason (by default a DOMException named "AbortError",
 // "This operation was aborted"), unless it was aborted already: the signal's Reason is
@@ -78,7 +85,8 @@ func (c *AbortController) Abort(reason ...error) {
 //
 // It is an EventEmitter (Node's is an EventTarget): listen with On or Once("abort") or
 // with Watch; a panic in a listener propagates out of Abort (an EventTarget would report
-// it as an uncaught exception and go on with the next listener).
+// it as an uncaught exception and go on with the next listener). Its leak warning is an
+// EventTarget's, as Node words it, raised once per signal.
 type AbortSignal struct {
 	EventEmitter
 	aborted bool

@@ -65,10 +65,12 @@ func SetDefaultMaxListeners(n int) {
 //     again, as Node's mark on its listener array goes with the array (see
 //     SetWarningHandler).
 type EventEmitter struct {
-	events map[string]*eventList
-	names  []string // the events with listeners, in the order their first listener came
-	max    int32    // SetMaxListeners' limit, if maxSet
-	maxSet bool     // else the limit is DefaultMaxListeners
+	events       map[string]*eventList
+	names        []string // the events with listeners, in the order their first listener came
+	max          int32    // SetMaxListeners' limit, if maxSet
+	maxSet       bool     // else the limit is DefaultMaxListeners
+	target       bool     // an AbortSignal's: Node's is an EventTarget, which warns its own way
+	targetWarned bool     // an EventTarget's leak warning was raised (once, whatever the event)
 }
 
 // eventList holds one event's listeners. The slice is never changed in place below its
@@ -221,9 +223,15 @@ func (e *EventEmitter) add(event string, fn func(args ...any), once, prepend boo
 	} else {
 		list.ls = append(list.ls, l)
 	}
-	if m := e.MaxListeners(); m > 0 && len(list.ls) > m && !list.warned {
-		list.warned = true
-		emitWarning(&MaxListenersExceededWarning{Emitter: e, Type: event, Count: len(list.ls), Max: m})
+	if m := e.MaxListeners(); m > 0 && len(list.ls) > m {
+		warned := &list.warned
+		if e.target {
+			warned = &e.targetWarned
+		}
+		if !*warned {
+			*warned = true
+			emitWarning(&MaxListenersExceededWarning{Emitter: e, Type: event, Count: len(list.ls), Max: m, EventTarget: e.target})
+		}
 	}
 	return l
 }

@@ -298,3 +298,57 @@ func TestRev10eAbortSignals(t *testing.T) {
 		l.SetTimeout(func() { log("timer") }, time.Millisecond)
 	})
 }
+
+// An AbortSignal's leak warning is an EventTarget's: node words it its own way ("Possible
+// EventTarget memory leak detected. 11 abort listeners added to [AbortSignal]. ... Use
+// events.setMaxListeners()") and raises it once per signal, whatever the event; the
+// listeners events.once adds to a signal count, and its 'error' listeners on an emitter
+// warn as an EventEmitter's do.
+const signalWarnJS = `
+const { once, setMaxListeners, EventEmitter } = require('events');
+const log = (...a) => console.log(a.join(' '));
+const ws = [];
+process.on('warning', (w) => ws.push(w.name + ': ' + w.message));
+const ac = new AbortController();
+for (let i = 0; i < 11; i++) ac.signal.addEventListener('abort', () => {});
+for (let i = 0; i < 11; i++) ac.signal.addEventListener('foo', () => {});
+const ac2 = new AbortController(); setMaxListeners(2, ac2.signal);
+for (let i = 0; i < 3; i++) ac2.signal.addEventListener('abort', () => {});
+const ac3 = new AbortController(); const e = new EventEmitter();
+for (let i = 0; i < 11; i++) once(e, 'x' + i, { signal: ac3.signal }).catch(() => {});
+ac3.abort();
+setTimeout(() => ws.forEach((w) => log(w)), 1);
+`
+
+func TestRev10eAbortSignalLeakWarning(t *testing.T) {
+	want := looptest.NodeLines(t, signalWarnJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		var ws []string
+		restore := nodeevents.SetWarningHandler(func(w error) { ws = append(ws, nodeevents.WarningName(w)+": "+w.Error()) })
+		defer restore()
+		ac := nodeevents.NewAbortController()
+		for range 11 {
+			ac.Signal().On("abort", func(...any) {})
+		}
+		for range 11 {
+			ac.Signal().On("foo", func(...any) {})
+		}
+		ac2 := nodeevents.NewAbortController()
+		ac2.Signal().SetMaxListeners(2)
+		for range 3 {
+			ac2.Signal().On("abort", func(...any) {})
+		}
+		var ac3 nodeevents.AbortController // a zero value is a controller too
+		var e nodeevents.EventEmitter
+		for i := range 11 {
+			nodeevents.Once(l, &e, fmt.Sprintf("x%d", i), &nodeevents.Options{Signal: ac3.Signal()}).
+				Catch(func(error) ([]any, error) { return nil, nil })
+		}
+		ac3.Abort()
+		l.SetTimeout(func() {
+			for _, w := range ws {
+				log(w)
+			}
+		}, time.Millisecond)
+	})
+}

@@ -17,12 +17,20 @@ type MaxListenersExceededWarning struct {
 	Type    string // the event
 	Count   int    // its listeners, with the one just added
 	Max     int    // the limit it went past
+	// EventTarget is set when the emitter is an AbortSignal's: Node's AbortSignal is an
+	// EventTarget, which words the warning its own way and raises it once per signal,
+	// whatever the event.
+	EventTarget bool
 }
 
 // Name is the warning's name, as Node's warning.name.
 func (w *MaxListenersExceededWarning) Name() string { return "MaxListenersExceededWarning" }
 
 func (w *MaxListenersExceededWarning) Error() string {
+	if w.EventTarget {
+		return fmt.Sprintf("Possible EventTarget memory leak detected. %d %s listeners added to [AbortSignal]. "+
+			"MaxListeners is %d. Use events.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
+	}
 	return fmt.Sprintf("Possible EventEmitter memory leak detected. %d %s listeners added to [EventEmitter]. "+
 		"MaxListeners is %d. Use emitter.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
 }
