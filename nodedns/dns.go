@@ -527,7 +527,7 @@ func resolveCname(l *uvloop.Loop, r *Resolver, hostname string, cb func(err erro
 }
 
 // Reverse is dns.reverse: the host names of ip. An ip that is not an address literal returns
-// an EINVAL error at once.
+// an EINVAL error at once (errno -22 on Linux, as Node's).
 func Reverse(l *uvloop.Loop, ip string, cb func(err error, hostnames []string)) error {
 	return reverse(l, nil, ip, cb)
 }
@@ -539,7 +539,8 @@ func (r *Resolver) Reverse(ip string, cb func(err error, hostnames []string)) er
 
 func reverse(l *uvloop.Loop, r *Resolver, ip string, cb func(err error, hostnames []string)) error {
 	if _, err := netip.ParseAddr(ip); err != nil {
-		return &Error{Code: "EINVAL", Syscall: "getHostByAddr", Hostname: ip, Message: "getHostByAddr EINVAL " + ip}
+		return &Error{Errno: -int(syscall.EINVAL), Code: "EINVAL", Syscall: "getHostByAddr", Hostname: ip,
+			Message: "getHostByAddr EINVAL " + ip, Err: syscall.EINVAL}
 	}
 	resolve(l, r, "getHostByAddr", ip, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		names, err := r.LookupAddr(ctx, ip)

@@ -47,7 +47,7 @@ func addrsJSON(as []nodedns.LookupAddress) string {
 
 // dns.lookup's argument errors, thrown at the call: a family other than 0, 4 or 6, and hints
 // other than ADDRCONFIG, V4MAPPED and ALL (1 is AI_PASSIVE in both); lookupService's bad
-// address and port.
+// address and port; dns.reverse's address that is not one (EINVAL, errno -22).
 const argsJS = `
 const dns = require('dns');
 const log = (...a) => console.log(a.join(' '));
@@ -57,6 +57,7 @@ setTimeout(() => {
     () => dns.lookupService('nope', 80, () => {}), () => dns.lookupService('127.0.0.1', 70000, () => {})]) {
     try { f(); log('no throw'); } catch (e) { log('throws', e.name, e.code, e.message); }
   }
+  try { dns.reverse('not-an-ip', () => {}); log('no throw'); } catch (e) { log('reverse throws', info(e)); }
 }, 0);
 `
 
@@ -86,6 +87,11 @@ func TestRev10eLookupArgs(t *testing.T) {
 			} else {
 				log("no throw")
 			}
+		}
+		if err := nodedns.Reverse(l, "not-an-ip", func(error, []string) {}); err != nil {
+			log("reverse throws", errInfo(err))
+		} else {
+			log("no throw")
 		}
 	})
 }
