@@ -97,9 +97,11 @@ func TestRev10eLookupArgs(t *testing.T) {
 }
 
 // dns.lookup on this machine's resolver, one lookup at a time: localhost with each family
-// and all, verbatim false, family 6 with V4MAPPED, an address literal with another family
-// (answered as it is), an empty name, a name under .invalid (ENOTFOUND with node's fields),
-// and lookupService of 127.0.0.1:80. The twin runs the same chain; both read /etc/hosts.
+// and all, verbatim false, family 6 with V4MAPPED and without (ENOTFOUND: /etc/hosts has no
+// ::1 here), an address literal with another family (answered as it is), an empty name, a
+// name under .invalid (ENOTFOUND with node's fields), lookupService of 127.0.0.1:80, and the
+// numeric forms glibc's getaddrinfo takes (inet_aton's: "127.1", "0x7f.1", ...). The twin
+// runs the same chain; both read /etc/hosts.
 const lookupJS = `
 const dns = require('dns');
 const log = (...a) => console.log(a.map(String).join(' '));
@@ -116,6 +118,8 @@ const steps = [
   (next) => dns.lookup('', { all: true }, (e, a) => { log('empty all', e, JSON.stringify(a)); next(); }),
   (next) => dns.lookup('nosuch.invalid', { all: true }, (e, a) => { log('invalid', info(e), a); next(); }),
   (next) => dns.lookupService('127.0.0.1', 80, (e, h, s) => { log('service', e, h, s); next(); }),
+  ...['127.1', '0x7f.1', '2130706433', '127.0.0.01'].map((n) =>
+    (next) => dns.lookup(n, { all: true }, (e, a) => { log('inet_aton', n, e, JSON.stringify(a)); next(); })),
 ];
 setTimeout(() => { const run = (i) => { if (i < steps.length) steps[i](() => run(i + 1)); }; run(0); }, 0);
 process.removeAllListeners('warning');
@@ -202,6 +206,14 @@ func TestRev10eLookupChain(t *testing.T) {
 			func(next func()) {
 				nodedns.LookupService(l, "127.0.0.1", 80, func(e error, h, s string) { log("service", errOrNull(e), h, s); next() })
 			},
+		}
+		for _, n := range []string{"127.1", "0x7f.1", "2130706433", "127.0.0.01"} {
+			steps = append(steps, func(next func()) {
+				nodedns.LookupAll(l, n, nil, func(e error, as []nodedns.LookupAddress) {
+					log("inet_aton", n, errOrNull(e), all(as, e))
+					next()
+				})
+			})
 		}
 		var run func(i int)
 		run = func(i int) {
