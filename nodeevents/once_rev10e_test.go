@@ -1,36 +1,16 @@
 package nodeevents_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
-
 	"testing"
+	"time"
 
 	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
-
-// chain logs names[0], names[1], ... one microtask after another: a ruler for the turns
-// at which other promises settle.
-func chain(l *uvloop.Loop, log func(...any), names ...string) {
-	p := promise.Resolve[any](l, nil)
-	for _, n := range names {
-		p = promise.Then(p, func(any) (any, error) { log(n); return nil, nil }, nil)
-	}
-}
-
-// iterJSON prints an iterator result as JSON.stringify prints node's.
-func iterJSON(r nodeevents.IterResult[[]any]) string {
-	if r.Done {
-		return `{"done":true}`
-	}
-	v, _ := json.Marshal(r.Value)
-	return fmt.Sprintf(`{"value":%s,"done":false}`, v)
-}
 
 // errName is a JavaScript error's name for the errors of this package.
 func errName(err error) string {
@@ -79,7 +59,7 @@ func TestRev10eOnceTurns(t *testing.T) {
 			return nil, nil
 		}, nil)
 		log("listeners", e.ListenerCount("x"), e.ListenerCount("error"))
-		chain(l, log, "m1", "m2", "m3", "m4", "m5")
+		looptest.Chain(l, log, "m1", "m2", "m3", "m4", "m5")
 		l.NextTick(func() { log("tick") })
 		e.Emit("x", 1, 2)
 		log("after emit", e.ListenerCount("x"), e.ListenerCount("error"))
@@ -166,16 +146,16 @@ func TestRev10eOnIterator(t *testing.T) {
 			e.Emit("d", 3)
 			log("counts", e.ListenerCount("d"), e.ListenerCount("error"), e.ListenerCount("end"))
 			r, _ := promise.Await(it.Next())
-			log("next", iterJSON(r))
+			log("next", looptest.IterJSON(r.Value, r.Done))
 			for v := range it.All() {
 				log("got", fmt.Sprintf("%v,%v", v[0], v[1]))
 				break
 			}
 			log("after break", e.ListenerCount("d"), e.ListenerCount("error"), e.ListenerCount("end"))
 			r, _ = promise.Await(it.Next())
-			log("next after return", iterJSON(r))
+			log("next after return", looptest.IterJSON(r.Value, r.Done))
 			r, _ = promise.Await(it.Next())
-			log("next after return", iterJSON(r))
+			log("next after return", looptest.IterJSON(r.Value, r.Done))
 
 			var e2 nodeevents.EventEmitter
 			it2 := nodeevents.On(l, &e2, "d", nil)
@@ -185,21 +165,21 @@ func TestRev10eOnIterator(t *testing.T) {
 			e2.Emit("d", "late")
 			log("it2 counts", e2.ListenerCount("d"), e2.ListenerCount("error"))
 			r, _ = promise.Await(it2.Next())
-			log("it2", iterJSON(r))
+			log("it2", looptest.IterJSON(r.Value, r.Done))
 			if _, err := promise.Await(it2.Next()); err != nil {
 				log("it2 threw", err == boom)
 			} else {
 				log("no throw")
 			}
 			r, _ = promise.Await(it2.Next())
-			log("it2", iterJSON(r))
+			log("it2", looptest.IterJSON(r.Value, r.Done))
 
 			var e3 nodeevents.EventEmitter
 			it3 := nodeevents.On(l, &e3, "d", &nodeevents.Options{Close: []string{"end"}})
 			n1, n2, n3 := it3.Next(), it3.Next(), it3.Next()
 			for i, n := range []*promise.Promise[nodeevents.IterResult[[]any]]{n1, n2, n3} {
 				promise.Then(n, func(r nodeevents.IterResult[[]any]) (any, error) {
-					log(fmt.Sprintf("n%d", i+1), iterJSON(r))
+					log(fmt.Sprintf("n%d", i+1), looptest.IterJSON(r.Value, r.Done))
 					return nil, nil
 				}, nil)
 			}
@@ -221,7 +201,7 @@ func TestRev10eOnIterator(t *testing.T) {
 				log("no throw")
 			}
 			r, _ = promise.Await(w2)
-			log("w2", iterJSON(r), e4.ListenerCount("d"), e4.ListenerCount("error"))
+			log("w2", looptest.IterJSON(r.Value, r.Done), e4.ListenerCount("d"), e4.ListenerCount("error"))
 			log("done")
 			return nil, nil
 		})
@@ -323,9 +303,7 @@ setTimeout(() => ws.forEach((w) => log(w)), 1);
 func TestRev10eAbortSignalLeakWarning(t *testing.T) {
 	want := looptest.NodeLines(t, signalWarnJS)
 	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
-		var ws []string
-		restore := nodeevents.SetWarningHandler(func(w error) { ws = append(ws, nodeevents.WarningName(w)+": "+w.Error()) })
-		defer restore()
+		defer logWarnings(l, log)()
 		ac := nodeevents.NewAbortController()
 		for range 11 {
 			ac.Signal().On("abort", func(...any) {})
@@ -345,10 +323,5 @@ func TestRev10eAbortSignalLeakWarning(t *testing.T) {
 				Catch(func(error) ([]any, error) { return nil, nil })
 		}
 		ac3.Abort()
-		l.SetTimeout(func() {
-			for _, w := range ws {
-				log(w)
-			}
-		}, time.Millisecond)
 	})
 }

@@ -1,7 +1,6 @@
 package nodetimers_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -13,24 +12,6 @@ import (
 	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
-
-// chain logs names[0], names[1], ... one microtask after another: a ruler for the turns at
-// which other promises settle.
-func chain(l *uvloop.Loop, log func(...any), names ...string) {
-	p := promise.Resolve[any](l, nil)
-	for _, n := range names {
-		p = promise.Then(p, func(any) (any, error) { log(n); return nil, nil }, nil)
-	}
-}
-
-// iterJSON prints an iterator result as JSON.stringify prints node's.
-func iterJSON[T any](r nodeevents.IterResult[T]) string {
-	if r.Done {
-		return `{"done":true}`
-	}
-	v, _ := json.Marshal(r.Value)
-	return fmt.Sprintf(`{"value":%s,"done":false}`, v)
-}
 
 // abortInfo prints an AbortError as the twins print node's: name, code, message, cause.
 func abortInfo(err error) string {
@@ -104,7 +85,7 @@ func TestRev10ePromisesOrder(t *testing.T) {
 		then(nodetimers.SetTimeout(l, 10*time.Second, "never", &nodetimers.Options{Unref: true}), func(string) { log("unref fired") })
 		then(nodetimers.SetImmediate(l, "h", &nodetimers.Options{Unref: true}), func(v string) { log("unref immediate", v) })
 		l.NextTick(func() { log("tick") })
-		chain(l, log, "m1", "m2", "m3", "m4", "m5")
+		looptest.Chain(l, log, "m1", "m2", "m3", "m4", "m5")
 		log("sync")
 	})
 	if want[len(want)-1] != "exit" {
@@ -177,7 +158,10 @@ func TestRev10eIntervalIterator(t *testing.T) {
 			}
 		}, 10*time.Second).Unref()
 		logIter := func(name string, p *promise.Promise[nodeevents.IterResult[string]]) {
-			promise.Then(p, func(r nodeevents.IterResult[string]) (any, error) { log(name, iterJSON(r)); return nil, nil }, nil)
+			promise.Then(p, func(r nodeevents.IterResult[string]) (any, error) {
+				log(name, looptest.IterJSON(r.Value, r.Done))
+				return nil, nil
+			}, nil)
 		}
 		promise.Async(l, func() (any, error) {
 			left = append(left, nodetimers.SetInterval(l, ms, "never iterated", nil))
@@ -205,11 +189,11 @@ func TestRev10eIntervalIterator(t *testing.T) {
 				log("no throw")
 			}
 			r, _ := promise.Await(q2)
-			log("q2", iterJSON(r))
+			log("q2", looptest.IterJSON(r.Value, r.Done))
 			r, _ = promise.Await(q3)
-			log("q3", iterJSON(r))
+			log("q3", looptest.IterJSON(r.Value, r.Done))
 			r, _ = promise.Await(it2.Next())
-			log("it2 next", iterJSON(r))
+			log("it2 next", looptest.IterJSON(r.Value, r.Done))
 
 			it3 := nodetimers.SetInterval(l, ms, "x", &nodetimers.Options{Signal: nodeevents.AbortSignalAbort(errors.New("why"))})
 			if _, err := promise.Await(it3.Next()); err != nil {
@@ -218,7 +202,7 @@ func TestRev10eIntervalIterator(t *testing.T) {
 				log("no throw")
 			}
 			r, _ = promise.Await(it3.Next())
-			log("it3 next", iterJSON(r))
+			log("it3 next", looptest.IterJSON(r.Value, r.Done))
 
 			ac4 := nodeevents.NewAbortController()
 			it4 := nodetimers.SetInterval(l, ms, "y", &nodetimers.Options{Signal: ac4.Signal()})
@@ -301,7 +285,10 @@ func TestRev10eIntervalTurns(t *testing.T) {
 	ms := time.Millisecond
 	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
 		show := func(name string, p *promise.Promise[nodeevents.IterResult[string]]) {
-			promise.Then(p, func(r nodeevents.IterResult[string]) (any, error) { log(name, iterJSON(r)); return nil, nil }, nil)
+			promise.Then(p, func(r nodeevents.IterResult[string]) (any, error) {
+				log(name, looptest.IterJSON(r.Value, r.Done))
+				return nil, nil
+			}, nil)
 		}
 		wait := func() { promise.Await(nodetimers.SetTimeout(l, 5*ms, 0, nil)) }
 		promise.Async(l, func() (any, error) {
@@ -311,17 +298,17 @@ func TestRev10eIntervalTurns(t *testing.T) {
 			wait()
 			show("n1", it.Next())
 			show("n2", it.Next())
-			chain(l, log, "m1", "m2", "m3", "m4", "m5")
+			looptest.Chain(l, log, "m1", "m2", "m3", "m4", "m5")
 			wait()
 			show("ret", it.Return())
 			show("after ret", it.Next())
-			chain(l, log, "k1", "k2", "k3", "k4", "k5")
+			looptest.Chain(l, log, "k1", "k2", "k3", "k4", "k5")
 			wait()
 
 			fresh := nodetimers.SetInterval(l, ms, "w", nil)
 			show("fresh ret", fresh.Return())
 			show("fresh next", fresh.Next())
-			chain(l, log, "j1", "j2", "j3", "j4", "j5")
+			looptest.Chain(l, log, "j1", "j2", "j3", "j4", "j5")
 			wait()
 
 			ac := nodeevents.NewAbortController()
@@ -333,7 +320,7 @@ func TestRev10eIntervalTurns(t *testing.T) {
 			show("q2", ab.Next())
 			show("q3", ab.Return())
 			ac.Abort()
-			chain(l, log, "a1", "a2", "a3", "a4", "a5")
+			looptest.Chain(l, log, "a1", "a2", "a3", "a4", "a5")
 			wait()
 
 			ac2 := nodeevents.NewAbortController()
@@ -341,10 +328,13 @@ func TestRev10eIntervalTurns(t *testing.T) {
 			promise.Await(ab2.Next())
 			wait()
 			ac2.Abort()
-			promise.Then(ab2.Next(), func(r nodeevents.IterResult[string]) (any, error) { log("b1", iterJSON(r)); return nil, nil },
+			promise.Then(ab2.Next(), func(r nodeevents.IterResult[string]) (any, error) {
+				log("b1", looptest.IterJSON(r.Value, r.Done))
+				return nil, nil
+			},
 				func(err error) (any, error) { log("b1 rejected", "AbortError"); return nil, nil })
 			show("b2", ab2.Return())
-			chain(l, log, "c1", "c2", "c3", "c4", "c5")
+			looptest.Chain(l, log, "c1", "c2", "c3", "c4", "c5")
 			return nil, nil
 		})
 	})

@@ -1,11 +1,13 @@
 package looptest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
 
+	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -60,4 +62,27 @@ func Scenario(t *testing.T, want []string, scenario func(l *uvloop.Loop, log fun
 			Compare(t, m, got, want, &ref)
 		})
 	}
+}
+
+// Chain logs names[0], names[1], ... one microtask after another, as the twins'
+// Promise.resolve().then(() => log('m1')).then(...) does: a ruler for the turns at which
+// other promises settle.
+func Chain(s promise.Scheduler, log func(args ...any), names ...string) {
+	p := promise.Resolve[any](s, nil)
+	for _, n := range names {
+		p = promise.Then(p, func(any) (any, error) { log(n); return nil, nil }, nil)
+	}
+}
+
+// IterJSON prints an iterator result as JSON.stringify prints JavaScript's:
+// {"value":...,"done":false}, or {"done":true} (its value undefined).
+func IterJSON(value any, done bool) string {
+	if done {
+		return `{"done":true}`
+	}
+	v, err := json.Marshal(value)
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf(`{"value":%s,"done":false}`, v)
 }
