@@ -218,15 +218,26 @@ func lookupOptions(opts *LookupOptions) (LookupOptions, string, error) {
 }
 
 // literal answers a lookup that needs no resolver: an empty hostname (no addresses) or an
-// address literal (itself, with its family, whatever family was asked for).
+// address literal as Node's isIP takes it (itself, with its family, whatever family was
+// asked for); an IPv6 one may have a zone of letters, digits, '-', '.' and ':'.
 func literal(hostname string) ([]LookupAddress, bool) {
 	if hostname == "" {
 		return nil, true
 	}
-	if a, err := netip.ParseAddr(hostname); err == nil && a.Zone() == "" {
+	if a, err := netip.ParseAddr(hostname); err == nil && isIPZone(a.Zone()) {
 		return []LookupAddress{{Address: hostname, Family: familyOf(a)}}, true
 	}
 	return nil, false
+}
+
+// isIPZone reports whether zone is one that Node's isIPv6 accepts (or none).
+func isIPZone(zone string) bool {
+	for _, c := range zone {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // DefaultResultOrder is the order of Lookup's results when the options name none

@@ -266,3 +266,39 @@ func TestRev10ePromisesLookupTurns(t *testing.T) {
 		})
 	})
 }
+
+// An IPv6 literal with a zone ("fe80::1%lo") is an address to node's isIP, so dns.lookup
+// answers it from a nextTick and dns.promises.lookup with a promise settled already, as any
+// literal; uvgo sent it to the work pool, answering in a later poll phase (after the
+// immediate, or before it: whichever came first).
+const zoneJS = `
+const dns = require('dns');
+const log = (...a) => console.log(a.map(String).join(' '));
+setTimeout(() => {
+  dns.lookup('fe80::1%lo', (e, a, f) => log('zone', e, a, f));
+  setImmediate(() => log('immediate'));
+  process.nextTick(() => log('tick'));
+  dns.promises.lookup('fe80::1%eth0').then((r) => log('p zone', JSON.stringify(r)));
+  queueMicrotask(() => log('micro'));
+}, 0);
+`
+
+func TestRev10eZoneLiteral(t *testing.T) {
+	want := looptest.NodeLines(t, zoneJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		nodedns.Lookup(l, "fe80::1%lo", nil, func(e error, a string, f int) {
+			if e != nil {
+				log("zone", errInfo(e))
+				return
+			}
+			log("zone", "null", a, f)
+		})
+		l.SetImmediate(func() { log("immediate") })
+		l.NextTick(func() { log("tick") })
+		promise.Then(nodedns.Promises(l).Lookup("fe80::1%eth0", nil), func(a nodedns.LookupAddress) (any, error) {
+			log("p zone", fmt.Sprintf(`{"address":%q,"family":%d}`, a.Address, a.Family))
+			return nil, nil
+		}, nil)
+		l.QueueMicrotask(func() { log("micro") })
+	})
+}
