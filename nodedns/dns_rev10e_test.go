@@ -118,6 +118,8 @@ const steps = [
   (next) => dns.lookup('', { all: true }, (e, a) => { log('empty all', e, JSON.stringify(a)); next(); }),
   (next) => dns.lookup('nosuch.invalid', { all: true }, (e, a) => { log('invalid', info(e), a); next(); }),
   (next) => dns.lookupService('127.0.0.1', 80, (e, h, s) => { log('service', e, h, s); next(); }),
+  (next) => dns.lookupService('127.0.0.1', 0, (e, h, s) => { log('service 0', e, h, s); next(); }),
+  (next) => dns.lookupService('127.0.0.1', 65000, (e, h, s) => { log('service 65000', e, h, s); next(); }),
   ...['127.1', '0x7f.1', '2130706433', '127.0.0.01'].map((n) =>
     (next) => dns.lookup(n, { all: true }, (e, a) => { log('inet_aton', n, e, JSON.stringify(a)); next(); })),
 ];
@@ -205,6 +207,12 @@ func TestRev10eLookupChain(t *testing.T) {
 			},
 			func(next func()) {
 				nodedns.LookupService(l, "127.0.0.1", 80, func(e error, h, s string) { log("service", errOrNull(e), h, s); next() })
+			},
+			func(next func()) {
+				nodedns.LookupService(l, "127.0.0.1", 0, func(e error, h, s string) { log("service 0", errOrNull(e), h, s); next() })
+			},
+			func(next func()) {
+				nodedns.LookupService(l, "127.0.0.1", 65000, func(e error, h, s string) { log("service 65000", errOrNull(e), h, s); next() })
 			},
 		}
 		for _, n := range []string{"127.1", "0x7f.1", "2130706433", "127.0.0.01"} {
