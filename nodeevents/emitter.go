@@ -71,6 +71,21 @@ type EventEmitter struct {
 	maxSet       bool     // else the limit is DefaultMaxListeners
 	target       bool     // an AbortSignal's: Node's is an EventTarget, which warns its own way
 	targetWarned bool     // an EventTarget's leak warning was raised (once, whatever the event)
+	class        string   // SetClassName's name, "" for EventEmitter
+}
+
+// SetClassName sets the name the emitter goes by in its leak warning ("... added to
+// [Socket]"), as Node's util.inspect names an object by its class; "" (the default) is
+// "EventEmitter". A type that embeds an EventEmitter calls it when it makes one, as
+// nodenet's Socket and Server do.
+func (e *EventEmitter) SetClassName(name string) { e.class = name }
+
+// className is the emitter's name in the leak warning.
+func (e *EventEmitter) className() string {
+	if e == nil || e.class == "" {
+		return "EventEmitter"
+	}
+	return e.class
 }
 
 // eventList holds one event's listeners. The slice is never changed in place below its

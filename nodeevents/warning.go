@@ -31,8 +31,9 @@ func (w *MaxListenersExceededWarning) Error() string {
 		return fmt.Sprintf("Possible EventTarget memory leak detected. %d %s listeners added to [AbortSignal]. "+
 			"MaxListeners is %d. Use events.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
 	}
-	return fmt.Sprintf("Possible EventEmitter memory leak detected. %d %s listeners added to [EventEmitter]. "+
-		"MaxListeners is %d. Use emitter.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
+	return fmt.Sprintf("Possible EventEmitter memory leak detected. %d %s listeners added to [%s]. "+
+		"MaxListeners is %d. Use emitter.setMaxListeners() to increase limit",
+		w.Count, w.Type, w.Emitter.className(), w.Max)
 }
 
 // warningHandler receives the warnings of this package; atomic, nil: the default.
