@@ -95,12 +95,15 @@ const (
 
 // LookupOptions are dns.lookup's options. The zero value (or nil) is Node's default.
 type LookupOptions struct {
-	Family   int    // 0 (either), 4 or 6
-	All      bool   // LookupAll's: every address (Lookup ignores it)
-	Verbatim *bool  // false: IPv4 first; true: the resolver's order; nil: Order decides
-	Order    string // "", OrderVerbatim, OrderIPv4First or OrderIPv6First
-	Hints    uvloop.AIFlags
+	Family   int            // 0 (either), 4 or 6
+	All      bool           // LookupAll's: every address (Lookup ignores it)
+	Verbatim *bool          // false: IPv4 first; true: the resolver's order; nil: the default order
+	Order    string         // "", OrderVerbatim, OrderIPv4First or OrderIPv6First; wins over Verbatim, as in Node
+	Hints    uvloop.AIFlags // AIAddrConfig, AIV4Mapped and AIAll (Node's dns.ADDRCONFIG, V4MAPPED, ALL) only
 }
+
+// lookupHints are the hints dns.lookup accepts (Node's validateHints).
+const lookupHints = uvloop.AIAddrConfig | uvloop.AIV4Mapped | uvloop.AIAll
 
 // LookupAddress is one result of LookupAll.
 type LookupAddress struct {
@@ -112,8 +115,9 @@ type LookupAddress struct {
 // system's resolver would give it (/etc/hosts, then DNS), and its family. An address
 // literal is answered from a nextTick, as an empty hostname is (address "", family 4 or 6);
 // a name from the poll phase after the lookup on the work pool. It returns an error with
-// code ERR_INVALID_ARG_VALUE (and calls nothing) for a family other than 0, 4 or 6 or an
-// unknown order.
+// code ERR_INVALID_ARG_VALUE (and calls nothing) for hints other than AIAddrConfig,
+// AIV4Mapped and AIAll, a family other than 0, 4 or 6, or an unknown order, checked in
+// Node's order.
 func Lookup(l *uvloop.Loop, hostname string, opts *LookupOptions, cb func(err error, address string, family int)) error {
 	return lookup(l, hostname, opts, false, func(err error, addrs []LookupAddress) {
 		if err != nil || len(addrs) == 0 {
@@ -132,42 +136,20 @@ func Lookup(l *uvloop.Loop, hostname string, opts *LookupOptions, cb func(err er
 }
 
 // LookupAll is dns.lookup(hostname, {all: true}, callback): every address, in the order the
-// options ask for.
+// options ask for. Its argument errors are Lookup's.
 func LookupAll(l *uvloop.Loop, hostname string, opts *LookupOptions, cb func(err error, addrs []LookupAddress)) error {
 	return lookup(l, hostname, opts, true, cb)
 }
 
 func lookup(l *uvloop.Loop, hostname string, opts *LookupOptions, all bool, cb func(error, []LookupAddress)) error {
-	var o LookupOptions
-	if opts != nil {
-		o = *opts
-	}
 	if cb == nil {
 		return &Error{Code: "ERR_INVALID_ARG_TYPE", Message: `The "callback" argument must be of type function. Received undefined`}
 	}
-	if o.Family != 0 && o.Family != 4 && o.Family != 6 {
-		return invalidArg("The property 'options.family' must be one of: 0, 4, 6. Received %d", o.Family)
+	o, order, err := lookupOptions(opts)
+	if err != nil {
+		return err
 	}
-	order := o.Order
-	switch order {
-	case "":
-		order = DefaultResultOrder
-	case OrderVerbatim, OrderIPv4First, OrderIPv6First:
-	default:
-		return invalidArg("The property 'options.order' must be one of: 'verbatim', 'ipv4first', 'ipv6first'. Received '%s'", order)
-	}
-	if o.Verbatim != nil {
-		order = OrderIPv4First
-		if *o.Verbatim {
-			order = OrderVerbatim
-		}
-	}
-	if hostname == "" {
-		l.NextTick(func() { cb(nil, nil) })
-		return nil
-	}
-	if a, err := netip.ParseAddr(hostname); err == nil && a.Zone() == "" {
-		res := []LookupAddress{{Address: hostname, Family: familyOf(a)}}
+	if res, ok := literal(hostname); ok {
 		l.NextTick(func() { cb(nil, res) })
 		return nil
 	}
@@ -178,7 +160,7 @@ func lookup(l *uvloop.Loop, hostname string, opts *LookupOptions, all bool, cb f
 	case 6:
 		hints.Family = uvloop.AFInet6
 	}
-	_, err := l.GetAddrInfo(hostname, "", hints, func(res []uvloop.AddrInfo, err error) {
+	_, err = l.GetAddrInfo(hostname, "", hints, func(res []uvloop.AddrInfo, err error) {
 		if err != nil {
 			cb(dnsException(err, "getaddrinfo", hostname), nil)
 			return
@@ -202,6 +184,60 @@ func lookup(l *uvloop.Loop, hostname string, opts *LookupOptions, all bool, cb f
 		l.NextTick(func() { cb(dnsException(err, "getaddrinfo", hostname), nil) })
 	}
 	return nil
+}
+
+// lookupOptions checks opts as Node's lookup does (hints, then family, then order) and
+// returns them with the result order they ask for: Order if set, else Verbatim's, else
+// DefaultResultOrder.
+func lookupOptions(opts *LookupOptions) (LookupOptions, string, error) {
+	var o LookupOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Hints&^lookupHints != 0 {
+		return o, "", invalidArg("The argument 'hints' is invalid. Received %d", o.Hints)
+	}
+	if o.Family != 0 && o.Family != 4 && o.Family != 6 {
+		return o, "", invalidArg("The property 'options.family' must be one of: 0, 4, 6. Received %d", o.Family)
+	}
+	order := DefaultResultOrder
+	if o.Verbatim != nil {
+		order = OrderIPv4First
+		if *o.Verbatim {
+			order = OrderVerbatim
+		}
+	}
+	switch o.Order {
+	case "":
+	case OrderVerbatim, OrderIPv4First, OrderIPv6First:
+		order = o.Order
+	default:
+		return o, "", invalidArg("The property 'options.order' must be one of: 'verbatim', 'ipv4first', 'ipv6first'. Received '%s'", o.Order)
+	}
+	return o, order, nil
+}
+
+// literal answers a lookup that needs no resolver: an empty hostname (no addresses) or an
+// address literal as Node's isIP takes it (itself, with its family, whatever family was
+// asked for); an IPv6 one may have a zone of letters, digits, '-', '.' and ':'.
+func literal(hostname string) ([]LookupAddress, bool) {
+	if hostname == "" {
+		return nil, true
+	}
+	if a, err := netip.ParseAddr(hostname); err == nil && isIPZone(a.Zone()) {
+		return []LookupAddress{{Address: hostname, Family: familyOf(a)}}, true
+	}
+	return nil, false
+}
+
+// isIPZone reports whether zone is one that Node's isIPv6 accepts (or none).
+func isIPZone(zone string) bool {
+	for _, c := range zone {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // DefaultResultOrder is the order of Lookup's results when the options name none
@@ -502,7 +538,7 @@ func resolveCname(l *uvloop.Loop, r *Resolver, hostname string, cb func(err erro
 }
 
 // Reverse is dns.reverse: the host names of ip. An ip that is not an address literal returns
-// an EINVAL error at once.
+// an EINVAL error at once (errno -22 on Linux, as Node's).
 func Reverse(l *uvloop.Loop, ip string, cb func(err error, hostnames []string)) error {
 	return reverse(l, nil, ip, cb)
 }
@@ -514,7 +550,8 @@ func (r *Resolver) Reverse(ip string, cb func(err error, hostnames []string)) er
 
 func reverse(l *uvloop.Loop, r *Resolver, ip string, cb func(err error, hostnames []string)) error {
 	if _, err := netip.ParseAddr(ip); err != nil {
-		return &Error{Code: "EINVAL", Syscall: "getHostByAddr", Hostname: ip, Message: "getHostByAddr EINVAL " + ip}
+		return &Error{Errno: -int(syscall.EINVAL), Code: "EINVAL", Syscall: "getHostByAddr", Hostname: ip,
+			Message: "getHostByAddr EINVAL " + ip, Err: syscall.EINVAL}
 	}
 	resolve(l, r, "getHostByAddr", ip, func(ctx context.Context, r *net.Resolver) ([]string, error) {
 		names, err := r.LookupAddr(ctx, ip)

@@ -7,7 +7,9 @@ import (
 
 // PromisesAPI is dns.promises: the same lookups, settling a promise instead of calling back.
 // A lookup that fails rejects with the *Error the callback form would get; bad arguments
-// reject too (dns.promises rejects rather than throws for them).
+// reject too (where Node's dns.promises.lookup throws them). Lookup and LookupAll answer an
+// empty name or an address literal with a promise settled already, as Node's do
+// (PromiseResolve, not a nextTick).
 type PromisesAPI struct{ l *uvloop.Loop }
 
 // Promises returns dns.promises for l.
@@ -27,6 +29,18 @@ func settle[T any](l *uvloop.Loop) (*promise.Promise[T], func(error, T)) {
 
 // Lookup is dns.promises.lookup(hostname, options): the first address.
 func (p PromisesAPI) Lookup(hostname string, opts *LookupOptions) *promise.Promise[LookupAddress] {
+	if o, _, err := lookupOptions(opts); err == nil {
+		if res, ok := literal(hostname); ok {
+			if len(res) == 0 {
+				fam := 4
+				if o.Family == 6 {
+					fam = 6
+				}
+				return promise.Resolve(p.l, LookupAddress{Family: fam})
+			}
+			return promise.Resolve(p.l, res[0])
+		}
+	}
 	pr, done := settle[LookupAddress](p.l)
 	if err := Lookup(p.l, hostname, opts, func(err error, address string, family int) {
 		done(err, LookupAddress{Address: address, Family: family})
@@ -38,6 +52,11 @@ func (p PromisesAPI) Lookup(hostname string, opts *LookupOptions) *promise.Promi
 
 // LookupAll is dns.promises.lookup(hostname, {all: true}).
 func (p PromisesAPI) LookupAll(hostname string, opts *LookupOptions) *promise.Promise[[]LookupAddress] {
+	if _, _, err := lookupOptions(opts); err == nil {
+		if res, ok := literal(hostname); ok {
+			return promise.Resolve(p.l, res)
+		}
+	}
 	pr, done := settle[[]LookupAddress](p.l)
 	if err := LookupAll(p.l, hostname, opts, done); err != nil {
 		done(err, nil)

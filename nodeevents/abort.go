@@ -1,6 +1,7 @@
 package nodeevents
 
 import (
+	"slices"
 	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
@@ -54,10 +55,17 @@ type AbortController struct {
 }
 
 // NewAbortController returns a controller whose signal is not aborted.
-func NewAbortController() *AbortController { return new(AbortController) }
+func NewAbortController() *AbortController {
+	c := new(AbortController)
+	c.signal.target = true
+	return c
+}
 
 // Signal returns the controller's signal.
-func (c *AbortController) Signal() *AbortSignal { return &c.signal }
+func (c *AbortController) Signal() *AbortSignal {
+	c.signal.target = true // for a controller that is a zero value
+	return &c.signal
+}
 
 // Abort aborts the signal with reason (by default a DOMException named "AbortError",
 // "This operation was aborted"), unless it was aborted already: the signal's Reason is
@@ -77,11 +85,17 @@ func (c *AbortController) Abort(reason ...error) {
 //
 // It is an EventEmitter (Node's is an EventTarget): listen with On or Once("abort") or
 // with Watch; a panic in a listener propagates out of Abort (an EventTarget would report
-// it as an uncaught exception and go on with the next listener).
+// it as an uncaught exception and go on with the next listener). Its leak warning is an
+// EventTarget's, as Node words it, raised once per signal.
 type AbortSignal struct {
 	EventEmitter
 	aborted bool
 	reason  error
+	// AbortSignalAny's bookkeeping, as Node's kSourceSignals and kDependantSignals (held
+	// strongly here: a composite lives as long as its sources).
+	composite  bool           // made by AbortSignalAny: aborted only through its sources
+	sources    []*AbortSignal // a composite's sources, none of them composite
+	dependents []*AbortSignal // the composites made from this signal, first made first
 }
 
 // Aborted reports whether the signal was aborted.
@@ -129,6 +143,10 @@ func (s *AbortSignal) abort(reason error) {
 	}
 	s.aborted, s.reason = true, reason
 	s.Emit("abort")
+	for _, d := range s.dependents { // after the signal's own listeners, as Node's abortSignal
+		d.abort(reason)
+	}
+	s.dependents = nil
 }
 
 // AbortSignalAbort returns a signal aborted already (AbortSignal.abort), with reason or
@@ -149,26 +167,31 @@ func AbortSignalTimeout(l *uvloop.Loop, d time.Duration) *AbortSignal {
 }
 
 // AbortSignalAny returns a signal that is aborted as soon as one of signals is, with its
-// reason (AbortSignal.any); aborted already if one of them is.
+// reason (AbortSignal.any); aborted already if one of them is. As in Node, it depends on the
+// signals themselves, or on the sources of those that AbortSignalAny made, and a source
+// aborts the signals that depend on it after its own "abort" listeners have run, in the
+// order they were made.
 func AbortSignalAny(signals ...*AbortSignal) *AbortSignal {
-	c := NewAbortController()
-	for _, s := range signals {
-		if s != nil && s.aborted {
-			c.signal.abort(s.reason)
-			return c.Signal()
-		}
-	}
-	var stops []func() bool
+	r := &NewAbortController().signal
+	r.composite = true
 	for _, s := range signals {
 		if s == nil {
 			continue
 		}
-		stops = append(stops, s.Watch(func(reason error) {
-			for _, stop := range stops {
-				stop()
+		if s.aborted {
+			r.abort(s.reason)
+			return r
+		}
+		sources := []*AbortSignal{s}
+		if s.composite {
+			sources = s.sources
+		}
+		for _, src := range sources {
+			if !slices.Contains(r.sources, src) {
+				r.sources = append(r.sources, src)
+				src.dependents = append(src.dependents, r)
 			}
-			c.signal.abort(reason)
-		}))
+		}
 	}
-	return c.Signal()
+	return r
 }

@@ -1,8 +1,11 @@
 package nodeevents
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -58,12 +61,31 @@ func SetDefaultMaxListeners(n int) {
 //     errors.As see through it); under nodeprocess it is an uncaught exception. A value
 //     that is not an error is wrapped in an *UnhandledError;
 //   - adding more than MaxListeners listeners to one event raises a
-//     *MaxListenersExceededWarning, once per event (see SetWarningHandler).
+//     *MaxListenersExceededWarning, once per event until it is down to one listener
+//     again, as Node's mark on its listener array goes with the array (see
+//     SetWarningHandler).
 type EventEmitter struct {
-	events map[string]*eventList
-	names  []string // the events with listeners, in the order their first listener came
-	max    int32    // SetMaxListeners' limit, if maxSet
-	maxSet bool     // else the limit is DefaultMaxListeners
+	events       map[string]*eventList
+	names        []string // the events with listeners, in the order their first listener came
+	max          int32    // SetMaxListeners' limit, if maxSet
+	maxSet       bool     // else the limit is DefaultMaxListeners
+	target       bool     // an AbortSignal's: Node's is an EventTarget, which warns its own way
+	targetWarned bool     // an EventTarget's leak warning was raised (once, whatever the event)
+	class        string   // SetClassName's name, "" for EventEmitter
+}
+
+// SetClassName sets the name the emitter goes by in its leak warning ("... added to
+// [Socket]"), as Node's util.inspect names an object by its class; "" (the default) is
+// "EventEmitter". A type that embeds an EventEmitter calls it when it makes one, as
+// nodenet's Socket and Server do.
+func (e *EventEmitter) SetClassName(name string) { e.class = name }
+
+// className is the emitter's name in the leak warning.
+func (e *EventEmitter) className() string {
+	if e == nil || e.class == "" {
+		return "EventEmitter"
+	}
+	return e.class
 }
 
 // eventList holds one event's listeners. The slice is never changed in place below its
@@ -71,7 +93,7 @@ type EventEmitter struct {
 // over its snapshot.
 type eventList struct {
 	ls     []*Listener
-	warned bool // the leak warning was raised for this event
+	warned bool // the leak warning was raised since the event last had one listener
 }
 
 // Listener is the token of one registration: Off takes it, RawListeners returns it.
@@ -103,10 +125,61 @@ func (l *Listener) Call(args ...any) {
 }
 
 // UnhandledError is what Emit("error", v) panics with when there is no "error" listener
-// and v is not an error (Node's ERR_UNHANDLED_ERROR).
+// and v is not an error (Node's ERR_UNHANDLED_ERROR). Its message shows Value as Node's
+// util.inspect does: a string in quotes ("Unhandled error. ('boom')"), nil as undefined
+// (Emit("error") with no argument).
 type UnhandledError struct{ Value any }
 
-func (e *UnhandledError) Error() string { return fmt.Sprintf("Unhandled error. (%v)", e.Value) }
+func (e *UnhandledError) Error() string {
+	switch v := e.Value.(type) {
+	case nil:
+		return "Unhandled error. (undefined)"
+	case string:
+		return "Unhandled error. (" + inspectString(v) + ")"
+	}
+	return fmt.Sprintf("Unhandled error. (%v)", e.Value)
+}
+
+// inspectString quotes s as util.inspect does: in single quotes, or in double quotes (then
+// backquotes) when s holds single quotes (and double quotes) but not the other kind, else
+// in single quotes with those escaped; control characters are escaped as in JavaScript.
+func inspectString(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 {
+		switch {
+		case strings.IndexByte(s, '"') < 0:
+			q = '"'
+		case strings.IndexByte(s, '`') < 0 && !strings.Contains(s, "${"):
+			q = '`'
+		}
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == q || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\b':
+			b.WriteString(`\b`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\f':
+			b.WriteString(`\f`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c < 0x20 || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02X`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
 
 // Code returns Node's error code, ERR_UNHANDLED_ERROR.
 func (e *UnhandledError) Code() string { return "ERR_UNHANDLED_ERROR" }
@@ -165,9 +238,15 @@ func (e *EventEmitter) add(event string, fn func(args ...any), once, prepend boo
 	} else {
 		list.ls = append(list.ls, l)
 	}
-	if m := e.MaxListeners(); m > 0 && len(list.ls) > m && !list.warned {
-		list.warned = true
-		emitWarning(&MaxListenersExceededWarning{Emitter: e, Type: event, Count: len(list.ls), Max: m})
+	if m := e.MaxListeners(); m > 0 && len(list.ls) > m {
+		warned := &list.warned
+		if e.target {
+			warned = &e.targetWarned
+		}
+		if !*warned {
+			*warned = true
+			emitWarning(&MaxListenersExceededWarning{Emitter: e, Type: event, Count: len(list.ls), Max: m, EventTarget: e.target})
+		}
 	}
 	return l
 }
@@ -208,6 +287,9 @@ func (e *EventEmitter) remove(event string, match func(*Listener) bool) bool {
 		} else {
 			n := make([]*Listener, 0, len(ls)-1)
 			list.ls = append(append(n, ls[:i]...), ls[i+1:]...)
+			if len(list.ls) == 1 {
+				list.warned = false // Node's mark is on the array, which one listener replaces
+			}
 		}
 		if _, ok := e.events["removeListener"]; ok {
 			e.Emit("removeListener", event, l.fn)
@@ -243,7 +325,7 @@ func (e *EventEmitter) RemoveAllListeners(events ...string) {
 		return
 	}
 	if len(events) == 0 {
-		for _, ev := range slices.Clone(e.names) {
+		for _, ev := range e.EventNames() {
 			if ev != "removeListener" {
 				e.RemoveAllListeners(ev)
 			}
@@ -306,22 +388,42 @@ func (e *EventEmitter) RawListeners(event string) []*Listener {
 	return slices.Clone(list.ls)
 }
 
-// EventNames returns the events that have listeners: in the order their first listener
-// was added, ErrorMonitor last.
+// EventNames returns the events that have listeners in the order of Node's (that of
+// Reflect.ownKeys on its events object): names that are array indices ("0", "2", "10", up
+// to "4294967294") first, in numeric order, then the others in the order their first
+// listener was added, ErrorMonitor last.
 func (e *EventEmitter) EventNames() []string {
 	names := make([]string, 0, len(e.names))
-	monitor := false
+	indices, monitor := 0, false
 	for _, n := range e.names {
-		if n == ErrorMonitor {
+		switch {
+		case n == ErrorMonitor:
 			monitor = true
-			continue
+		case arrayIndex(n) >= 0:
+			names = slices.Insert(names, indices, n)
+			indices++
+		default:
+			names = append(names, n)
 		}
-		names = append(names, n)
 	}
+	slices.SortFunc(names[:indices], func(a, b string) int { return cmp.Compare(arrayIndex(a), arrayIndex(b)) })
 	if monitor {
 		names = append(names, ErrorMonitor)
 	}
 	return names
+}
+
+// arrayIndex returns the array index that name is in JavaScript (a canonical decimal
+// below 2^32-1, which objects list first and in numeric order), or -1.
+func arrayIndex(name string) int64 {
+	if name == "" || len(name) > 10 || (name[0] == '0' && len(name) > 1) {
+		return -1
+	}
+	n, err := strconv.ParseUint(name, 10, 32)
+	if err != nil || n == 1<<32-1 {
+		return -1
+	}
+	return int64(n)
 }
 
 // SetMaxListeners sets how many listeners one event may have before the leak warning (0:

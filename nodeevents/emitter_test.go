@@ -201,7 +201,7 @@ func TestEmitterUnhandledError(t *testing.T) {
 		}},
 		{"not an error", "str", func(t *testing.T, v any) {
 			u, ok := v.(*UnhandledError)
-			if !ok || u.Value != "str" || u.Error() != "Unhandled error. (str)" || u.Code() != "ERR_UNHANDLED_ERROR" {
+			if !ok || u.Value != "str" || u.Error() != "Unhandled error. ('str')" || u.Code() != "ERR_UNHANDLED_ERROR" {
 				t.Fatalf("panic value %#v", v)
 			}
 		}},

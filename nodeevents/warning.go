@@ -9,22 +9,31 @@ import (
 	"sync/atomic"
 )
 
-// MaxListenersExceededWarning is the warning an emitter raises, once per event, when the
-// event gets more listeners than MaxListeners allows (Node's "Possible EventEmitter memory
-// leak detected").
+// MaxListenersExceededWarning is the warning an emitter raises when an event gets more
+// listeners than MaxListeners allows (Node's "Possible EventEmitter memory leak detected"):
+// once, and again only after the event was down to one listener.
 type MaxListenersExceededWarning struct {
 	Emitter *EventEmitter
 	Type    string // the event
 	Count   int    // its listeners, with the one just added
 	Max     int    // the limit it went past
+	// EventTarget is set when the emitter is an AbortSignal's: Node's AbortSignal is an
+	// EventTarget, which words the warning its own way and raises it once per signal,
+	// whatever the event.
+	EventTarget bool
 }
 
 // Name is the warning's name, as Node's warning.name.
 func (w *MaxListenersExceededWarning) Name() string { return "MaxListenersExceededWarning" }
 
 func (w *MaxListenersExceededWarning) Error() string {
-	return fmt.Sprintf("Possible EventEmitter memory leak detected. %d %s listeners added to [EventEmitter]. "+
-		"MaxListeners is %d. Use emitter.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
+	if w.EventTarget {
+		return fmt.Sprintf("Possible EventTarget memory leak detected. %d %s listeners added to [AbortSignal]. "+
+			"MaxListeners is %d. Use events.setMaxListeners() to increase limit", w.Count, w.Type, w.Max)
+	}
+	return fmt.Sprintf("Possible EventEmitter memory leak detected. %d %s listeners added to [%s]. "+
+		"MaxListeners is %d. Use emitter.setMaxListeners() to increase limit",
+		w.Count, w.Type, w.Emitter.className(), w.Max)
 }
 
 // warningHandler receives the warnings of this package; atomic, nil: the default.

@@ -46,6 +46,7 @@ type Server struct {
 // is an On("connection") listener.
 func CreateServer(l *uvloop.Loop, connectionListener func(*Socket)) *Server {
 	s := &Server{loop: l}
+	s.SetClassName("Server")
 	if connectionListener != nil {
 		s.OnConnection(connectionListener)
 	}

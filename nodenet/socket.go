@@ -95,7 +95,9 @@ type pendingWrite struct {
 }
 
 func newSocket(l *uvloop.Loop) *Socket {
-	return &Socket{loop: l, flowing: -1, readableHWM: highWaterMark, writableHWM: highWaterMark}
+	s := &Socket{loop: l, flowing: -1, readableHWM: highWaterMark, writableHWM: highWaterMark}
+	s.SetClassName("Socket")
+	return s
 }
 
 // Connect is net.connect(port, host, connectListener): it returns at once, and the

@@ -26,16 +26,17 @@ type ELU struct {
 }
 
 // EventLoopUtilization is performance.eventLoopUtilization([utilization1[, utilization2]]):
-// with no argument, the loop's idle and active time since Run first ran (all zero before);
-// with one, the change since that earlier result; with two, the difference
-// utilization1 - utilization2. Arguments past the second are ignored, as Node ignores them.
+// with no argument, the loop's idle and active time since Run first ran; with one, the
+// change since that earlier result; with two, the difference utilization1 - utilization2.
+// Before Run first ran it is all zero whatever the arguments, as Node's is before its loop
+// starts. Arguments past the second are ignored, as Node ignores them.
 func EventLoopUtilization(l *uvloop.Loop, utils ...ELU) ELU {
-	if len(utils) >= 2 {
-		return newELU(utils[0].Idle-utils[1].Idle, utils[0].Active-utils[1].Active)
-	}
 	now := l.EventLoopUtilization()
 	if now == (uvloop.ELU{}) {
-		return ELU{} // the loop has not run: Node's loopStart <= 0
+		return ELU{} // the loop has not run: Node's loopStart <= 0, checked first
+	}
+	if len(utils) >= 2 {
+		return newELU(utils[0].Idle-utils[1].Idle, utils[0].Active-utils[1].Active)
 	}
 	e := ELU{Idle: ms(now.Idle), Active: ms(now.Active), Utilization: now.Utilization}
 	if len(utils) == 1 {
@@ -136,10 +137,14 @@ func (h *IntervalHistogram) Mean() float64 { return h.m.Mean() }
 func (h *IntervalHistogram) Stddev() float64 { return h.m.Stddev() }
 
 // Percentile is the sample at percentile p in ns; p must be > 0 and <= 100 (else
-// ERR_OUT_OF_RANGE).
+// ERR_OUT_OF_RANGE). With no samples it is 511, as in Node, whose histogram has a lowest
+// discernible value of 1000 ns: the highest value equivalent to 0 is 511.
 func (h *IntervalHistogram) Percentile(p float64) (int64, error) {
 	if !(p > 0 && p <= 100) {
 		return 0, outOfRange("percentile", "> 0 && <= 100", p)
+	}
+	if h.m.Count() == 0 {
+		return 511, nil
 	}
 	return int64(h.m.Percentile(p)), nil
 }

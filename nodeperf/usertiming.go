@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
@@ -219,8 +220,9 @@ func (p *Performance) add(e *Entry) *Entry {
 	return e
 }
 
-// GetEntries is performance.getEntries(): the buffered marks and measures by StartTime, in
-// the order they were made where it is the same.
+// GetEntries is performance.getEntries(): the buffered marks and measures by StartTime;
+// where it is the same, marks before measures (Node sorts its mark buffer followed by its
+// measure buffer with a stable sort), each kind in the order made.
 func (p *Performance) GetEntries() []*Entry { return p.filter(func(*Entry) bool { return true }) }
 
 // GetEntriesByName is performance.getEntriesByName(name[, type]).
@@ -250,7 +252,7 @@ func (p *Performance) filter(keep func(*Entry) bool) []*Entry {
 		case a.StartTime > b.StartTime:
 			return 1
 		}
-		return 0
+		return strings.Compare(a.EntryType, b.EntryType) // "mark" < "measure"
 	})
 	return out
 }

@@ -44,8 +44,8 @@ func (o *Options) unref() bool { return o != nil && o.Unref }
 //
 // With a signal, the promise rejects with an *AbortError when the signal is aborted before
 // the timer fires (at once if it was aborted already), and it settles in the turns of
-// Node's, which settles a promise with a finally that removes the abort listener: three
-// microtasks after a plain promise would.
+// Node's, which passes its promise through SafePromisePrototypeFinally to remove the abort
+// listener: five microtasks after a plain promise would.
 func SetTimeout[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) *promise.Promise[T] {
 	signal := opts.signal()
 	if err := signal.Err(); err != nil {
@@ -63,7 +63,15 @@ func SetTimeout[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) 
 		l.ClearTimeout(t)
 		r.Reject(&nodeevents.AbortError{Cause: reason})
 	})
-	return p.Finally(func() promise.AnyPromise { stop(); return nil })
+	return safeFinally(p, stop)
+}
+
+// safeFinally is Node's SafePromisePrototypeFinally(p, onFinally): p's outcome adopted by a
+// promise (new SafePromise((a, b) => p.then(a, b))), its finally, and a promise that adopts
+// that (.then(a, b)), in as many microtasks: two more than p.Finally.
+func safeFinally[T any](p *promise.Promise[T], onFinally func() bool) *promise.Promise[T] {
+	f := promise.Then[T, T](p, nil, nil).Finally(func() promise.AnyPromise { onFinally(); return nil })
+	return promise.Then[T, T](f, nil, nil)
 }
 
 // SetImmediate returns a promise fulfilled with value in the check phase
@@ -85,101 +93,202 @@ func SetImmediate[T any](l *uvloop.Loop, value T, opts *Options) *promise.Promis
 		l.ClearImmediate(im)
 		r.Reject(&nodeevents.AbortError{Cause: reason})
 	})
-	return p.Finally(func() promise.AnyPromise { stop(); return nil })
+	return safeFinally(p, stop)
 }
 
-// Interval is what SetInterval returns: Node's async iterator over an interval. Each Next
-// is a promise for value after the next run of the interval; runs that came while nobody
-// asked are handed out at once, one per Next, as Node counts them. Return (or the signal)
-// clears the interval. Loop goroutine only.
+// Interval is what SetInterval returns: Node's async iterator over an interval, which is an
+// async generator, and answers as one does, in the same microtask turns:
+//
+//	while (!signal?.aborted) {
+//	  if (notYielded === 0) await new Promise((resolve) => callback = resolve);
+//	  for (; notYielded > 0; notYielded--) yield value;
+//	}
+//	throw new AbortError(undefined, { cause: signal?.reason });
+//
+// Its interval starts at the first Next, when the body first runs, so an Interval never
+// iterated holds no timer. Each Next is a promise for value after the next run of the
+// interval; runs that came while nobody asked are handed out one per Next, a turn apart, as
+// the body yields them. Next and Return calls wait for those before them, as a generator
+// queues its requests; Return (or the signal) clears the interval. Loop goroutine only.
 type Interval[T any] struct {
 	l          *uvloop.Loop
-	t          *uvloop.Timeout
+	d          time.Duration
+	unref      bool
+	t          *uvloop.Timeout // nil until the body starts the interval
 	value      T
 	signal     *nodeevents.AbortSignal
 	stopAbort  func() bool
-	notYielded int
-	waiting    []*promise.Resolvers[nodeevents.IterResult[T]] // Next calls not answered yet, in order
-	err        error                                          // handed to the next Next
-	finished   bool
+	notYielded int                  // Node's: runs not yielded yet, the one being yielded included
+	waiting    []intervalRequest[T] // the generator's queue: Next and Return calls not answered yet
+	state      genState
+	aborted    error // the AbortError the body throws at its loop's test, once the signal aborted
+}
+
+// genState is where the generator's body is.
+type genState uint8
+
+const (
+	genStart     genState = iota // not run yet
+	genYield                     // suspended at the yield
+	genWaitRun                   // awaiting the interval's next run
+	genAwaiting                  // in an await that ends some microtasks later
+	genCompleted                 // returned or threw
+)
+
+// intervalRequest is a Next or a Return in the generator's queue.
+type intervalRequest[T any] struct {
+	r        *promise.Resolvers[nodeevents.IterResult[T]]
+	isReturn bool
 }
 
 // SetInterval returns an async iterator that yields value every d (timers/promises
-// setInterval). The interval starts at once; iterate with Next from promise code, or with
-// All from an Async body, as JavaScript's for await. d is a time.Duration.
+// setInterval), from the first Next on; iterate with Next from promise code, or with All
+// from an Async body, as JavaScript's for await. d is a time.Duration. A signal aborted by
+// the first Next makes it reject with an *AbortError.
 func SetInterval[T any](l *uvloop.Loop, d time.Duration, value T, opts *Options) *Interval[T] {
-	it := &Interval[T]{l: l, value: value, signal: opts.signal()}
-	if err := it.signal.Err(); err != nil {
-		it.err, it.finished = err, true
-		return it
-	}
-	it.t = l.SetInterval(it.run, d)
-	if opts.unref() {
-		it.t.Unref()
-	}
-	it.stopAbort = it.signal.Watch(func(reason error) {
-		l.ClearInterval(it.t)
-		it.finished = true
-		err := &nodeevents.AbortError{Cause: reason}
-		if len(it.waiting) > 0 {
-			w := it.waiting[0]
-			it.waiting = it.waiting[1:]
-			w.Reject(err)
-			it.doneWaiting()
-		} else {
-			it.err = err
-		}
-	})
-	return it
+	return &Interval[T]{l: l, d: d, unref: opts.unref(), value: value, signal: opts.signal()}
 }
 
-func (it *Interval[T]) run() {
-	if len(it.waiting) > 0 {
-		w := it.waiting[0]
-		it.waiting = it.waiting[1:]
-		w.Resolve(nodeevents.IterResult[T]{Value: it.value})
-		return
-	}
-	it.notYielded++
-}
-
-// doneWaiting answers the Next calls still waiting with Done.
-func (it *Interval[T]) doneWaiting() {
-	waiting := it.waiting
-	it.waiting = nil
-	for _, w := range waiting {
-		w.Resolve(nodeevents.IterResult[T]{Done: true})
-	}
-}
-
-// Next returns a promise for the next value (or Done after Return).
+// Next returns a promise for the next value (or Done once the iteration ended). The first
+// Next starts the interval.
 func (it *Interval[T]) Next() *promise.Promise[nodeevents.IterResult[T]] {
-	switch {
-	case it.notYielded > 0:
-		it.notYielded--
-		return promise.Resolve(it.l, nodeevents.IterResult[T]{Value: it.value})
-	case it.err != nil:
-		err := it.err
-		it.err = nil
-		return promise.Reject[nodeevents.IterResult[T]](it.l, err)
-	case it.finished:
-		return promise.Resolve(it.l, nodeevents.IterResult[T]{Done: true})
-	}
+	return it.enqueue(false)
+}
+
+// Return ends the iteration and clears the interval, after the Next calls before it; its
+// promise is Done, and so are the Next calls after it.
+func (it *Interval[T]) Return() *promise.Promise[nodeevents.IterResult[T]] {
+	return it.enqueue(true)
+}
+
+func (it *Interval[T]) enqueue(isReturn bool) *promise.Promise[nodeevents.IterResult[T]] {
 	p, r := promise.WithResolvers[nodeevents.IterResult[T]](it.l)
-	it.waiting = append(it.waiting, r)
+	it.waiting = append(it.waiting, intervalRequest[T]{r: r, isReturn: isReturn})
+	if it.state != genWaitRun && it.state != genAwaiting {
+		it.step()
+	}
 	return p
 }
 
-// Return clears the interval and ends the iteration; the Next calls waiting are Done.
-func (it *Interval[T]) Return() *promise.Promise[nodeevents.IterResult[T]] {
-	it.l.ClearInterval(it.t)
+// step answers the requests at the head of the queue while the body is suspended, as
+// AsyncGeneratorResumeNext does, until the body awaits or the queue is empty.
+func (it *Interval[T]) step() {
+	for len(it.waiting) > 0 && it.state != genWaitRun && it.state != genAwaiting {
+		head := it.waiting[0]
+		switch {
+		case head.isReturn:
+			// return() awaits its value (a turn), at the yield or not; there the body's
+			// finally then clears the interval.
+			it.state = genAwaiting
+			it.after(1, func() {
+				it.cleanup()
+				it.state = genCompleted
+				it.answer(nodeevents.IterResult[T]{Done: true})
+			})
+		case it.state == genCompleted:
+			it.answer(nodeevents.IterResult[T]{Done: true})
+		case it.state == genStart:
+			if err := it.signal.Err(); err != nil {
+				it.state = genCompleted
+				it.fail(err)
+				continue
+			}
+			it.t = it.l.SetInterval(it.run, it.d)
+			if it.unref {
+				it.t.Unref()
+			}
+			it.stopAbort = it.signal.Watch(it.onAbort)
+			it.loop()
+		default: // genYield: resumed after the yield
+			it.notYielded--
+			it.loop()
+		}
+	}
+}
+
+// loop runs the body from its for loop's test: yield (a turn: yield awaits its operand),
+// or the while loop's test, then throw or await a run.
+func (it *Interval[T]) loop() {
+	switch {
+	case it.notYielded > 0:
+		it.yield(1)
+	case it.aborted != nil:
+		it.cleanup()
+		it.state = genCompleted
+		it.fail(it.aborted)
+	default:
+		it.state = genWaitRun
+	}
+}
+
+// yield answers the head Next with value after turns microtasks.
+func (it *Interval[T]) yield(turns int) {
+	it.state = genAwaiting
+	it.after(turns, func() {
+		it.state = genYield
+		it.answer(nodeevents.IterResult[T]{Value: it.value})
+	})
+}
+
+// after runs fn turns microtasks from now, then answers the requests fn left.
+func (it *Interval[T]) after(turns int, fn func()) {
+	if turns == 0 {
+		fn()
+		it.step()
+		return
+	}
+	it.l.QueueMicrotask(func() { it.after(turns-1, fn) })
+}
+
+// answer resolves the head request with r.
+func (it *Interval[T]) answer(r nodeevents.IterResult[T]) {
+	w := it.waiting[0]
+	it.waiting = it.waiting[1:]
+	w.r.Resolve(r)
+}
+
+// fail rejects the head request with err.
+func (it *Interval[T]) fail(err error) {
+	w := it.waiting[0]
+	it.waiting = it.waiting[1:]
+	w.r.Reject(err)
+}
+
+// cleanup is the body's finally: the interval and the abort listener go.
+func (it *Interval[T]) cleanup() {
+	if it.t != nil {
+		it.l.ClearInterval(it.t)
+	}
 	if it.stopAbort != nil {
 		it.stopAbort()
 	}
-	it.finished = true
 	it.notYielded = 0
-	it.doneWaiting()
-	return promise.Resolve(it.l, nodeevents.IterResult[T]{Done: true})
+}
+
+// run is the interval's callback: a run, which ends the body's await of one a turn later.
+func (it *Interval[T]) run() {
+	it.notYielded++
+	if it.state == genWaitRun {
+		it.yield(2)
+	}
+}
+
+// onAbort is Node's onCancel: the interval is cleared, and a body awaiting a run resumes
+// with the AbortError three turns later (the promise it awaits adopts a rejected one);
+// otherwise it throws the error at its loop's test.
+func (it *Interval[T]) onAbort(reason error) {
+	it.l.ClearInterval(it.t)
+	err := &nodeevents.AbortError{Cause: reason}
+	if it.state != genWaitRun {
+		it.aborted = err
+		return
+	}
+	it.state = genAwaiting
+	it.after(3, func() {
+		it.cleanup()
+		it.state = genCompleted
+		it.fail(err)
+	})
 }
 
 // All is for await: inside a promise.Async body of the loop, it yields value after each run

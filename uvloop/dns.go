@@ -308,6 +308,42 @@ func (r *LookupReq) finish(err error) {
 	after(err)
 }
 
+// inetAton parses s as glibc's getaddrinfo recognizes a numeric IPv4 host (inet_aton, with
+// nothing after the address): one to four numbers separated by dots, each decimal, octal
+// (a leading 0) or hexadecimal (0x), the last one filling the bytes the others leave
+// ("127.1", "0x7f.1", "2130706433" and "127.0.0.01" are 127.0.0.1). It returns the zero
+// Addr when s is not one.
+func inetAton(s string) netip.Addr {
+	parts := strings.SplitN(s, ".", 5)
+	if len(parts) > 4 {
+		return netip.Addr{}
+	}
+	var ip uint32
+	for i, p := range parts {
+		base := 10
+		switch {
+		case len(p) > 1 && (p[1] == 'x' || p[1] == 'X') && p[0] == '0':
+			base, p = 16, p[2:]
+		case len(p) > 1 && p[0] == '0':
+			base, p = 8, p[1:]
+		}
+		bits := 8 // each part but the last is a byte; the last has the rest
+		if i == len(parts)-1 {
+			bits = 8 * (5 - len(parts))
+		}
+		v, err := strconv.ParseUint(p, base, bits)
+		if err != nil {
+			return netip.Addr{}
+		}
+		if i < len(parts)-1 {
+			ip |= uint32(v) << (24 - 8*i)
+		} else {
+			ip |= uint32(v)
+		}
+	}
+	return netip.AddrFrom4([4]byte{byte(ip >> 24), byte(ip >> 16), byte(ip >> 8), byte(ip)})
+}
+
 // isInvalidName reports whether host is in the .invalid domain (RFC 6761 6.4).
 func isInvalidName(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
@@ -339,7 +375,11 @@ func getaddrinfo(ctx context.Context, node, service string, h *AddrInfoHints) ([
 	}
 	var addrs []netip.Addr
 	canon := node
-	switch a, err := netip.ParseAddr(node); {
+	a, err := netip.ParseAddr(node)
+	if err != nil && inetAton(node).IsValid() {
+		a, err = inetAton(node), nil // glibc's numeric forms that netip does not take: "127.1"
+	}
+	switch {
 	case node == "":
 		if h.Flags&AIPassive != 0 {
 			addrs = []netip.Addr{netip.IPv6Unspecified(), netip.IPv4Unspecified()}
@@ -421,6 +461,12 @@ func eaiOf(ctx context.Context, err error) EAI {
 		case de.IsTimeout, de.IsTemporary:
 			return EAIAgain
 		}
+	}
+	// "no suitable address found": the name has no address of the family asked for, which
+	// glibc's getaddrinfo reports as EAI_NONAME (Node's ENOTFOUND).
+	var ae *net.AddrError
+	if errors.As(err, &ae) {
+		return EAINoName
 	}
 	return EAIFail
 }
