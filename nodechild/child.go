@@ -160,6 +160,7 @@ func Spawn(l *uvloop.Loop, command string, args []string, opts *SpawnOptions) (*
 		stdio = append(stdio, "pipe")
 	}
 	c := &ChildProcess{loop: l, Spawnfile: file, Spawnargs: argv, closesNeed: 1}
+	c.SetClassName("ChildProcess")
 	containers := make([]uvloop.StdioContainer, len(stdio))
 	pipes := make([]*uvloop.Pipe, len(stdio))
 	for i, kind := range stdio {

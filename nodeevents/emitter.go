@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -71,21 +72,62 @@ type EventEmitter struct {
 	maxSet       bool     // else the limit is DefaultMaxListeners
 	target       bool     // an AbortSignal's: Node's is an EventTarget, which warns its own way
 	targetWarned bool     // an EventTarget's leak warning was raised (once, whatever the event)
-	class        string   // SetClassName's name, "" for EventEmitter
+	class        uint8    // SetClassName's name: its index in classNames (0: EventEmitter)
 }
+
+// classNames are the names SetClassName was given, "EventEmitter" first: an emitter keeps
+// an index (a byte, in the struct's padding, so that emitters embedded in per-request
+// structures stay in their size class). Written under classMu, copied on write.
+var (
+	classNames atomic.Pointer[[]string]
+	classMu    sync.Mutex
+)
+
+func init() { classNames.Store(&[]string{"EventEmitter"}) }
 
 // SetClassName sets the name the emitter goes by in its leak warning ("... added to
 // [Socket]"), as Node's util.inspect names an object by its class; "" (the default) is
-// "EventEmitter". A type that embeds an EventEmitter calls it when it makes one, as
-// nodenet's Socket and Server do.
-func (e *EventEmitter) SetClassName(name string) { e.class = name }
+// "EventEmitter". A type that embeds an EventEmitter calls it when it makes one (or
+// SetClass, with the name registered once, where it makes many).
+func (e *EventEmitter) SetClassName(name string) { e.class = uint8(NewClass(name)) }
+
+// SetClass is SetClassName with a name NewClass registered.
+func (e *EventEmitter) SetClass(c Class) { e.class = uint8(c) }
+
+// Class is a class name for leak warnings, registered by NewClass.
+type Class uint8
+
+// NewClass registers name for SetClass and returns it ("" is EventEmitter's); a name
+// registered before gives the same Class. A program may register up to 255 names; past
+// them NewClass returns EventEmitter's.
+func NewClass(name string) Class {
+	if name == "" {
+		return 0
+	}
+	if i := slices.Index(*classNames.Load(), name); i >= 0 {
+		return Class(i)
+	}
+	classMu.Lock()
+	defer classMu.Unlock()
+	names := *classNames.Load()
+	i := slices.Index(names, name)
+	if i < 0 {
+		if len(names) > 255 {
+			return 0
+		}
+		i = len(names)
+		names = append(slices.Clip(names), name)
+		classNames.Store(&names)
+	}
+	return Class(i)
+}
 
 // className is the emitter's name in the leak warning.
 func (e *EventEmitter) className() string {
-	if e == nil || e.class == "" {
+	if e == nil {
 		return "EventEmitter"
 	}
-	return e.class
+	return (*classNames.Load())[e.class]
 }
 
 // eventList holds one event's listeners. The slice is never changed in place below its

@@ -179,6 +179,7 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
 		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}, end: -1}
 	r.self = r
+	r.SetClassName("ReadStream")
 	if enc, _ := normEncoding(o.Encoding); enc != "" {
 		r.dec = newStringDecoder(enc)
 	}
@@ -561,6 +562,7 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
 		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}}
 	w.self = w
+	w.SetClassName("WriteStream")
 	if w.mode == 0 {
 		w.mode = defaultFileMode
 	}

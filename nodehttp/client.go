@@ -99,6 +99,7 @@ type pendingOut struct {
 // The request goes once End is called.
 func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *ClientRequest {
 	req := &ClientRequest{loop: l, Method: o.Method, Path: o.Path, Port: o.Port, contentLen: -1}
+	req.SetClass(requestClass)
 	if req.Method == "" {
 		req.Method = "GET"
 	}

@@ -52,7 +52,10 @@ func newIncoming(tk *ticker) *IncomingMessage {
 	return m
 }
 
-func (m *IncomingMessage) init(tk *ticker) { m.r.init(tk, m) }
+func (m *IncomingMessage) init(tk *ticker) {
+	m.r.init(tk, m)
+	m.SetClass(incomingClass)
+}
 
 func (m *IncomingMessage) destroyHook(err error) bool {
 	if !m.r.endEmitted || !m.Complete {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/uvgo/uvgo/http1"
+	"github.com/uvgo/uvgo/nodeevents"
 	"github.com/uvgo/uvgo/nodenet"
 )
 
@@ -61,7 +62,16 @@ func (res *ServerResponse) store() {
 
 func (res *ServerResponse) init(s *Server, req *IncomingMessage, w *http1.Response, sock *Socket) {
 	res.StatusCode, res.srv, res.req, res.w, res.sock = 200, s, req, w, sock
+	res.SetClass(responseClass)
 }
+
+// The names of this package's emitters in leak warnings, as Node's.
+var (
+	serverClass   = nodeevents.NewClass("Server")
+	incomingClass = nodeevents.NewClass("IncomingMessage")
+	responseClass = nodeevents.NewClass("ServerResponse")
+	requestClass  = nodeevents.NewClass("ClientRequest")
+)
 
 // Req returns the request the response answers.
 func (res *ServerResponse) Req() *IncomingMessage { return res.req }

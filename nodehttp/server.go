@@ -81,6 +81,7 @@ func CreateServer(l *uvloop.Loop, requestListener func(req *IncomingMessage, res
 	}
 	s.socks.next, s.socks.prev = &s.socks, &s.socks
 	s.tk = newTicker(l)
+	s.SetClass(serverClass)
 	if requestListener != nil {
 		s.OnRequest(requestListener)
 	}

@@ -7,6 +7,12 @@ import "github.com/uvgo/uvgo/nodeevents"
 // that embed it keep compiling.
 type EventEmitter = nodeevents.EventEmitter
 
+// The names of this package's emitters in leak warnings, as Node's.
+var (
+	socketClass = nodeevents.NewClass("Socket")
+	serverClass = nodeevents.NewClass("Server")
+)
+
 // Listener is the token of one registration (nodeevents.Listener).
 type Listener = nodeevents.Listener
 

@@ -46,7 +46,7 @@ type Server struct {
 // is an On("connection") listener.
 func CreateServer(l *uvloop.Loop, connectionListener func(*Socket)) *Server {
 	s := &Server{loop: l}
-	s.SetClassName("Server")
+	s.SetClass(serverClass)
 	if connectionListener != nil {
 		s.OnConnection(connectionListener)
 	}

@@ -96,7 +96,7 @@ type pendingWrite struct {
 
 func newSocket(l *uvloop.Loop) *Socket {
 	s := &Socket{loop: l, flowing: -1, readableHWM: highWaterMark, writableHWM: highWaterMark}
-	s.SetClassName("Socket")
+	s.SetClass(socketClass)
 	return s
 }
 

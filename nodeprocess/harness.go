@@ -96,6 +96,7 @@ var exitUnwind = ErrExit
 // listener runs after it, as in Node.
 func New(l *uvloop.Loop, opts ...Option) *Process {
 	p := &Process{loop: l, errOut: os.Stderr, warnings: true, signals: map[string]*uvloop.Signal{}}
+	p.SetClassName("process")
 	for _, o := range opts {
 		o(p)
 	}
