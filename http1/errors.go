@@ -34,6 +34,17 @@ var (
 	ErrVersion          = &Error{505, "unsupported HTTP version"}
 )
 
+// ErrNotHTTP and ErrStatusCode refuse a response (a client's parser, ExpectResponse) that
+// does not begin with "HTTP/", and one whose status is not three digits.
+var (
+	ErrNotHTTP    = &Error{400, "not an HTTP response"}
+	ErrStatusCode = &Error{400, "malformed status code"}
+)
+
+// ErrDuplicateLength refuses a response with more than one Content-Length field (a client's
+// parser, ExpectResponse), equal or not, as llhttp does.
+var ErrDuplicateLength = &Error{400, "repeated Content-Length"}
+
 // ErrAfterClose refuses the bytes that follow a request that closes the connection, under
 // RefuseAfterClose.
 var ErrAfterClose = &Error{400, "data after a request that closes the connection"}

@@ -400,6 +400,9 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 				st = stReqLF
 			}
 		case stRespVersion:
+			if p.nver < len("HTTP/") && c != "HTTP/"[p.nver] {
+				return p.fail(ErrNotHTTP) // at once, as llhttp: bytes that cannot begin a response
+			}
 			minor, done, err := p.version(c, ' ', ErrStatusLine)
 			if err != nil {
 				return p.fail(err)
@@ -421,6 +424,8 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			case p.digits == 3 && c == '\r':
 				p.method = span{i - origin, i - origin}
 				st = stReqLF
+			case p.digits < 3 || isDigit(c):
+				return p.fail(ErrStatusCode)
 			default:
 				return p.fail(ErrStatusLine)
 			}

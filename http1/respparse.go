@@ -44,8 +44,10 @@ func (h *ResponseHead) Header(name string) []byte {
 // response, which answers a request with the given method: the response to HEAD has no
 // body, and a 2xx answer to CONNECT is an upgrade. Call it before each response. The same
 // framing rules hold as for requests (RFC 9112 section 6.3), with a body that ends with the
-// connection where neither Transfer-Encoding nor Content-Length frames it; caps are the
-// same fields (MaxBodySize -1 lifts the body's).
+// connection where neither Transfer-Encoding nor Content-Length frames it, and stricter
+// ones as llhttp's: a response with both Transfer-Encoding and Content-Length fails with
+// ErrFraming, one with two Content-Lengths with ErrDuplicateLength. Caps are the same
+// fields (MaxBodySize -1 lifts the body's).
 func (p *Parser) ExpectResponse(method string) {
 	p.resp = true
 	p.noBody = method == "HEAD"
@@ -87,9 +89,18 @@ func (p *Parser) finishResponseHead(head []byte) *Error {
 		if n := len(fld.Name); n != 10 && n != 14 && n != 17 {
 			continue
 		}
+		if f.haveCL && equalFold(fld.Name, "content-length") {
+			return ErrDuplicateLength // (even an equal one: llhttp's rule, node's client)
+		}
 		if err := f.add(fld); err != nil {
 			return err
 		}
+	}
+	if f.haveCL && f.nte > 0 {
+		// Whatever the status: a response framed two ways is refused, as llhttp (and so
+		// node's client) refuses it, rather than believed one way (RFC 9112 section 6.3
+		// lets Transfer-Encoding win), which a second response smuggled in its body needs.
+		return ErrFraming
 	}
 	h.KeepAlive = f.keepAlive(h.Minor)
 	p.received, p.remaining = 0, 0
@@ -103,11 +114,7 @@ func (p *Parser) finishResponseHead(head []byte) *Error {
 		p.state = stEnd
 	case f.nte > 0:
 		// The last coding decides; anything but chunked runs until the connection closes
-		// (RFC 9112 section 6.3). Beside a Content-Length, Transfer-Encoding wins and the
-		// connection is not reused.
-		if f.haveCL {
-			h.KeepAlive = false
-		}
+		// (RFC 9112 section 6.3).
 		last := f.te
 		if i := bytes.LastIndexByte(f.te, ','); i >= 0 {
 			last = f.te[i+1:]

@@ -477,7 +477,7 @@ func (req *ClientRequest) socketData(d []byte) {
 			req.detachListeners(1, 2)
 			req.socket.Destroy(nil)
 			req.hadError = true
-			req.Emit("error", parseError(err))
+			req.Emit("error", responseParseError(err))
 			return
 		}
 		switch ev {
@@ -497,6 +497,38 @@ func (req *ClientRequest) socketData(d []byte) {
 				continue
 			}
 			req.messageComplete()
+			if len(d) > 0 {
+				req.afterResponse(d)
+			}
+			return
+		}
+	}
+}
+
+// afterResponse parses what came after the response in the same read, as Node's parser
+// goes on with it: bytes that are not a response's head fail the request ("error" after
+// "response", before the response's "end") and the socket is destroyed; a second response
+// destroys it too (Node's double response), without an error. Either way the socket is
+// not kept for another request. An incomplete head is dropped with the parser, as Node's.
+func (req *ClientRequest) afterResponse(d []byte) {
+	s := req.socket
+	if s == nil {
+		return
+	}
+	req.p.ExpectResponse(req.Method)
+	for len(d) > 0 {
+		n, ev, err := req.p.Parse(d)
+		d = d[n:]
+		switch {
+		case err != nil:
+			s.Destroy(nil)
+			req.hadError = true
+			req.Emit("error", responseParseError(err))
+			return
+		case ev == http1.EventHead:
+			s.Destroy(nil)
+			return
+		case ev == EventNone:
 			return
 		}
 	}

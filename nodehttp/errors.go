@@ -81,6 +81,26 @@ func parseError(err error) *nodenet.Error {
 	return &nodenet.Error{Code: e.code, Message: "Parse Error: " + e.msg, Err: err}
 }
 
+// responseErrors are Node's codes and messages for the client's parser where llhttp words
+// a response's faults otherwise than a request's.
+var responseErrors = map[*http1.Error]struct{ code, msg string }{
+	http1.ErrFraming:         {"HPE_INVALID_CONTENT_LENGTH", "Content-Length can't be present with Transfer-Encoding"},
+	http1.ErrDuplicateLength: {"HPE_UNEXPECTED_CONTENT_LENGTH", "Duplicate Content-Length"},
+	http1.ErrNotHTTP:         {"HPE_INVALID_CONSTANT", "Expected HTTP/, RTSP/ or ICE/"},
+	http1.ErrStatusCode:      {"HPE_INVALID_STATUS", "Invalid status code"},
+}
+
+// responseParseError is parseError for the client's response parser.
+func responseParseError(err error) *nodenet.Error {
+	var he *http1.Error
+	if errors.As(err, &he) {
+		if e, ok := responseErrors[he]; ok {
+			return &nodenet.Error{Code: e.code, Message: "Parse Error: " + e.msg, Err: err}
+		}
+	}
+	return parseError(err)
+}
+
 func toString(v any) string { return fmt.Sprint(v) }
 
 // errnoName is the errno's name in err ("EADDRINUSE"), or "UNKNOWN".
