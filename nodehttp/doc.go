@@ -40,7 +40,11 @@
 // more than maxHeadersCount fields (Node keeps the first ones), and it differs from llhttp
 // on some odd requests (methods Node does not know, repeated or malformed Host, repeated
 // equal Content-Lengths, a Transfer-Encoding coding before chunked, chunk-size lines over
-// 4 KiB): see TestRawNodeParityRev9h for what is held to Node.
+// 4 KiB): see TestRawNodeParityRev9h for what is held to Node. The client's parser refuses
+// what llhttp refuses in a response (both framings, a repeated Content-Length, bytes after
+// it in the same read), but words some faults of a status line or field otherwise and
+// refuses control bytes in a reason phrase, which llhttp takes: see
+// TestClientHostileServerRev10c.
 // The 'readable' event, read(), setTimeout, https and HTTP/2 are not here.
 //
 // Everything in this package belongs to the loop goroutine.
