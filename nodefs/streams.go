@@ -40,13 +40,14 @@ type ReadStream struct {
 
 	BytesRead int64 // bytesRead
 
-	reading, ended bool
-	endEmitted     bool
-	flowing        bool  // data events are being emitted
-	paused         bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
-	buf            []any // chunks read while paused, for the next flow
-	bufLen         int
-	pipeState      nodenet.PipeState
+	reading, ended  bool
+	endEmitted      bool
+	flowing         bool  // data events are being emitted
+	paused          bool  // Pause was called (Node's flowing === false): a "data" listener does not resume
+	resumeScheduled bool  // Resume's nextTick is queued and has not run
+	buf             []any // chunks read while paused, for the next flow
+	bufLen          int
+	pipeState       nodenet.PipeState
 }
 
 // fileStream is what ReadStream and WriteStream share: the file, Node's construct (open it,
@@ -67,6 +68,7 @@ type fileStream struct {
 	opening   bool  // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
 	destroyed bool  // Destroy was called
 	destErr   error // the error Destroy was given, emitted once the open or I/O in flight is done
+	closed    bool  // "close" was emitted
 }
 
 // fileStreamer is what a fileStream calls on its stream.
@@ -85,7 +87,7 @@ func (s *fileStream) construct(hasFd bool, fd int) error {
 			return err
 		}
 		s.fd = fd
-		s.fs.loop.NextTick(s.didOpen)
+		s.fs.loop.NextTick(func() { s.didOpen(false) })
 	} else {
 		s.fs.loop.NextTick(s.open)
 	}
@@ -95,32 +97,48 @@ func (s *fileStream) construct(hasFd bool, fd int) error {
 func (s *fileStream) open() {
 	if err := s.fs.loop.FSOpen(nil, s.path, s.flags, s.mode, func(req *uvloop.FSReq) {
 		if err := req.Err(); err != nil {
-			s.opening = false
-			if s.destroyed {
-				if s.destErr == nil {
-					s.destErr = fromErr(err)
-				}
-				s.finishDestroy()
-				return
-			}
-			s.self.Destroy(fromErr(err))
+			s.fs.loop.NextTick(func() { s.failOpen(fromErr(err)) })
 			return
 		}
 		s.fd = int(req.Result())
-		s.didOpen()
+		s.didOpen(true)
 	}); err != nil {
-		s.opening = false
-		s.self.Destroy(fromErr(err))
+		s.fs.loop.NextTick(func() { s.failOpen(fromErr(err)) })
 	}
 }
 
-// didOpen is the end of Node's construct: "open" and "ready" are emitted even when the
-// stream was destroyed meanwhile, and the destroy then goes on.
-func (s *fileStream) didOpen() {
+// failOpen is the end of Node's construct when the open failed (its onConstruct, a nextTick
+// after the open's callback): the stream is destroyed with the error, or, if it was
+// destroyed meanwhile, its destroy goes on.
+func (s *fileStream) failOpen(err error) {
+	s.opening = false
+	if s.destroyed {
+		if s.destErr == nil {
+			s.destErr = err
+		}
+		s.finishDestroy()
+		return
+	}
+	s.self.Destroy(err)
+}
+
+// didOpen is the end of Node's construct: with emit (a file it opened, not a descriptor it
+// was given), "open" and "ready" are emitted, even when the stream was destroyed meanwhile.
+// The stream counts as constructed only from a nextTick queued before them (Node's
+// onConstruct): writes made by their listeners wait, and go out with the ones before.
+func (s *fileStream) didOpen(emit bool) {
+	s.fs.loop.NextTick(s.constructed)
+	if emit {
+		s.self.Emit("open", s.fd)
+		s.self.Emit("ready")
+	}
+}
+
+// constructed is Node's onConstruct: a Destroy made meanwhile goes on, else the stream
+// reads or writes.
+func (s *fileStream) constructed() {
 	s.opened = true
-	s.self.Emit("open", s.fd)
-	s.self.Emit("ready")
-	s.opening = false // a Destroy from the listeners waited for this point
+	s.opening = false
 	if s.destroyed {
 		s.finishDestroy()
 		return
@@ -134,6 +152,7 @@ func (s *fileStream) finishDestroy() {
 	err := s.destErr
 	loop := s.fs.loop
 	then := func() {
+		s.closed = true
 		if err != nil {
 			s.self.Emit("error", err)
 		}
@@ -201,10 +220,7 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 		if o.HasStart && o.Start > o.End {
 			return nil, argError("ERR_OUT_OF_RANGE", "The value of \"start\" is out of range. It must be <= \"end\" (here: "+itoa(o.End)+"). Received "+itoa(o.Start))
 		}
-		r.end = o.End
-		if r.pos < 0 {
-			r.pos = 0 // Node reads from 0 when only end is given
-		}
+		r.end = o.End // without start, from the file's position: end bounds BytesRead
 	}
 	if err := r.construct(o.HasFd, o.Fd); err != nil {
 		return nil, err
@@ -273,11 +289,18 @@ func (r *ReadStream) Resume() *ReadStream {
 		return r
 	}
 	r.flowing = true
-	r.fs.loop.NextTick(func() {
-		r.Emit("resume")
-		r.flow()
-	})
+	if !r.resumeScheduled { // Node's resumeScheduled: one "resume" however often it is called
+		r.resumeScheduled = true
+		r.fs.loop.NextTick(r.resumeNT)
+	}
 	return r
+}
+
+// resumeNT is Node's resume_: "resume", then the stream flows (unless paused since).
+func (r *ReadStream) resumeNT() {
+	r.resumeScheduled = false
+	r.Emit("resume")
+	r.flow()
 }
 
 // flow hands what was read while paused to "data", then reads on while the stream flows.
@@ -319,16 +342,20 @@ func (r *ReadStream) Pause() *ReadStream {
 	return r
 }
 
-// IsPaused is readable.isPaused().
-func (r *ReadStream) IsPaused() bool { return !r.flowing }
+// IsPaused is readable.isPaused(): Pause was called, and Resume (or a pipe's drain) not
+// since. A stream that nothing reads yet is not paused.
+func (r *ReadStream) IsPaused() bool { return r.paused }
 
 func (r *ReadStream) read() {
 	if !r.opened || !r.flowing || r.reading || r.ended || r.destroyed {
 		return
 	}
 	size := int64(r.hwm)
-	if r.end >= 0 {
+	switch {
+	case r.end >= 0 && r.pos >= 0:
 		size = min(size, r.end-r.pos+1)
+	case r.end >= 0:
+		size = min(size, r.end-r.BytesRead+1) // Node's _read without start
 	}
 	if size <= 0 {
 		r.pushEOF()
@@ -518,8 +545,9 @@ type WriteStreamOptions struct {
 
 // WriteStream is fs.WriteStream. Write returns false once HighWaterMark bytes or more are
 // buffered ("drain" follows when they are written). Events, in Node's order: "open" (fd),
-// "ready", "drain", "finish" (after End, once everything is written; End's callback runs
-// just before), "close" once the descriptor is closed; "error" then "close" on failure.
+// "ready" (neither for a descriptor given as Fd), "drain" (before the callback of the write
+// that emptied the buffer), "finish" (after End, once everything is written; End's callback
+// runs just before), "close" once the descriptor is closed; "error" then "close" on failure.
 // Written bytes must not be touched until their write callback runs. Loop goroutine only.
 type WriteStream struct {
 	nodenet.EventEmitter
@@ -527,14 +555,16 @@ type WriteStream struct {
 
 	BytesWritten int64 // bytesWritten
 
-	queue         []pendingWrite
-	length        int // buffered bytes, written or not yet
-	writing       bool
-	needDrain     bool
-	ending        bool
-	finished      bool
-	finishEmitted bool
-	onFinish      []func()
+	queue     []pendingWrite // buffered: not handed to a write yet
+	inflight  []pendingWrite // the writes of the write (or writev) in flight
+	length    int            // buffered bytes, written or not yet
+	writing   bool
+	needDrain bool
+	ending    bool
+	finishing bool  // finish is queued (Node's prefinished)
+	finished  bool  // "finish" is being or was emitted (Node's finished)
+	errored   error // Node's state.errored: the first write error, or Destroy's error
+	onFinish  []func(error)
 }
 
 type pendingWrite struct {
@@ -596,11 +626,7 @@ func (w *WriteStream) begin() { w.flush() }
 // from a nextTick and the stream is destroyed with it ("error", then "close"). On a destroyed
 // stream cb gets ERR_STREAM_DESTROYED.
 func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
-	if w.ending || w.destroyed {
-		err := nodenet.ErrWriteAfterEnd
-		if w.destroyed {
-			err = nodenet.ErrDestroyed
-		}
+	if err := w.writeErr(); err != nil {
 		if cb != nil {
 			w.fs.loop.NextTick(func() { cb(err) })
 		}
@@ -619,6 +645,17 @@ func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
 	return ret
 }
 
+// writeErr is the error of a write now (Node's _write): after End, or once destroyed.
+func (w *WriteStream) writeErr() error {
+	switch {
+	case w.ending:
+		return nodenet.ErrWriteAfterEnd
+	case w.destroyed:
+		return nodenet.ErrDestroyed
+	}
+	return nil
+}
+
 // WriteString is writable.write(string, encoding, cb).
 func (w *WriteStream) WriteString(s, encoding string, cb func(err error)) bool {
 	b, err := Decode(s, encoding)
@@ -629,10 +666,14 @@ func (w *WriteStream) WriteString(s, encoding string, cb func(err error)) bool {
 	return w.Write(b, cb)
 }
 
-// flush writes what is queued: one chunk with write, several with writev (Node's _writev).
+// flush writes what is queued (Node's clearBuffer): one chunk with write, several with
+// writev (Node's _writev); with nothing queued after End, it finishes.
 func (w *WriteStream) flush() {
-	if !w.opened || w.writing || w.destroyed || len(w.queue) == 0 {
-		if w.opened && !w.writing && len(w.queue) == 0 && w.ending && !w.finished {
+	if !w.opened || w.writing || w.destroyed || w.errored != nil {
+		return
+	}
+	if len(w.queue) == 0 {
+		if w.ending && !w.finishing {
 			w.finish()
 		}
 		return
@@ -646,25 +687,42 @@ func (w *WriteStream) flush() {
 		total += len(p.data)
 	}
 	w.writing = true
-	w.writeAll(bufs, total, batch)
+	w.inflight = batch
+	w.writeAll(bufs, total, len(batch) > 1)
 }
 
-func (w *WriteStream) writeAll(bufs [][]byte, total int, batch []pendingWrite) {
+// Node's ERR_STREAM_DESTROYED for a writev in flight when the stream was destroyed, and for
+// End's callback.
+var (
+	errDestroyedWritev = &nodenet.Error{Code: "ERR_STREAM_DESTROYED", Message: "Cannot call writev after a stream was destroyed"}
+	errDestroyedEnd    = &nodenet.Error{Code: "ERR_STREAM_DESTROYED", Message: "Cannot call end after a stream was destroyed"}
+	errAlreadyFinished = &nodenet.Error{Code: "ERR_STREAM_ALREADY_FINISHED", Message: "Cannot call end after a stream was finished"}
+)
+
+// writeAll writes bufs (total bytes; vec: the batch went out as a writev), and again what a
+// short write left.
+func (w *WriteStream) writeAll(bufs [][]byte, total int, vec bool) {
 	cb := func(req *uvloop.FSReq) {
-		if w.destroyed { // Destroy waited for this write
+		if w.destroyed { // Destroy waited for this write: it fails (Node's writeAll)
 			w.writing = false
-			w.failQueued(batch)
+			err := fromErr(req.Err())
+			if err == nil {
+				err = nodenet.ErrDestroyed
+				if vec {
+					err = errDestroyedWritev
+				}
+			}
+			w.writeFailed(err)
+			if w.destErr == nil { // Node's close(stream, err || er)
+				w.destErr = err
+			}
 			w.finishDestroy()
 			return
 		}
 		if err := req.Err(); err != nil {
 			w.writing = false
 			err = fromErr(err)
-			for _, p := range batch {
-				if p.cb != nil {
-					p.cb(err)
-				}
-			}
+			w.writeFailed(err)
 			w.Destroy(err)
 			return
 		}
@@ -685,22 +743,26 @@ func (w *WriteStream) writeAll(bufs [][]byte, total int, batch []pendingWrite) {
 				total -= n
 				n = 0
 			}
-			w.writeAll(bufs, total, batch)
+			w.writeAll(bufs, total, vec)
 			return
 		}
-		w.writing = false
+		batch := w.inflight
+		w.writing, w.inflight = false, nil
 		for _, p := range batch {
 			w.length -= len(p.data)
 		}
 		w.flush() // Node's clearBuffer comes before afterWrite
+		if w.needDrain && w.length == 0 && !w.ending && !w.destroyed {
+			w.needDrain = false
+			w.Emit("drain")
+		}
 		for _, p := range batch {
 			if p.cb != nil {
 				p.cb(nil)
 			}
 		}
-		if w.needDrain && w.length == 0 && !w.ending && !w.destroyed {
-			w.needDrain = false
-			w.Emit("drain")
+		if w.destroyed {
+			w.errorBuffer()
 		}
 	}
 	var err error
@@ -711,42 +773,117 @@ func (w *WriteStream) writeAll(bufs [][]byte, total int, batch []pendingWrite) {
 	}
 	if err != nil {
 		w.writing = false
-		w.Destroy(fromErr(err))
+		err = fromErr(err)
+		w.writeFailed(err)
+		w.Destroy(err)
+	}
+}
+
+// writeFailed is Node's onwrite with an error: the stream's error is err unless it has one,
+// the writes in flight call back with err, the buffered ones and End's callbacks with the
+// stream's error (errorBuffer).
+func (w *WriteStream) writeFailed(err error) {
+	batch := w.inflight
+	w.inflight = nil
+	if w.errored == nil {
+		w.errored = err
+	}
+	for _, p := range batch {
+		w.length -= len(p.data)
+		if p.cb != nil {
+			p.cb(err)
+		}
+	}
+	w.errorBuffer()
+}
+
+// errorBuffer is Node's: unless a write is in flight, the buffered writes call back with the
+// stream's error (ERR_STREAM_DESTROYED if none) and leave WritableLength, and so do End's
+// callbacks.
+func (w *WriteStream) errorBuffer() {
+	if w.writing {
+		return
+	}
+	queued, ends := w.queue, w.onFinish
+	w.queue, w.onFinish = nil, nil
+	for _, p := range queued {
+		w.length -= len(p.data)
+		if p.cb != nil {
+			err := w.errored
+			if err == nil {
+				err = nodenet.ErrDestroyed
+			}
+			p.cb(err)
+		}
+	}
+	for _, cb := range ends {
+		err := w.errored
+		if err == nil {
+			err = errDestroyedEnd
+		}
+		cb(err)
 	}
 }
 
 // End is writable.end(chunk, cb): data (if not nil) is written last; once everything is
-// written, cb runs, then "finish", then the descriptor is closed and "close" follows.
+// written, cb runs, then "finish", then the descriptor is closed and "close" follows. cb
+// runs (from a nextTick) if the stream fails or is destroyed instead, as Node's does with
+// the error: EndErr passes it on.
 func (w *WriteStream) End(data []byte, cb func()) *WriteStream {
-	if data != nil && !w.ending {
+	if cb == nil {
+		return w.EndErr(data, nil)
+	}
+	return w.EndErr(data, func(error) { cb() })
+}
+
+// EndErr is writable.end(chunk, cb) with the argument of Node's callback: nil once
+// everything is written (just before "finish"), else the stream's error, or, on a stream
+// destroyed without one, ERR_STREAM_DESTROYED; after "finish", ERR_STREAM_ALREADY_FINISHED
+// if the stream had been ended, from a nextTick.
+func (w *WriteStream) EndErr(data []byte, cb func(err error)) *WriteStream {
+	var err error
+	if data != nil {
+		err = w.writeErr()
 		w.Write(data, nil)
 	}
-	if cb != nil {
-		if w.finished {
-			w.fs.loop.NextTick(cb)
-		} else {
-			w.onFinish = append(w.onFinish, cb)
-		}
+	switch {
+	case err != nil:
+	case !w.ending && w.errored == nil:
+		w.ending = true
+		w.flush()
+	case w.finished:
+		err = errAlreadyFinished
+	case w.destroyed:
+		err = errDestroyedEnd
 	}
-	if w.ending {
+	if cb == nil {
 		return w
 	}
-	w.ending = true
-	w.flush()
+	switch {
+	case err == nil && w.errored != nil:
+		err = w.errored
+	case err == nil && !w.finished:
+		w.onFinish = append(w.onFinish, cb)
+		return w
+	}
+	w.fs.loop.NextTick(func() { cb(err) })
 	return w
 }
 
+// finish is Node's finishMaybe once everything is written: from a nextTick, End's callbacks,
+// "finish", then (autoClose) the destroy that closes the descriptor.
 func (w *WriteStream) finish() {
-	w.finished = true
+	w.finishing = true
 	w.fs.loop.NextTick(func() {
-		if w.destroyed {
+		if w.destroyed || w.errored != nil || w.writing || len(w.queue) > 0 {
 			return
 		}
-		for _, cb := range w.onFinish {
-			cb()
-		}
+		w.finished = true
+		ends := w.onFinish
 		w.onFinish = nil
-		w.finishEmitted = true
+		for _, cb := range ends {
+			cb(nil)
+		}
 		w.Emit("finish")
 		if w.autoClose {
 			w.Destroy(nil)
@@ -756,43 +893,40 @@ func (w *WriteStream) finish() {
 
 // Destroy is writable.destroy(err): the descriptor is closed, then "error" (if err is not
 // nil) and "close" follow from a nextTick. An open or a write in flight is waited for first,
-// as Node's does (its "open" and "ready" are still emitted); writes still queued get
-// ERR_STREAM_DESTROYED.
+// as Node's does (its "open" and "ready" are still emitted); the write in flight then fails
+// with ERR_STREAM_DESTROYED, and that is the error emitted if err is nil. Buffered writes
+// and End's callbacks get err (ERR_STREAM_DESTROYED if nil) from a nextTick.
 func (w *WriteStream) Destroy(err error) {
 	if w.destroyed {
 		return
+	}
+	if len(w.queue) > 0 || len(w.onFinish) > 0 {
+		w.fs.loop.NextTick(w.errorBuffer)
+	}
+	if err != nil && w.errored == nil {
+		w.errored = err
 	}
 	w.destroyed, w.destErr = true, err
 	if w.opening || w.writing {
 		return
 	}
-	w.failQueued(nil)
 	w.finishDestroy()
 }
 
-// failQueued calls back the writes that will not be made: batch (in flight when Destroy
-// came) and the queue.
-func (w *WriteStream) failQueued(batch []pendingWrite) {
-	queued := w.queue
-	w.queue = nil
-	for _, ws := range [][]pendingWrite{batch, queued} {
-		for _, p := range ws {
-			if p.cb != nil {
-				cb := p.cb
-				w.fs.loop.NextTick(func() { cb(nodenet.ErrDestroyed) })
-			}
-		}
-	}
-}
-
-// Close is writeStream.close(cb): End, with cb on "close".
+// Close is writeStream.close(cb): End, with cb on "close" (from a nextTick if the stream is
+// closed already).
 func (w *WriteStream) Close(cb func()) {
 	if cb != nil {
+		if w.closed {
+			w.fs.loop.NextTick(cb)
+			return
+		}
 		w.Once("close", func(...any) { cb() })
 	}
-	if !w.ending {
-		w.End(nil, nil)
+	if !w.autoClose {
+		w.Once("finish", func(...any) { w.Destroy(nil) })
 	}
+	w.End(nil, nil)
 }
 
 // Destroyed is readable.destroyed: Destroy was called (or the stream ended and closed).
@@ -821,7 +955,7 @@ func (w *WriteStream) WritableNeedDrain() bool { return w.needDrain && !w.destro
 func (w *WriteStream) WritableEnded() bool { return w.ending }
 
 // WritableFinished is writable.writableFinished: "finish" was emitted.
-func (w *WriteStream) WritableFinished() bool { return w.finishEmitted }
+func (w *WriteStream) WritableFinished() bool { return w.finished }
 
 // WritableHighWaterMark is writable.writableHighWaterMark.
 func (w *WriteStream) WritableHighWaterMark() int { return w.hwm }

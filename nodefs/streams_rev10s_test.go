@@ -1,0 +1,419 @@
+package nodefs_test
+
+// Review rev10-streams: the file streams against node v20, in every mode (epoll and
+// io_uring, each with and without an OS thread of the loop's own). Each test is a Go
+// scenario and its JavaScript twin; the twin runs with node (when it is installed) in a
+// directory of its own, and every mode's log must be node's.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/internal/looptest"
+	"github.com/uvgo/uvgo/nodefs"
+	"github.com/uvgo/uvgo/nodenet"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// rev10sPrelude is the twins' common part: watch logs a stream's events as rev10sWatch
+// does.
+const rev10sPrelude = `'use strict';
+const fs = require('fs');
+function show(x) {
+  if (x instanceof Error) return String(x.code) + ' ' + x.message;
+  if (Buffer.isBuffer(x)) return JSON.stringify(x.toString('latin1'));
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (typeof x === 'number') return 'N';
+  return String(x);
+}
+function watch(name, s, events) {
+  for (const ev of events) s.on(ev, (...a) => console.log([name, ev, ...a.map(show)].join(' ')));
+}
+function code(e) { return e ? String(e.code) : 'null'; }
+`
+
+// rev10sShow is the prelude's show.
+func rev10sShow(x any) string {
+	switch v := x.(type) {
+	case error:
+		return rev10sCode(v) + " " + v.Error()
+	case []byte:
+		return rev10sJSON(string(v))
+	case string:
+		return rev10sJSON(v)
+	case int, int64:
+		return "N"
+	case nil: // a callback's error: null
+		return "null"
+	}
+	return fmt.Sprint(x)
+}
+
+// rev10sCode is the prelude's code: an error's code, "undefined" when it has none.
+func rev10sCode(err error) string {
+	if err == nil {
+		return "null"
+	}
+	var fe *nodefs.Error
+	var ne *nodenet.Error
+	switch {
+	case errors.As(err, &fe):
+		return fe.Code
+	case errors.As(err, &ne):
+		return ne.Code
+	}
+	return "undefined"
+}
+
+func rev10sJSON(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// rev10sWatch is the prelude's watch.
+func rev10sWatch(log func(string, ...any), name string, s nodenet.Emitter, events ...string) {
+	for _, ev := range events {
+		s.On(ev, func(a ...any) {
+			parts := []string{name, ev}
+			for _, x := range a {
+				parts = append(parts, rev10sShow(x))
+			}
+			log("%s", strings.Join(parts, " "))
+		})
+	}
+}
+
+// rev10sNode runs the twin js (after rev10sPrelude) with node in a directory of its own and
+// returns its lines; false when node is not installed.
+func rev10sNode(t *testing.T, js string) ([]string, bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, false
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "twin.js")
+	if err := os.WriteFile(file, []byte(rev10sPrelude+js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n"), true
+}
+
+// rev10sDiff runs scenario in every mode, each in a fresh directory, until the loop ends,
+// and compares each mode's log with node's (the twin's), or, without node, with the first
+// mode's.
+func rev10sDiff(t *testing.T, js string, scenario func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any))) {
+	t.Helper()
+	want, haveNode := rev10sNode(t, js)
+	for _, m := range looptest.Modes {
+		inTempDir(t)
+		l, ok := m.New(t)
+		if !ok {
+			t.Logf("%s: not available", m.Name)
+			continue
+		}
+		var got []string
+		log := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+		scenario(t, l, nodefs.New(l), log)
+		dog := l.SetTimeout(func() {
+			t.Errorf("%s: watchdog: the loop is still alive after 20s", m.Name)
+			l.Stop()
+		}, 20*time.Second)
+		dog.Unref()
+		if _, err := l.Run(uvloop.RunDefault); err != nil {
+			t.Errorf("%s: Run: %v", m.Name, err)
+		}
+		closeLoop(t, l)
+		if want == nil {
+			want = got
+			t.Logf("%s (reference, no node): %q", m.Name, got)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %s\nwant %s", m.Name, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+		}
+	}
+	if !haveNode {
+		t.Skip("node is not installed: the modes were compared with each other only")
+	}
+}
+
+// rev10sMust fails the test on err.
+func rev10sMust(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A ReadStream is not paused before anything reads it; a "data" listener, pause() and
+// resume() in one tick give one "resume" (Node's resumeScheduled), and the stream flows.
+func TestRev10sReadStreamResumeOnce(t *testing.T) {
+	const js = `
+fs.writeFileSync('src', '0123456789abcdef');
+const r = fs.createReadStream('src', { highWaterMark: 8 });
+console.log('fresh isPaused', r.isPaused());
+watch('r', r, ['pause', 'resume', 'end', 'close']);
+r.on('data', (d) => console.log('data', d.length));
+console.log('after data isPaused', r.isPaused());
+r.pause();
+console.log('after pause isPaused', r.isPaused());
+r.resume();
+console.log('after resume isPaused', r.isPaused());
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("src", []byte("0123456789abcdef"), nil))
+		r, err := fs.CreateReadStream("src", &nodefs.ReadStreamOptions{HighWaterMark: 8})
+		rev10sMust(t, err)
+		log("fresh isPaused %v", r.IsPaused())
+		rev10sWatch(log, "r", r, "pause", "resume", "end", "close")
+		r.OnData(func(b []byte) { log("data %d", len(b)) })
+		log("after data isPaused %v", r.IsPaused())
+		r.Pause()
+		log("after pause isPaused %v", r.IsPaused())
+		r.Resume()
+		log("after resume isPaused %v", r.IsPaused())
+	})
+}
+
+// createReadStream({ fd, end }) without start reads from the descriptor's position, end -
+// bytesRead + 1 bytes at most (Node's _read: pos stays undefined); with start it reads
+// from start.
+func TestRev10sReadStreamFdPositionEnd(t *testing.T) {
+	const js = `
+fs.writeFileSync('src', '0123456789abcdef');
+const fd = fs.openSync('src', 'r');
+fs.readSync(fd, Buffer.alloc(3), 0, 3, null);
+const r = fs.createReadStream(null, { fd, end: 5, highWaterMark: 4 });
+watch('r', r, ['open', 'ready', 'data', 'end', 'close', 'error']);
+r.on('close', () => {
+  console.log('bytesRead', r.bytesRead);
+  const fd2 = fs.openSync('src', 'r');
+  fs.readSync(fd2, Buffer.alloc(3), 0, 3, null);
+  const r2 = fs.createReadStream(null, { fd: fd2, start: 1, end: 5, highWaterMark: 4 });
+  watch('r2', r2, ['data', 'end', 'close']);
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("src", []byte("0123456789abcdef"), nil))
+		fd, err := fs.OpenSync("src", "r", 0)
+		rev10sMust(t, err)
+		_, err = fs.ReadSync(fd, make([]byte, 3), 0, 3, -1)
+		rev10sMust(t, err)
+		r, err := fs.CreateReadStream("", &nodefs.ReadStreamOptions{Fd: fd, HasFd: true, End: 5, HasEnd: true, HighWaterMark: 4})
+		rev10sMust(t, err)
+		rev10sWatch(log, "r", r, "open", "ready", "data", "end", "close", "error")
+		r.On("close", func(...any) {
+			log("bytesRead %d", r.BytesRead)
+			fd2, err := fs.OpenSync("src", "r", 0)
+			rev10sMust(t, err)
+			_, err = fs.ReadSync(fd2, make([]byte, 3), 0, 3, -1)
+			rev10sMust(t, err)
+			r2, err := fs.CreateReadStream("", &nodefs.ReadStreamOptions{Fd: fd2, HasFd: true, Start: 1, HasStart: true, End: 5, HasEnd: true, HighWaterMark: 4})
+			rev10sMust(t, err)
+			rev10sWatch(log, "r2", r2, "data", "end", "close")
+		})
+	})
+}
+
+// A WriteStream's "drain" comes before the callback of the write that emptied it (Node's
+// afterWrite), and writes made in "open" and "ready" listeners wait for the end of the
+// construct: they go out with the ones made before, as one writev.
+func TestRev10sWriteStreamDrainBeforeCallback(t *testing.T) {
+	const js = `
+const w = fs.createWriteStream('out', { highWaterMark: 5 });
+console.log('write', w.write('0'));
+w.on('open', () => {
+  console.log('open');
+  w.write('ab', (e) => console.log('cb ab', code(e), w.writableLength));
+  process.nextTick(() => w.write('cd', (e) => console.log('cb cd', code(e), w.writableLength)));
+});
+w.on('ready', () => console.log('write in ready', w.write('efg', (e) => {
+  console.log('cb efg', code(e), w.writableLength);
+  w.end('h', () => console.log('end cb'));
+})));
+watch('w', w, ['drain', 'finish', 'close', 'error']);
+w.on('close', () => {
+  console.log('file', fs.readFileSync('out', 'latin1'), w.bytesWritten);
+  const w2 = fs.createWriteStream('out2', { highWaterMark: 5 });
+  console.log('w2 write', w2.write('abcdef', (e) => console.log('w2 cb', code(e), w2.writableLength)));
+  watch('w2', w2, ['drain', 'finish', 'close']);
+  w2.on('drain', () => w2.end());
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{HighWaterMark: 5})
+		rev10sMust(t, err)
+		log("write %v", w.Write([]byte("0"), nil))
+		w.On("open", func(...any) {
+			log("open")
+			w.Write([]byte("ab"), func(e error) { log("cb ab %s %d", rev10sCode(e), w.WritableLength()) })
+			l.NextTick(func() {
+				w.Write([]byte("cd"), func(e error) { log("cb cd %s %d", rev10sCode(e), w.WritableLength()) })
+			})
+		})
+		w.On("ready", func(...any) {
+			log("write in ready %v", w.Write([]byte("efg"), func(e error) {
+				log("cb efg %s %d", rev10sCode(e), w.WritableLength())
+				w.End([]byte("h"), func() { log("end cb") })
+			}))
+		})
+		rev10sWatch(log, "w", w, "drain", "finish", "close", "error")
+		w.On("close", func(...any) {
+			b, _ := fs.ReadFileStringSync("out", "latin1")
+			log("file %s %d", b, w.BytesWritten)
+			w2, err := fs.CreateWriteStream("out2", &nodefs.WriteStreamOptions{HighWaterMark: 5})
+			rev10sMust(t, err)
+			log("w2 write %v", w2.Write([]byte("abcdef"), func(e error) { log("w2 cb %s %d", rev10sCode(e), w2.WritableLength()) }))
+			rev10sWatch(log, "w2", w2, "drain", "finish", "close")
+			w2.On("drain", func(...any) { w2.End(nil, nil) })
+		})
+	})
+}
+
+// WriteStream.destroy in each state, with a write and end(cb) pending: the callbacks get
+// the stream's error (Destroy's) or, with none, ERR_STREAM_DESTROYED ("Cannot call end
+// after a stream was destroyed" for end's), from a nextTick (Node's errorBuffer); a write
+// in flight gets ERR_STREAM_DESTROYED, which then is the stream's error, and "error" is
+// emitted with it even after destroy() (Node's onwriteError and close(stream, err || er)).
+func TestRev10sWriteStreamDestroyCallbacks(t *testing.T) {
+	const js = `
+const cases = ['sync', 'open', 'ready', 'tick', 'inflight', 'finish', 'sync-err', 'ready-err', 'inflight-err'];
+function next() {
+  const when = cases.shift();
+  if (!when) return;
+  const n = when;
+  const w = fs.createWriteStream('out', { highWaterMark: 4 });
+  watch(n, w, ['open', 'ready', 'drain', 'finish', 'close', 'error']);
+  const d = () => {
+    w.destroy(n.endsWith('-err') ? new Error('boom') : undefined);
+    console.log(n, 'destroy()', w.destroyed, w.writableFinished, w.writableLength);
+  };
+  const pend = () => {
+    w.write('abc', (e) => console.log(n, 'cb abc', show(e)));
+    w.write('def', (e) => console.log(n, 'cb def', show(e)));
+    w.end('g', (e) => console.log(n, 'end cb', show(e)));
+  };
+  if (when.startsWith('sync')) { pend(); d(); }
+  if (when === 'open') { pend(); w.once('open', d); }
+  if (when.startsWith('ready')) { pend(); w.once('ready', d); }
+  if (when === 'tick') { pend(); w.once('ready', () => process.nextTick(d)); }
+  if (when.startsWith('inflight')) w.once('ready', () => process.nextTick(() => process.nextTick(() => { pend(); d(); })));
+  if (when === 'finish') { pend(); w.once('finish', d); }
+  w.on('close', () => {
+    console.log(n, 'file', JSON.stringify(fs.readFileSync('out', 'latin1')), w.bytesWritten);
+    fs.unlinkSync('out');
+    setImmediate(next);
+  });
+}
+next();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		cases := []string{"sync", "open", "ready", "tick", "inflight", "finish", "sync-err", "ready-err", "inflight-err"}
+		var next func()
+		next = func() {
+			if len(cases) == 0 {
+				return
+			}
+			n := cases[0]
+			cases = cases[1:]
+			w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{HighWaterMark: 4})
+			rev10sMust(t, err)
+			rev10sWatch(log, n, w, "open", "ready", "drain", "finish", "close", "error")
+			d := func() {
+				var err error
+				if strings.HasSuffix(n, "-err") {
+					err = errors.New("boom")
+				}
+				w.Destroy(err)
+				log("%s destroy() %v %v %d", n, w.Destroyed(), w.WritableFinished(), w.WritableLength())
+			}
+			pend := func() {
+				w.Write([]byte("abc"), func(e error) { log("%s cb abc %s", n, rev10sShow(e)) })
+				w.Write([]byte("def"), func(e error) { log("%s cb def %s", n, rev10sShow(e)) })
+				w.EndErr([]byte("g"), func(e error) { log("%s end cb %s", n, rev10sShow(e)) })
+			}
+			switch {
+			case strings.HasPrefix(n, "sync"):
+				pend()
+				d()
+			case n == "open":
+				pend()
+				w.Once("open", func(...any) { d() })
+			case strings.HasPrefix(n, "ready"):
+				pend()
+				w.Once("ready", func(...any) { d() })
+			case n == "tick":
+				pend()
+				w.Once("ready", func(...any) { l.NextTick(d) })
+			case strings.HasPrefix(n, "inflight"):
+				w.Once("ready", func(...any) { l.NextTick(func() { l.NextTick(func() { pend(); d() }) }) })
+			case n == "finish":
+				pend()
+				w.Once("finish", func(...any) { d() })
+			}
+			w.On("close", func(...any) {
+				b, _ := fs.ReadFileStringSync("out", "latin1")
+				log("%s file %s %d", n, rev10sJSON(b), w.BytesWritten)
+				fs.UnlinkSync("out")
+				l.SetImmediate(next)
+			})
+		}
+		next()
+	})
+}
+
+// A write that fails (EBADF: the descriptor is read-only) calls back with the error, the
+// writes buffered behind it and end's callback get the same error (errorBuffer), then
+// "error" and "close"; no "finish".
+func TestRev10sWriteStreamWriteError(t *testing.T) {
+	const js = `
+fs.writeFileSync('ro', 'x');
+const w = fs.createWriteStream(null, { fd: fs.openSync('ro', 'r') });
+watch('w', w, ['open', 'ready', 'drain', 'finish', 'close', 'error']);
+w.once('ready', () => console.log('never'));
+process.nextTick(() => process.nextTick(() => {
+  w.write('abc', (e) => console.log('cb abc', show(e)));
+  w.write('def', (e) => console.log('cb def', show(e)));
+  w.end((e) => console.log('end cb', show(e)));
+}));
+w.on('close', () => console.log('bytesWritten', w.bytesWritten, w.destroyed));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("ro", []byte("x"), nil))
+		fd, err := fs.OpenSync("ro", "r", 0)
+		rev10sMust(t, err)
+		w, err := fs.CreateWriteStream("", &nodefs.WriteStreamOptions{Fd: fd, HasFd: true})
+		rev10sMust(t, err)
+		rev10sWatch(log, "w", w, "open", "ready", "drain", "finish", "close", "error")
+		w.Once("ready", func(...any) { log("never") })
+		l.NextTick(func() {
+			l.NextTick(func() {
+				w.Write([]byte("abc"), func(e error) { log("cb abc %s", rev10sShow(e)) })
+				w.Write([]byte("def"), func(e error) { log("cb def %s", rev10sShow(e)) })
+				w.EndErr(nil, func(e error) { log("end cb %s", rev10sShow(e)) })
+			})
+		})
+		w.On("close", func(...any) { log("bytesWritten %d %v", w.BytesWritten, w.Destroyed()) })
+	})
+}
