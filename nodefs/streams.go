@@ -64,11 +64,13 @@ type fileStream struct {
 	hwm       int
 	autoClose bool
 
-	opened    bool
-	opening   bool  // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
-	destroyed bool  // Destroy was called
-	destErr   error // the error Destroy was given, emitted once the open or I/O in flight is done
-	closed    bool  // "close" was emitted
+	opened       bool
+	opening      bool  // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
+	destroyed    bool  // Destroy was called
+	destErr      error // the error Destroy was given, emitted once the open or I/O in flight is done
+	errored      error // Node's state.errored: the first failure, or Destroy's error
+	errorEmitted bool
+	closed       bool // "close" was emitted
 }
 
 // fileStreamer is what a fileStream calls on its stream.
@@ -119,7 +121,36 @@ func (s *fileStream) failOpen(err error) {
 		s.finishDestroy()
 		return
 	}
-	s.self.Destroy(err)
+	s.errorOrDestroy(err, true)
+}
+
+// errorOrDestroy is Node's: with autoClose the stream is destroyed with err; without, err
+// only becomes the stream's error and is emitted (from a nextTick if sync), and the stream
+// stays until Destroy.
+func (s *fileStream) errorOrDestroy(err error, sync bool) {
+	if s.destroyed {
+		return
+	}
+	if s.autoClose {
+		s.self.Destroy(err)
+		return
+	}
+	if s.errored == nil {
+		s.errored = err
+	}
+	if sync {
+		s.fs.loop.NextTick(func() { s.emitError(err) })
+	} else {
+		s.emitError(err)
+	}
+}
+
+// emitError emits "error" unless one was emitted (Node's emitErrorNT).
+func (s *fileStream) emitError(err error) {
+	if !s.errorEmitted {
+		s.errorEmitted = true
+		s.self.Emit("error", err)
+	}
 }
 
 // didOpen is the end of Node's construct: with emit (a file it opened, not a descriptor it
@@ -154,7 +185,7 @@ func (s *fileStream) finishDestroy() {
 	then := func() {
 		s.closed = true
 		if err != nil {
-			s.self.Emit("error", err)
+			s.emitError(err)
 		}
 		s.self.Emit("close")
 	}
@@ -347,7 +378,7 @@ func (r *ReadStream) Pause() *ReadStream {
 func (r *ReadStream) IsPaused() bool { return r.paused }
 
 func (r *ReadStream) read() {
-	if !r.opened || !r.flowing || r.reading || r.ended || r.destroyed {
+	if !r.opened || !r.flowing || r.reading || r.ended || r.destroyed || r.errored != nil {
 		return
 	}
 	size := int64(r.hwm)
@@ -370,7 +401,7 @@ func (r *ReadStream) read() {
 			return
 		}
 		if err := req.Err(); err != nil {
-			r.Destroy(fromErr(err))
+			r.errorOrDestroy(fromErr(err), false)
 			return
 		}
 		n := int(req.Result())
@@ -386,7 +417,7 @@ func (r *ReadStream) read() {
 		r.fs.loop.NextTick(r.read) // Node's maybeReadMore
 	}); err != nil {
 		r.reading = false
-		r.Destroy(fromErr(err))
+		r.errorOrDestroy(fromErr(err), true)
 	}
 }
 
@@ -561,9 +592,8 @@ type WriteStream struct {
 	writing   bool
 	needDrain bool
 	ending    bool
-	finishing bool  // finish is queued (Node's prefinished)
-	finished  bool  // "finish" is being or was emitted (Node's finished)
-	errored   error // Node's state.errored: the first write error, or Destroy's error
+	finishing bool // finish is queued (Node's prefinished)
+	finished  bool // "finish" is being or was emitted (Node's finished)
 	onFinish  []func(error)
 }
 
@@ -630,9 +660,7 @@ func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
 		if cb != nil {
 			w.fs.loop.NextTick(func() { cb(err) })
 		}
-		if !w.destroyed {
-			w.Destroy(err)
-		}
+		w.errorOrDestroy(err, true)
 		return false
 	}
 	w.length += len(data)
@@ -641,7 +669,9 @@ func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
 		w.needDrain = true
 	}
 	w.queue = append(w.queue, pendingWrite{data, cb})
-	w.flush()
+	if w.errored == nil { // Node's writeOrBuffer: an errored stream only buffers
+		w.flush()
+	}
 	return ret
 }
 
@@ -669,11 +699,11 @@ func (w *WriteStream) WriteString(s, encoding string, cb func(err error)) bool {
 // flush writes what is queued (Node's clearBuffer): one chunk with write, several with
 // writev (Node's _writev); with nothing queued after End, it finishes.
 func (w *WriteStream) flush() {
-	if !w.opened || w.writing || w.destroyed || w.errored != nil {
+	if !w.opened || w.writing || w.destroyed {
 		return
 	}
 	if len(w.queue) == 0 {
-		if w.ending && !w.finishing {
+		if w.ending && !w.finishing && w.errored == nil {
 			w.finish()
 		}
 		return
@@ -723,7 +753,7 @@ func (w *WriteStream) writeAll(bufs [][]byte, total int, vec bool) {
 			w.writing = false
 			err = fromErr(err)
 			w.writeFailed(err)
-			w.Destroy(err)
+			w.errorOrDestroy(err, false)
 			return
 		}
 		n := int(req.Result())
@@ -775,7 +805,7 @@ func (w *WriteStream) writeAll(bufs [][]byte, total int, vec bool) {
 		w.writing = false
 		err = fromErr(err)
 		w.writeFailed(err)
-		w.Destroy(err)
+		w.errorOrDestroy(err, true)
 	}
 }
 

@@ -417,3 +417,153 @@ w.on('close', () => console.log('bytesWritten', w.bytesWritten, w.destroyed));
 		w.On("close", func(...any) { log("bytesWritten %d %v", w.BytesWritten, w.Destroyed()) })
 	})
 }
+
+// ReadStream.destroy in each state (before the open, in "open", in "ready", a tick after,
+// in "data", in "end", in "close"): the events and flags; then autoClose false on both
+// kinds (no "close" after "end"/"finish"; the descriptor stays until destroy), and
+// WriteStream.close(cb) on an open and on a closed stream.
+func TestRev10sStreamDestroyStates(t *testing.T) {
+	const js = `
+fs.writeFileSync('src', '0123456789abcdef');
+const steps = [];
+for (const when of ['sync', 'open', 'ready', 'tick', 'data', 'end', 'close']) steps.push((done) => {
+  const r = fs.createReadStream('src', { highWaterMark: 6 });
+  const n = 'rd-' + when;
+  watch(n, r, ['open', 'ready', 'data', 'end', 'close', 'error', 'pause', 'resume']);
+  const d = () => { r.destroy(); console.log(n, 'destroy()', r.destroyed, r.readableEnded, r.isPaused()); };
+  if (when === 'sync') d();
+  if (when === 'open') r.once('open', d);
+  if (when === 'ready') r.once('ready', d);
+  if (when === 'tick') r.once('open', () => process.nextTick(d));
+  if (when === 'data') r.once('data', d);
+  if (when === 'end') r.once('end', d);
+  if (when === 'close') r.once('close', d);
+  r.on('close', () => setImmediate(done));
+});
+steps.push((done) => {
+  const r = fs.createReadStream('src', { autoClose: false });
+  watch('rac', r, ['open', 'end', 'close', 'error']);
+  r.on('data', () => {});
+  r.on('end', () => setImmediate(() => {
+    console.log('rac after end', r.fd !== null, r.destroyed);
+    r.destroy();
+  }));
+  r.on('close', () => { console.log('rac closed', r.fd); done(); });
+});
+steps.push((done) => {
+  const w = fs.createWriteStream('out', { autoClose: false });
+  watch('wac', w, ['open', 'finish', 'close', 'error']);
+  w.write('hi');
+  w.close(() => {
+    console.log('wac close cb', w.fd);
+    w.close(() => { console.log('wac close cb again'); done(); });
+  });
+});
+steps.push((done) => {
+  const r = fs.createReadStream('missing', { autoClose: false });
+  watch('rerr', r, ['open', 'error', 'close', 'end']);
+  r.on('data', () => {});
+  r.on('error', () => setImmediate(() => { console.log('rerr destroyed', r.destroyed); r.destroy(); }));
+  r.on('close', () => {
+    const w = fs.createWriteStream('out', { autoClose: false });
+    watch('werr', w, ['open', 'error', 'close', 'finish']);
+    w.end('a');
+    w.write('b', (e) => console.log('werr cb', show(e)));
+    w.on('error', () => { console.log('werr destroyed', w.destroyed, w.writableFinished); w.destroy(); });
+    w.on('close', () => { console.log('werr file', JSON.stringify(fs.readFileSync('out', 'latin1'))); done(); });
+  });
+});
+function next() { const f = steps.shift(); if (f) f(next); }
+next();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("src", []byte("0123456789abcdef"), nil))
+		var steps []func(done func())
+		for _, when := range []string{"sync", "open", "ready", "tick", "data", "end", "close"} {
+			steps = append(steps, func(done func()) {
+				r, err := fs.CreateReadStream("src", &nodefs.ReadStreamOptions{HighWaterMark: 6})
+				rev10sMust(t, err)
+				n := "rd-" + when
+				rev10sWatch(log, n, r, "open", "ready", "data", "end", "close", "error", "pause", "resume")
+				d := func(...any) {
+					r.Destroy(nil)
+					log("%s destroy() %v %v %v", n, r.Destroyed(), r.ReadableEnded(), r.IsPaused())
+				}
+				switch when {
+				case "sync":
+					d()
+				case "open", "ready", "data", "end", "close":
+					r.Once(when, d)
+				case "tick":
+					r.Once("open", func(...any) { l.NextTick(func() { d() }) })
+				}
+				r.On("close", func(...any) { l.SetImmediate(done) })
+			})
+		}
+		steps = append(steps, func(done func()) {
+			r, err := fs.CreateReadStream("src", &nodefs.ReadStreamOptions{NoAutoClose: true})
+			rev10sMust(t, err)
+			rev10sWatch(log, "rac", r, "open", "end", "close", "error")
+			r.OnData(func([]byte) {})
+			r.On("end", func(...any) {
+				l.SetImmediate(func() {
+					log("rac after end %v %v", r.Fd() >= 0, r.Destroyed())
+					r.Destroy(nil)
+				})
+			})
+			r.On("close", func(...any) { log("rac closed %s", rev10sFd(r.Fd())); done() })
+		})
+		steps = append(steps, func(done func()) {
+			w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{NoAutoClose: true})
+			rev10sMust(t, err)
+			rev10sWatch(log, "wac", w, "open", "finish", "close", "error")
+			w.Write([]byte("hi"), nil)
+			w.Close(func() {
+				log("wac close cb %s", rev10sFd(w.Fd()))
+				w.Close(func() { log("wac close cb again"); done() })
+			})
+		})
+		steps = append(steps, func(done func()) {
+			r, err := fs.CreateReadStream("missing", &nodefs.ReadStreamOptions{NoAutoClose: true})
+			rev10sMust(t, err)
+			rev10sWatch(log, "rerr", r, "open", "error", "close", "end")
+			r.OnData(func([]byte) {})
+			r.On("error", func(...any) {
+				l.SetImmediate(func() { log("rerr destroyed %v", r.Destroyed()); r.Destroy(nil) })
+			})
+			r.On("close", func(...any) {
+				w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{NoAutoClose: true})
+				rev10sMust(t, err)
+				rev10sWatch(log, "werr", w, "open", "error", "close", "finish")
+				w.End([]byte("a"), nil)
+				w.Write([]byte("b"), func(e error) { log("werr cb %s", rev10sShow(e)) })
+				w.On("error", func(...any) {
+					log("werr destroyed %v %v", w.Destroyed(), w.WritableFinished())
+					w.Destroy(nil)
+				})
+				w.On("close", func(...any) {
+					b, _ := fs.ReadFileStringSync("out", "latin1")
+					log("werr file %s", rev10sJSON(b))
+					done()
+				})
+			})
+		})
+		var next func()
+		next = func() {
+			if len(steps) > 0 {
+				f := steps[0]
+				steps = steps[1:]
+				f(next)
+			}
+		}
+		next()
+	})
+}
+
+// rev10sFd shows a descriptor as node's stream.fd: null once closed.
+func rev10sFd(fd int) string {
+	if fd < 0 {
+		return "null"
+	}
+	return "N"
+}
