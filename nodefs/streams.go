@@ -1,6 +1,7 @@
 package nodefs
 
 import (
+	"github.com/uvgo/uvgo/internal/bufenc"
 	"github.com/uvgo/uvgo/nodenet"
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -353,15 +354,8 @@ func (r *ReadStream) flow() {
 	r.read()
 }
 
-func chunkLen(c any) int {
-	switch c := c.(type) {
-	case []byte:
-		return len(c)
-	case string:
-		return len(c)
-	}
-	return 0
-}
+// chunkLen is a chunk's length as Node counts it (a string's in UTF-16 code units).
+func chunkLen(c any) int { return bufenc.ChunkLen(c) }
 
 // Pause is readable.pause(): the flow stops and "pause" is emitted at once, as Node's.
 func (r *ReadStream) Pause() *ReadStream {
@@ -423,8 +417,9 @@ func (r *ReadStream) read() {
 
 // SetEncoding is readable.setEncoding(encoding): from now on "data" carries strings,
 // decoded as Node's StringDecoder does (a character or a base64 group split between reads is
-// held back until its end arrives). "" is utf8, as Node's default; raw bytes ("buffer") and
-// unknown names give ERR_UNKNOWN_ENCODING.
+// held back until its end arrives); what was read while paused is decoded now, as Node's
+// converts its buffer. "" is utf8, as Node's default; raw bytes ("buffer") and unknown
+// names give ERR_UNKNOWN_ENCODING.
 func (r *ReadStream) SetEncoding(encoding string) error {
 	if encoding == "" {
 		encoding = "utf8"
@@ -434,6 +429,15 @@ func (r *ReadStream) SetEncoding(encoding string) error {
 		return unknownEncoding(encoding)
 	}
 	r.dec = newStringDecoder(enc)
+	if len(r.buf) > 0 {
+		content := r.dec.Redecode(r.buf)
+		clear(r.buf)
+		r.buf = r.buf[:0]
+		if content != "" {
+			r.buf = append(r.buf, content)
+		}
+		r.bufLen = chunkLen(content)
+	}
 	return nil
 }
 
@@ -539,7 +543,8 @@ func (r *ReadStream) Readable() bool { return !r.destroyed && !r.endEmitted }
 // ReadableEnded is readable.readableEnded: "end" was emitted.
 func (r *ReadStream) ReadableEnded() bool { return r.endEmitted }
 
-// ReadableLength is readable.readableLength: what was read while paused.
+// ReadableLength is readable.readableLength: what was read while paused, in bytes, or with
+// an encoding in UTF-16 code units, as JavaScript counts a string.
 func (r *ReadStream) ReadableLength() int { return r.bufLen }
 
 // ReadableHighWaterMark is readable.readableHighWaterMark: the size of each read.

@@ -1,0 +1,259 @@
+package nodenet
+
+// Review rev10-streams: the socket's stream layer against node v20, in every mode (epoll
+// and io_uring, each with and without an OS thread of the loop's own). Each test is a Go
+// scenario and its JavaScript twin, which runs with node when it is installed; the logs are
+// compared side by side (looptest.BySide: the client's lines, then the server's, each in
+// its order, as two sockets' events in one poll phase come in the kernel's order).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uvgo/uvgo/internal/looptest"
+	"github.com/uvgo/uvgo/uvloop"
+)
+
+// rev10sNode runs the twin js with node in a directory of its own and returns its lines in
+// BySide's order; false when node is not installed.
+func rev10sNode(t *testing.T, js string) ([]string, bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, false
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "twin.js")
+	if err := os.WriteFile(file, []byte("'use strict';\nconst net = require('net');\n"+js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return looptest.BySide(strings.Split(strings.TrimSpace(string(out)), "\n")), true
+}
+
+// rev10sDiff runs scenario in every mode and compares each mode's log with node's (the
+// twin's), or, without node, with the first mode's.
+func rev10sDiff(t *testing.T, js string, scenario func(t *testing.T, l *uvloop.Loop, log func(string, ...any))) {
+	t.Helper()
+	want, haveNode := rev10sNode(t, js)
+	var ref []string
+	for _, m := range looptest.Modes {
+		var got []string
+		log := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+		if !runMode(t, m, func(l *uvloop.Loop) { scenario(t, l, log) }) {
+			t.Logf("%s: not available", m.Name)
+			continue
+		}
+		looptest.Compare(t, m, got, want, &ref)
+	}
+	if !haveNode {
+		t.Skip("node is not installed: the modes were compared with each other only")
+	}
+}
+
+func rev10sJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// rev10sFlags is the twins' flags(s).
+func rev10sFlags(s *Socket) string {
+	return fmt.Sprintf("rE=%v wE=%v wF=%v d=%v wl=%d nd=%v p=%v rs=%s", s.ReadableEnded(), s.WritableEnded(),
+		s.WritableFinished(), s.Destroyed(), s.WritableLength(), s.WritableNeedDrain(), s.IsPaused(), s.ReadyState())
+}
+
+const rev10sFlagsJS = "function flags(s) { return `rE=${s.readableEnded} wE=${s.writableEnded} wF=${s.writableFinished} d=${s.destroyed} wl=${s.writableLength} nd=${s.writableNeedDrain} p=${s.isPaused()} rs=${s.readyState}`; }\n"
+
+// end(chunk) after two writes that split a character, with allowHalfOpen false and true on
+// the server: the flags at each event, the decoded text, and the order of "end", the
+// automatic end, "finish" and "close" on both sides.
+func TestRev10sEndHalfOpenFlags(t *testing.T) {
+	for _, half := range []bool{false, true} {
+		t.Run(fmt.Sprintf("allowHalfOpen=%v", half), func(t *testing.T) {
+			js := rev10sFlagsJS + fmt.Sprintf("const halfOpen = %v;\n", half) + `
+const server = net.createServer({ allowHalfOpen: halfOpen }, (sock) => {
+  console.log('server conn', flags(sock));
+  sock.setEncoding('utf8');
+  let got = '';
+  sock.on('data', (d) => { got += d; });
+  sock.on('end', () => {
+    console.log('server end', JSON.stringify(got), flags(sock));
+    if (halfOpen) {
+      sock.write('bye', () => console.log('server write cb', flags(sock)));
+      sock.end();
+      console.log('server after end()', flags(sock));
+    }
+    process.nextTick(() => console.log('server end+tick', flags(sock)));
+  });
+  sock.on('finish', () => console.log('server finish', flags(sock)));
+  sock.on('close', (h) => { console.log('server close', h, flags(sock)); server.close(); });
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  console.log('client new', flags(c));
+  c.on('connect', () => {
+    console.log('client connect', flags(c));
+    const b = Buffer.from('hé€', 'utf8');
+    c.write(b.subarray(0, 2), (e) => console.log('client cb1', e, flags(c)));
+    c.write(b.subarray(2, 4), (e) => console.log('client cb2', e, flags(c)));
+    c.end(b.subarray(4));
+    console.log('client after end', flags(c));
+  });
+  c.on('data', (d) => console.log('client data', JSON.stringify(d.toString())));
+  c.on('end', () => console.log('client end', flags(c)));
+  c.on('finish', () => console.log('client finish', flags(c)));
+  c.on('close', (h) => console.log('client close', h, flags(c)));
+});
+`
+			rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+				var server *Server
+				server = CreateServer(l, func(sock *Socket) {
+					log("server conn %s", rev10sFlags(sock))
+					if err := sock.SetEncoding("utf8"); err != nil {
+						t.Error(err)
+					}
+					got := ""
+					sock.OnDataString(func(d string) { got += d })
+					sock.OnEnd(func() {
+						log("server end %s %s", rev10sJSON(got), rev10sFlags(sock))
+						if half {
+							sock.WriteString("bye", func(error) { log("server write cb %s", rev10sFlags(sock)) })
+							sock.End(nil)
+							log("server after end() %s", rev10sFlags(sock))
+						}
+						l.NextTick(func() { log("server end+tick %s", rev10sFlags(sock)) })
+					})
+					sock.OnFinish(func() { log("server finish %s", rev10sFlags(sock)) })
+					sock.OnClose(func(h bool) { log("server close %v %s", h, rev10sFlags(sock)); server.Close(nil) })
+				})
+				server.AllowHalfOpen = half
+				server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+				server.Listen(0, "127.0.0.1", func() {
+					c := Connect(l, server.Address().Port, "127.0.0.1", nil)
+					log("client new %s", rev10sFlags(c))
+					c.OnConnect(func() {
+						log("client connect %s", rev10sFlags(c))
+						b := []byte("hé€")
+						c.Write(b[:2], func(e error) { log("client cb1 %s %s", rev10sErr(e), rev10sFlags(c)) })
+						c.Write(b[2:4], func(e error) { log("client cb2 %s %s", rev10sErr(e), rev10sFlags(c)) })
+						c.End(b[4:])
+						log("client after end %s", rev10sFlags(c))
+					})
+					c.OnDataString(func(d string) { log("client data %s", rev10sJSON(d)) })
+					c.OnEnd(func() { log("client end %s", rev10sFlags(c)) })
+					c.OnFinish(func() { log("client finish %s", rev10sFlags(c)) })
+					c.OnClose(func(h bool) { log("client close %v %s", h, rev10sFlags(c)) })
+				})
+			})
+		})
+	}
+}
+
+// rev10sErr shows an error as node's console.log of it does in the twins: null, or its code.
+func rev10sErr(err error) string {
+	if err == nil {
+		return "null"
+	}
+	return errCode(err)
+}
+
+// setEncoding on a paused socket that holds bytes decodes them (Node's setEncoding converts
+// the buffer): a character split between the buffered bytes and the next read comes out
+// whole, every "data" carries a string, and readableLength counts the decoded text as
+// JavaScript does (UTF-16 code units: "€😀h" is 4).
+func TestRev10sSetEncodingBuffered(t *testing.T) {
+	const js = `
+const server = net.createServer((sock) => {
+  sock.pause();
+  const wait = () => {
+    if (sock.readableLength < 9) { setTimeout(wait, 1); return; }
+    console.log('server buffered', sock.readableLength, sock.readableEncoding);
+    sock.setEncoding('utf8');
+    console.log('server after setEncoding', sock.readableLength, sock.readableEncoding);
+    let got = '';
+    const types = new Set();
+    sock.on('data', (d) => { types.add(typeof d); got += d; });
+    sock.on('end', () => console.log('server end', JSON.stringify(got), [...types].join(',')));
+    sock.on('close', () => server.close());
+    sock.resume();
+    sock.write('go');
+  };
+  wait();
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1', () => c.write(Buffer.concat([Buffer.from('€😀'), Buffer.from([0x68, 0xc3])])));
+  c.once('data', (d) => { console.log('client data', d.toString()); c.end(Buffer.from([0xa9, 0x21])); });
+  c.on('close', () => console.log('client close'));
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		enc := func(s *Socket) string {
+			if e := s.ReadableEncoding(); e != "" {
+				return e
+			}
+			return "null"
+		}
+		var server *Server
+		server = listen(t, l, func(sock *Socket) {
+			sock.Pause()
+			var wait func()
+			wait = func() {
+				if sock.ReadableLength() < 9 {
+					l.SetTimeout(wait, time.Millisecond)
+					return
+				}
+				log("server buffered %d %s", sock.ReadableLength(), enc(sock))
+				if err := sock.SetEncoding("utf8"); err != nil {
+					t.Error(err)
+				}
+				log("server after setEncoding %d %s", sock.ReadableLength(), enc(sock))
+				got, types := "", map[string]bool{}
+				sock.On("data", func(a ...any) {
+					switch d := a[0].(type) {
+					case string:
+						types["string"] = true
+						got += d
+					case []byte:
+						types["object"] = true
+						got += string(d)
+					}
+				})
+				sock.OnEnd(func() {
+					var ts []string
+					for _, k := range []string{"string", "object"} {
+						if types[k] {
+							ts = append(ts, k)
+						}
+					}
+					log("server end %s %s", rev10sJSON(got), strings.Join(ts, ","))
+				})
+				sock.OnClose(func(bool) { server.Close(nil) })
+				sock.Resume()
+				sock.WriteString("go", nil)
+			}
+			wait()
+		}, func(s *Server, port int) {
+			var c *Socket
+			c = Connect(l, port, "127.0.0.1", func() { c.Write(append([]byte("€😀"), 0x68, 0xc3), nil) })
+			c.Once("data", func(a ...any) {
+				log("client data %s", a[0])
+				c.End([]byte{0xa9, 0x21})
+			})
+			c.OnClose(func(bool) { log("client close") })
+		})
+	})
+}
