@@ -64,6 +64,7 @@ type Socket struct {
 	endEmitted      bool
 	peerEnded       bool // "end" was emitted and AllowHalfOpen was false
 	resumeScheduled bool
+	flowScheduled   bool                  // flowNT is queued (Node's emittedReadable)
 	dec             *bufenc.StringDecoder // after SetEncoding
 
 	// writing
@@ -266,6 +267,25 @@ func (s *Socket) push(b []byte) {
 	s.bufLen += bufenc.ChunkLen(chunk)
 	if s.bufLen >= s.readableHWM {
 		s.stopReading()
+	}
+	if s.flowing == 1 && !s.resumeScheduled && !s.flowScheduled {
+		// Flowing with no "data" listener: Node's emitReadable flows the buffer out from a
+		// nextTick (the chunks go to no one), so reading goes on to the end.
+		s.flowScheduled = true
+		s.loop.NextTick(s.flowNT)
+	}
+}
+
+// flowNT is Node's emitReadable_ for a flowing socket: what is buffered goes to "data",
+// and reading starts again below the high-water mark.
+func (s *Socket) flowNT() {
+	s.flowScheduled = false
+	if s.destroyed {
+		return
+	}
+	s.flow()
+	if s.flowing == 1 && s.bufLen < s.readableHWM {
+		s.startReading()
 	}
 }
 

@@ -257,3 +257,220 @@ server.listen(0, '127.0.0.1', () => {
 		})
 	})
 }
+
+// cork() twice, a write under each, uncork() now and from a nextTick, with a writable
+// high-water mark of 16: Write's result, writableCorked and writableLength at each step;
+// "drain" comes before the writes' callbacks (Node's afterWrite), and end() uncorks a
+// write made in its listener.
+func TestRev10sCorkUncork(t *testing.T) {
+	js := rev10sFlagsJS + `
+const server = net.createServer((sock) => {
+  let got = '';
+  sock.on('data', (d) => { got += d; });
+  sock.on('end', () => console.log('server end', JSON.stringify(got)));
+  sock.on('close', () => server.close());
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect({ port: server.address().port, host: '127.0.0.1', writableHighWaterMark: 16 });
+  c.on('connect', () => {
+    c.cork();
+    console.log('client w1', c.write('aaaa', (e) => console.log('client cb1', e, c.writableLength)));
+    c.cork();
+    console.log('client w2', c.write('bbbbbbbbbbbbbbbbbbbb', (e) => console.log('client cb2', e, c.writableLength)), c.writableCorked, flags(c));
+    c.uncork();
+    console.log('client uncork1', c.writableCorked, c.writableLength);
+    process.nextTick(() => { c.uncork(); console.log('client uncork2', c.writableCorked, c.writableLength); });
+    c.on('drain', () => {
+      console.log('client drain', flags(c));
+      c.cork();
+      c.write('c', (e) => console.log('client cb3', e));
+      c.end('d');
+      console.log('client end', c.writableCorked, flags(c));
+    });
+  });
+  c.on('finish', () => console.log('client finish', flags(c)));
+  c.on('close', (h) => console.log('client close', h));
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) {
+			got := ""
+			sock.OnDataString(func(d string) { got += d })
+			sock.OnEnd(func() { log("server end %s", rev10sJSON(got)) })
+		}, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			c.SetHighWaterMark(0, 16)
+			c.OnConnect(func() {
+				c.Cork()
+				log("client w1 %v", c.WriteString("aaaa", func(e error) { log("client cb1 %s %d", rev10sErr(e), c.WritableLength()) }))
+				c.Cork()
+				ok := c.WriteString("bbbbbbbbbbbbbbbbbbbb", func(e error) { log("client cb2 %s %d", rev10sErr(e), c.WritableLength()) })
+				log("client w2 %v %d %s", ok, c.WritableCorked(), rev10sFlags(c))
+				c.Uncork()
+				log("client uncork1 %d %d", c.WritableCorked(), c.WritableLength())
+				l.NextTick(func() {
+					c.Uncork()
+					log("client uncork2 %d %d", c.WritableCorked(), c.WritableLength())
+				})
+				c.OnDrain(func() {
+					log("client drain %s", rev10sFlags(c))
+					c.Cork()
+					c.WriteString("c", func(e error) { log("client cb3 %s", rev10sErr(e)) })
+					c.EndString("d")
+					log("client end %d %s", c.WritableCorked(), rev10sFlags(c))
+				})
+			})
+			c.OnFinish(func() { log("client finish %s", rev10sFlags(c)) })
+			c.OnClose(func(h bool) { log("client close %v", h); s.Close(nil) })
+		})
+	})
+}
+
+// destroy() and destroy(err) (at once, from a nextTick, twice), write after destroy, an
+// idle timeout that does not destroy (its listener ends the socket), and a socket paused
+// from "connect" whose peer ends: the events and the flags at each.
+func TestRev10sDestroyTimeoutPaused(t *testing.T) {
+	js := rev10sFlagsJS + `
+const cases = ['destroy', 'destroy-err', 'destroy-tick', 'destroy-err-twice', 'write-after-destroy', 'timeout', 'paused-end'];
+const server = net.createServer((sock) => {
+  sock.on('error', () => {});
+  sock.once('data', (d) => {
+    const what = d.toString();
+    if (what === 'paused-end') sock.end('xyz');
+    if (what === 'timeout') sock.write('t');
+  });
+});
+function next() {
+  const n = cases.shift();
+  if (!n) { server.close(); return; }
+  const c = net.connect(server.address().port, '127.0.0.1');
+  for (const ev of ['end', 'finish', 'error', 'timeout', 'pause', 'resume']) c.on(ev, (e) => console.log(n, ev, e ? e.code + ' ' + e.message : '-', flags(c)));
+  c.on('close', (h) => { console.log(n, 'close', h, flags(c)); setImmediate(next); });
+  c.on('connect', () => {
+    c.write(n);
+    if (n === 'destroy') { c.destroy(); console.log(n, 'destroyed', flags(c)); }
+    if (n === 'destroy-err') { c.destroy(Object.assign(new Error('boom'), { code: 'EBOOM' })); console.log(n, 'destroyed', flags(c)); }
+    if (n === 'destroy-tick') process.nextTick(() => { c.destroy(); console.log(n, 'destroyed', flags(c)); });
+    if (n === 'destroy-err-twice') {
+      c.destroy(Object.assign(new Error('one'), { code: 'E1' }));
+      c.destroy(Object.assign(new Error('two'), { code: 'E2' }));
+    }
+    if (n === 'write-after-destroy') {
+      c.destroy();
+      console.log(n, 'write', c.write('x', (e) => console.log(n, 'write cb', e.code, e.message)));
+    }
+    if (n === 'timeout') {
+      c.once('data', (d) => {
+        console.log(n, 'data', d.toString());
+        c.setTimeout(20, () => { console.log(n, 'timeout cb', c.timeout, flags(c)); c.setTimeout(0); c.end(); });
+      });
+    }
+    if (n === 'paused-end') {
+      c.pause();
+      setTimeout(() => {
+        console.log(n, 'before resume', c.readableLength, flags(c));
+        c.on('data', (d) => console.log(n, 'data', d.toString()));
+        c.resume();
+      }, 30);
+    }
+  });
+}
+server.listen(0, '127.0.0.1', next);
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		cases := []string{"destroy", "destroy-err", "destroy-tick", "destroy-err-twice", "write-after-destroy", "timeout", "paused-end"}
+		listen(t, l, func(sock *Socket) {
+			sock.OnError(func(error) {})
+			sock.Once("data", func(a ...any) {
+				switch string(a[0].([]byte)) {
+				case "paused-end":
+					sock.EndString("xyz")
+				case "timeout":
+					sock.WriteString("t", nil)
+				}
+			})
+		}, func(s *Server, port int) {
+			var next func()
+			next = func() {
+				if len(cases) == 0 {
+					s.Close(nil)
+					return
+				}
+				n := cases[0]
+				cases = cases[1:]
+				c := Connect(l, port, "127.0.0.1", nil)
+				for _, ev := range []string{"end", "finish", "error", "timeout", "pause", "resume"} {
+					c.On(ev, func(a ...any) {
+						e := "-"
+						if len(a) > 0 {
+							if err, ok := a[0].(error); ok {
+								e = errCode(err) + " " + err.Error()
+							}
+						}
+						log("%s %s %s %s", n, ev, e, rev10sFlags(c))
+					})
+				}
+				c.OnClose(func(h bool) { log("%s close %v %s", n, h, rev10sFlags(c)); l.SetImmediate(next) })
+				c.OnConnect(func() {
+					c.WriteString(n, nil)
+					switch n {
+					case "destroy":
+						c.Destroy(nil)
+						log("%s destroyed %s", n, rev10sFlags(c))
+					case "destroy-err":
+						c.Destroy(&Error{Code: "EBOOM", Message: "boom"})
+						log("%s destroyed %s", n, rev10sFlags(c))
+					case "destroy-tick":
+						l.NextTick(func() { c.Destroy(nil); log("%s destroyed %s", n, rev10sFlags(c)) })
+					case "destroy-err-twice":
+						c.Destroy(&Error{Code: "E1", Message: "one"})
+						c.Destroy(&Error{Code: "E2", Message: "two"})
+					case "write-after-destroy":
+						c.Destroy(nil)
+						log("%s write %v", n, c.WriteString("x", func(e error) { log("%s write cb %s %s", n, errCode(e), e) }))
+					case "timeout":
+						c.Once("data", func(a ...any) {
+							log("%s data %s", n, a[0])
+							c.SetTimeout(20*time.Millisecond, func() {
+								log("%s timeout cb %d %s", n, c.Timeout().Milliseconds(), rev10sFlags(c))
+								c.SetTimeout(0, nil)
+								c.End(nil)
+							})
+						})
+					case "paused-end":
+						c.Pause()
+						l.SetTimeout(func() {
+							log("%s before resume %d %s", n, c.ReadableLength(), rev10sFlags(c))
+							c.OnDataString(func(d string) { log("%s data %s", n, d) })
+							c.Resume()
+						}, 30*time.Millisecond)
+					}
+				})
+			}
+			next()
+		})
+	})
+}
+
+// resume() with no "data" listener drains the socket (Node's flow reads and drops each
+// chunk): the peer's 100 KiB, more than the readable high-water mark, go, and "end" comes;
+// bytesRead counts them.
+func TestRev10sResumeWithoutDataListener(t *testing.T) {
+	js := `
+const server = net.createServer((sock) => { sock.end(Buffer.alloc(100 * 1024, 'x')); });
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  c.resume();
+  c.on('end', () => console.log('client end', c.bytesRead, c.readableLength));
+  c.on('close', () => { console.log('client close'); server.close(); });
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) { sock.End(make([]byte, 100<<10)) }, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			c.Resume()
+			c.OnEnd(func() { log("client end %d %d", c.BytesRead(), c.ReadableLength()) })
+			c.OnClose(func(bool) { log("client close"); s.Close(nil) })
+		})
+	})
+}
