@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,9 @@ function watch(name, s, events) {
   for (const ev of events) s.on(ev, (...a) => console.log([name, ev, ...a.map(show)].join(' ')));
 }
 function code(e) { return e ? String(e.code) : 'null'; }
+function watchEv(name, s, events) {
+  for (const ev of events) s.on(ev, () => console.log(name + ' ' + ev));
+}
 `
 
 // rev10sShow is the prelude's show.
@@ -95,6 +99,13 @@ func rev10sWatch(log func(string, ...any), name string, s nodenet.Emitter, event
 	}
 }
 
+// rev10sWatchEv is the prelude's watchEv: the events without their arguments.
+func rev10sWatchEv(log func(string, ...any), name string, s nodenet.Emitter, events ...string) {
+	for _, ev := range events {
+		s.On(ev, func(...any) { log("%s %s", name, ev) })
+	}
+}
+
 // rev10sNode runs the twin js (after rev10sPrelude) with node in a directory of its own and
 // returns its lines; false when node is not installed.
 func rev10sNode(t *testing.T, js string) ([]string, bool) {
@@ -124,7 +135,17 @@ func rev10sNode(t *testing.T, js string) ([]string, bool) {
 // mode's.
 func rev10sDiff(t *testing.T, js string, scenario func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any))) {
 	t.Helper()
+	rev10sDiffBy(t, js, nil, scenario)
+}
+
+// rev10sDiffBy is rev10sDiff with both logs put in norm's order first (nil: as they are).
+func rev10sDiffBy(t *testing.T, js string, norm func([]string) []string, scenario func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any))) {
+	t.Helper()
+	if norm == nil {
+		norm = func(s []string) []string { return s }
+	}
 	want, haveNode := rev10sNode(t, js)
+	want = norm(want)
 	for _, m := range looptest.Modes {
 		inTempDir(t)
 		l, ok := m.New(t)
@@ -144,6 +165,7 @@ func rev10sDiff(t *testing.T, js string, scenario func(t *testing.T, l *uvloop.L
 			t.Errorf("%s: Run: %v", m.Name, err)
 		}
 		closeLoop(t, l)
+		got = norm(got)
 		if want == nil {
 			want = got
 			t.Logf("%s (reference, no node): %q", m.Name, got)
@@ -566,4 +588,84 @@ func rev10sFd(fd int) string {
 		return "null"
 	}
 	return "N"
+}
+
+// rev10sByStream puts the lines in the order of their first two words (the side and the
+// stream), stably: each stream's events in their order, as two streams' completions (a
+// file's close on the work pool, a socket's shutdown) come in no fixed order.
+func rev10sByStream(lines []string) []string {
+	key := func(s string) string {
+		f := strings.Fields(s)
+		if len(f) < 2 {
+			return s
+		}
+		return f[0] + " " + f[1]
+	}
+	out := append([]string(nil), lines...)
+	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	return out
+}
+
+// A file piped into a socket, and the socket piped into a file with a small high-water mark
+// (backpressure pauses the socket): each stream's "pipe", "unpipe", "end", "finish" and
+// "close" in order, and the copy is the file.
+func TestRev10sPipeFileSocketFile(t *testing.T) {
+	const js = `
+const net = require('net');
+const data = Buffer.alloc(300 * 1024);
+for (let i = 0; i < data.length; i++) data[i] = (i * 7) & 255;
+fs.writeFileSync('src', data);
+const server = net.createServer((sock) => {
+  const w = fs.createWriteStream('dst', { highWaterMark: 1024 });
+  watchEv('server w', w, ['pipe', 'unpipe', 'finish', 'close', 'error']);
+  watchEv('server sock', sock, ['end', 'finish', 'close', 'error']);
+  let pauses = 0;
+  sock.on('pause', () => pauses++);
+  sock.pipe(w);
+  w.on('close', () => {
+    console.log('server w same', fs.readFileSync('dst').equals(data), pauses > 0, w.bytesWritten);
+    server.close();
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  const r = fs.createReadStream('src', { highWaterMark: 16384 });
+  watchEv('client r', r, ['open', 'end', 'close', 'error']);
+  watchEv('client c', c, ['pipe', 'unpipe', 'finish', 'end', 'close', 'error']);
+  r.pipe(c);
+  c.on('close', () => console.log('client c bytesWritten', c.bytesWritten));
+});
+`
+	rev10sDiffBy(t, js, rev10sByStream, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		data := make([]byte, 300<<10)
+		for i := range data {
+			data[i] = byte(i * 7)
+		}
+		rev10sMust(t, fs.WriteFileSync("src", data, nil))
+		var server *nodenet.Server
+		server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+			w, err := fs.CreateWriteStream("dst", &nodefs.WriteStreamOptions{HighWaterMark: 1024})
+			rev10sMust(t, err)
+			rev10sWatchEv(log, "server w", w, "pipe", "unpipe", "finish", "close", "error")
+			rev10sWatchEv(log, "server sock", sock, "end", "finish", "close", "error")
+			pauses := 0
+			sock.On("pause", func(...any) { pauses++ })
+			sock.Pipe(w, true)
+			w.On("close", func(...any) {
+				b, _ := fs.ReadFileSync("dst")
+				log("server w same %v %v %d", string(b) == string(data), pauses > 0, w.BytesWritten)
+				server.Close(nil)
+			})
+		})
+		server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+		server.Listen(0, "127.0.0.1", func() {
+			c := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+			r, err := fs.CreateReadStream("src", &nodefs.ReadStreamOptions{HighWaterMark: 16384})
+			rev10sMust(t, err)
+			rev10sWatchEv(log, "client r", r, "open", "end", "close", "error")
+			rev10sWatchEv(log, "client c", c, "pipe", "unpipe", "finish", "end", "close", "error")
+			r.Pipe(c, true)
+			c.On("close", func(...any) { log("client c bytesWritten %d", c.BytesWritten()) })
+		})
+	})
 }
