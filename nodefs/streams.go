@@ -201,6 +201,10 @@ func (s *fileStream) finishDestroy() {
 	}
 }
 
+// Pending is stream.pending: the stream has no descriptor (before "open", and once
+// closed).
+func (s *fileStream) Pending() bool { return s.fd < 0 }
+
 // ReadStream and WriteStream have Node's stream shape: nodenet.Pipe, Pipeline and Finished
 // take them.
 var (

@@ -669,3 +669,94 @@ server.listen(0, '127.0.0.1', () => {
 		})
 	})
 }
+
+// Read ranges at the edges (start past the end, end 0, start == end), a directory (EISDIR
+// from the read, after "open"), pending and bytesRead; a WriteStream's empty write, two
+// end(cb), and end(cb) after "finish" and after "close" (ERR_STREAM_ALREADY_FINISHED).
+func TestRev10sStreamEdges(t *testing.T) {
+	const js = `
+fs.writeFileSync('src', '0123456789');
+fs.mkdirSync('dir');
+const steps = [];
+const opts = { past: { start: 20 }, zero: { end: 0 }, one: { start: 3, end: 3 }, dir: null };
+for (const [n, o] of Object.entries(opts)) steps.push((done) => {
+  const r = fs.createReadStream(n === 'dir' ? 'dir' : 'src', o || undefined);
+  console.log(n, 'pending', r.pending, r.path);
+  watch(n, r, ['open', 'data', 'end', 'close', 'error']);
+  r.on('open', () => console.log(n, 'pending at open', r.pending));
+  r.on('close', () => { console.log(n, 'bytesRead', r.bytesRead, 'pending', r.pending); done(); });
+});
+steps.push((done) => {
+  const w = fs.createWriteStream('out');
+  watch('w', w, ['open', 'finish', 'close', 'error']);
+  console.log('w write empty', w.write(''), w.pending);
+  w.end('x', (e) => console.log('w end cb', show(e)));
+  w.end((e) => console.log('w end cb2', show(e)));
+  w.on('finish', () => w.end((e) => console.log('w end after finish', show(e))));
+  w.on('close', () => {
+    w.end((e) => console.log('w end after close', show(e)));
+    console.log('w bytesWritten', w.bytesWritten, w.pending);
+    done();
+  });
+});
+function next() { const f = steps.shift(); if (f) f(next); }
+next();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("src", []byte("0123456789"), nil))
+		_, err := fs.MkdirSync("dir", nil)
+		rev10sMust(t, err)
+		var steps []func(done func())
+		for _, c := range []struct {
+			name string
+			opts *nodefs.ReadStreamOptions
+		}{
+			{"past", &nodefs.ReadStreamOptions{Start: 20, HasStart: true}},
+			{"zero", &nodefs.ReadStreamOptions{End: 0, HasEnd: true}},
+			{"one", &nodefs.ReadStreamOptions{Start: 3, HasStart: true, End: 3, HasEnd: true}},
+			{"dir", nil},
+		} {
+			steps = append(steps, func(done func()) {
+				p := "src"
+				if c.name == "dir" {
+					p = "dir"
+				}
+				r, err := fs.CreateReadStream(p, c.opts)
+				rev10sMust(t, err)
+				n := c.name
+				log("%s pending %v %s", n, r.Pending(), r.Path())
+				rev10sWatch(log, n, r, "open", "data", "end", "close", "error")
+				r.On("open", func(...any) { log("%s pending at open %v", n, r.Pending()) })
+				r.On("close", func(...any) {
+					log("%s bytesRead %d pending %v", n, r.BytesRead, r.Pending())
+					done()
+				})
+			})
+		}
+		steps = append(steps, func(done func()) {
+			w, err := fs.CreateWriteStream("out", nil)
+			rev10sMust(t, err)
+			rev10sWatch(log, "w", w, "open", "finish", "close", "error")
+			log("w write empty %v %v", w.Write([]byte{}, nil), w.Pending())
+			w.EndErr([]byte("x"), func(e error) { log("w end cb %s", rev10sShow(e)) })
+			w.EndErr(nil, func(e error) { log("w end cb2 %s", rev10sShow(e)) })
+			w.On("finish", func(...any) {
+				w.EndErr(nil, func(e error) { log("w end after finish %s", rev10sShow(e)) })
+			})
+			w.On("close", func(...any) {
+				w.EndErr(nil, func(e error) { log("w end after close %s", rev10sShow(e)) })
+				log("w bytesWritten %d %v", w.BytesWritten, w.Pending())
+				done()
+			})
+		})
+		var next func()
+		next = func() {
+			if len(steps) > 0 {
+				f := steps[0]
+				steps = steps[1:]
+				f(next)
+			}
+		}
+		next()
+	})
+}
