@@ -26,6 +26,7 @@ type ReadStreamOptions struct {
 	Fd            int    // with HasFd: read this descriptor instead of opening Path
 	HasFd         bool
 	NoAutoClose   bool
+	NoEmitClose   bool // emitClose: false: no "close" event
 }
 
 // ReadStream is fs.ReadStream. Events, in Node's order: "open" (fd) and "ready" once the
@@ -64,6 +65,8 @@ type fileStream struct {
 	pos       int64 // -1: the file's position
 	hwm       int
 	autoClose bool
+	emitClose bool // not NoEmitClose
+	flush     bool // WriteStream's Flush: fsync before the close
 
 	opened       bool
 	opening      bool  // until didOpen: a Destroy meanwhile waits for it, as for Node's construct
@@ -71,7 +74,7 @@ type fileStream struct {
 	destErr      error // the error Destroy was given, emitted once the open or I/O in flight is done
 	errored      error // Node's state.errored: the first failure, or Destroy's error
 	errorEmitted bool
-	closed       bool // "close" was emitted
+	closed       bool // the descriptor was closed by the destroy (Node's closed)
 }
 
 // fileStreamer is what a fileStream calls on its stream.
@@ -178,28 +181,51 @@ func (s *fileStream) constructed() {
 	s.self.begin()
 }
 
-// finishDestroy closes the descriptor, if there is one, and then, from a nextTick, emits
-// "error" (with the error Destroy was given) and "close".
+// finishDestroy closes the descriptor, if there is one (after an fsync with Flush), and
+// then, from a nextTick, emits "error" (with the error Destroy was given, or the fsync's)
+// and "close" (unless NoEmitClose).
 func (s *fileStream) finishDestroy() {
-	err := s.destErr
 	loop := s.fs.loop
 	then := func() {
-		s.closed = true
-		if err != nil {
-			s.emitError(err)
+		if s.destErr != nil {
+			s.emitError(s.destErr)
 		}
-		s.self.Emit("close")
+		if s.emitClose {
+			s.self.Emit("close")
+		}
+	}
+	closed := func() { // Node's onDestroy
+		s.closed = true
+		loop.NextTick(then)
 	}
 	if s.fd < 0 {
-		loop.NextTick(then)
+		closed()
 		return
 	}
 	fd := s.fd
 	s.fd = -1
-	if cerr := loop.FSClose(nil, fd, func(*uvloop.FSReq) { loop.NextTick(then) }); cerr != nil {
-		loop.NextTick(then)
+	closeFd := func() {
+		if err := loop.FSClose(nil, fd, func(*uvloop.FSReq) { closed() }); err != nil {
+			closed()
+		}
+	}
+	if !s.flush {
+		closeFd()
+		return
+	}
+	if err := loop.FSFsync(nil, fd, func(req *uvloop.FSReq) {
+		if s.destErr == nil {
+			s.destErr = fromErr(req.Err())
+		}
+		closeFd()
+	}); err != nil {
+		closeFd()
 	}
 }
+
+// Closed is stream.closed: the descriptor is closed after a destroy ("close", if emitted,
+// follows from a nextTick).
+func (s *fileStream) Closed() bool { return s.closed }
 
 // Pending is stream.pending: the stream has no descriptor (before "open", and once
 // closed).
@@ -232,7 +258,7 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 		return nil, argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(o.HighWaterMark)))
 	}
 	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
-		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}, end: -1}
+		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose, emitClose: !o.NoEmitClose}, end: -1}
 	r.self = r
 	if enc, _ := normEncoding(o.Encoding); enc != "" {
 		r.dec = newStringDecoder(enc)
@@ -581,6 +607,8 @@ type WriteStreamOptions struct {
 	Fd            int
 	HasFd         bool
 	NoAutoClose   bool
+	NoEmitClose   bool // emitClose: false: no "close" event
+	Flush         bool // flush: the data is fsync'ed before the descriptor is closed
 }
 
 // WriteStream is fs.WriteStream. Write returns false once HighWaterMark bytes or more are
@@ -628,7 +656,7 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 		return nil, err
 	}
 	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
-		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose}}
+		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose, emitClose: !o.NoEmitClose, flush: o.Flush}}
 	w.self = w
 	if w.mode == 0 {
 		w.mode = defaultFileMode

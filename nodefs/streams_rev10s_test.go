@@ -760,3 +760,74 @@ next();
 		next()
 	})
 }
+
+// emitClose: false on both kinds (no "close"; closed turns true once the descriptor is
+// closed) and flush: true (the descriptor is fsync'ed, then closed; the events are the
+// same).
+func TestRev10sEmitCloseFlush(t *testing.T) {
+	const js = `
+const w = fs.createWriteStream('out', { emitClose: false, flush: true });
+for (const ev of ['open', 'finish', 'close', 'error']) w.on(ev, () => console.log('w', ev, w.closed, w.destroyed));
+w.end('x');
+const poll = () => {
+  if (!w.closed) { setImmediate(poll); return; }
+  console.log('w closed', w.closed, w.pending, fs.readFileSync('out', 'latin1'));
+  const r = fs.createReadStream('out', { emitClose: false });
+  for (const ev of ['open', 'end', 'close', 'error']) r.on(ev, () => console.log('r', ev, r.closed, r.destroyed));
+  r.resume();
+  const poll2 = () => {
+    if (!r.closed) { setImmediate(poll2); return; }
+    console.log('r closed', r.closed, r.pending);
+    const w2 = fs.createWriteStream('out2', { flush: true });
+    for (const ev of ['open', 'finish', 'close', 'error']) w2.on(ev, () => console.log('w2', ev, w2.closed, w2.destroyed));
+    w2.end('y');
+    w2.on('close', () => console.log('w2 file', fs.readFileSync('out2', 'latin1')));
+  };
+  poll2();
+};
+poll();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{NoEmitClose: true, Flush: true})
+		rev10sMust(t, err)
+		for _, ev := range []string{"open", "finish", "close", "error"} {
+			w.On(ev, func(...any) { log("w %s %v %v", ev, w.Closed(), w.Destroyed()) })
+		}
+		w.End([]byte("x"), nil)
+		var poll func()
+		poll = func() {
+			if !w.Closed() {
+				l.SetImmediate(poll)
+				return
+			}
+			b, _ := fs.ReadFileStringSync("out", "latin1")
+			log("w closed %v %v %s", w.Closed(), w.Pending(), b)
+			r, err := fs.CreateReadStream("out", &nodefs.ReadStreamOptions{NoEmitClose: true})
+			rev10sMust(t, err)
+			for _, ev := range []string{"open", "end", "close", "error"} {
+				r.On(ev, func(...any) { log("r %s %v %v", ev, r.Closed(), r.Destroyed()) })
+			}
+			r.Resume()
+			var poll2 func()
+			poll2 = func() {
+				if !r.Closed() {
+					l.SetImmediate(poll2)
+					return
+				}
+				log("r closed %v %v", r.Closed(), r.Pending())
+				w2, err := fs.CreateWriteStream("out2", &nodefs.WriteStreamOptions{Flush: true})
+				rev10sMust(t, err)
+				for _, ev := range []string{"open", "finish", "close", "error"} {
+					w2.On(ev, func(...any) { log("w2 %s %v %v", ev, w2.Closed(), w2.Destroyed()) })
+				}
+				w2.End([]byte("y"), nil)
+				w2.On("close", func(...any) {
+					b, _ := fs.ReadFileStringSync("out2", "latin1")
+					log("w2 file %s", b)
+				})
+			}
+			poll2()
+		}
+		poll()
+	})
+}
