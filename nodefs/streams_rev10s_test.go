@@ -831,3 +831,95 @@ poll();
 		poll()
 	})
 }
+
+// stream.pipeline from a file into a socket and from the socket into a file: each stream's
+// events and each callback's error, with a file that is missing on the second connection
+// (the socket is destroyed with ENOENT).
+func TestRev10sPipelineFileSocket(t *testing.T) {
+	const js = `
+const net = require('net');
+const { pipeline } = require('stream');
+fs.writeFileSync('src', Buffer.alloc(200000, 'z'));
+let n = 0;
+function watchE(name, s, events) {
+  for (const ev of events) s.on(ev, (e) => console.log(name + ' ' + ev + (e instanceof Error ? ' ' + show(e) : '')));
+}
+const server = net.createServer((sock) => {
+  const k = n++;
+  const w = fs.createWriteStream('dst' + k);
+  watchE('server' + k + ' w', w, ['finish', 'close', 'error']);
+  watchE('server' + k + ' sock', sock, ['end', 'finish', 'close', 'error']);
+  pipeline(sock, w, (err) => {
+    console.log('server' + k + ' pipeline', err ? show(err) : 'null', fs.statSync('dst' + k).size);
+    if (k === 1) server.close();
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  const r = fs.createReadStream('src');
+  watchE('client0 r', r, ['end', 'close', 'error']);
+  watchE('client0 c', c, ['finish', 'end', 'close', 'error']);
+  pipeline(r, c, (err) => {
+    console.log('client0 pipeline', err ? show(err) : 'null');
+    const c1 = net.connect(server.address().port, '127.0.0.1');
+    const r1 = fs.createReadStream('missing');
+    watchE('client1 r', r1, ['end', 'close', 'error']);
+    watchE('client1 c', c1, ['finish', 'end', 'close', 'error']);
+    pipeline(r1, c1, (err) => console.log('client1 pipeline', show(err), c1.destroyed));
+  });
+});
+`
+	rev10sDiffBy(t, js, rev10sByStream, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("src", []byte(strings.Repeat("z", 200000)), nil))
+		watchE := func(name string, s nodenet.Emitter, events ...string) {
+			for _, ev := range events {
+				s.On(ev, func(a ...any) {
+					if len(a) > 0 {
+						if err, ok := a[0].(error); ok {
+							log("%s %s %s", name, ev, rev10sShow(err))
+							return
+						}
+					}
+					log("%s %s", name, ev)
+				})
+			}
+		}
+		n := 0
+		var server *nodenet.Server
+		server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+			k := n
+			n++
+			name := fmt.Sprintf("server%d", k)
+			dst := fmt.Sprintf("dst%d", k)
+			w, err := fs.CreateWriteStream(dst, nil)
+			rev10sMust(t, err)
+			watchE(name+" w", w, "finish", "close", "error")
+			watchE(name+" sock", sock, "end", "finish", "close", "error")
+			nodenet.Pipeline(func(err error) {
+				st, _ := fs.StatSync(dst)
+				log("%s pipeline %s %d", name, rev10sShow(err), st.Size)
+				if k == 1 {
+					server.Close(nil)
+				}
+			}, sock, w)
+		})
+		server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+		server.Listen(0, "127.0.0.1", func() {
+			port := server.Address().Port
+			c := nodenet.Connect(l, port, "127.0.0.1", nil)
+			r, err := fs.CreateReadStream("src", nil)
+			rev10sMust(t, err)
+			watchE("client0 r", r, "end", "close", "error")
+			watchE("client0 c", c, "finish", "end", "close", "error")
+			nodenet.Pipeline(func(err error) {
+				log("client0 pipeline %s", rev10sShow(err))
+				c1 := nodenet.Connect(l, port, "127.0.0.1", nil)
+				r1, err := fs.CreateReadStream("missing", nil)
+				rev10sMust(t, err)
+				watchE("client1 r", r1, "end", "close", "error")
+				watchE("client1 c", c1, "finish", "end", "close", "error")
+				nodenet.Pipeline(func(err error) { log("client1 pipeline %s %v", rev10sShow(err), c1.Destroyed()) }, r1, c1)
+			}, r, c)
+		})
+	})
+}
