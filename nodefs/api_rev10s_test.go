@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/uvgo/uvgo/nodefs"
+	"github.com/uvgo/uvgo/promise"
 	"github.com/uvgo/uvgo/uvloop"
 )
 
@@ -195,5 +196,118 @@ next();
 			}
 		}
 		next()
+	})
+}
+
+// The promise API rejects what the callback API throws (a NUL byte in a path, an unknown
+// flag, a bad copyFile mode), and a FileHandle's calls after close reject with EBADF "file
+// closed"; readFile from a handle reads from its position.
+func TestRev10sPromisesRejections(t *testing.T) {
+	const js = `
+const fsp = fs.promises;
+function showE(e) { return e ? [e.code, e.errno, e.syscall, e.path, e.dest, '|', e.message].join(' ') : 'null'; }
+(async () => {
+  fs.writeFileSync('f', '0123456789');
+  const tries = [
+    ['open nul', () => fsp.open('a\0b', 'r')],
+    ['readFile nul', () => fsp.readFile('a\0b')],
+    ['open bad flag', () => fsp.open('f', 'zz')],
+    ['mkdir recursive', () => fsp.mkdir('pm/a', { recursive: true })],
+    ['rm dir', () => fsp.rm('pm')],
+    ['copyFile bad mode', () => fsp.copyFile('f', 'g', 99)],
+    ['readFile dir', () => fsp.readFile('pm')],
+  ];
+  for (const [n, f] of tries) {
+    try {
+      const v = await f();
+      console.log(n, 'ok', typeof v === 'string' || v === undefined ? String(v) : typeof v);
+    } catch (e) { console.log(n, 'rejected', showE(e)); }
+  }
+  const h = await fsp.open('f', 'r+');
+  const r1 = await h.read(Buffer.alloc(4), 0, 4, null);
+  console.log('read', r1.bytesRead);
+  console.log('readFile rest', await h.readFile('utf8'));
+  await h.truncate(3);
+  console.log('size', (await h.stat()).size);
+  console.log('write', (await h.write(Buffer.from('XY'), 0, 2, 0)).bytesWritten);
+  await h.close();
+  try { await h.stat(); } catch (e) { console.log('stat closed', showE(e)); }
+  try { await h.truncate(1); } catch (e) { console.log('truncate closed', showE(e)); }
+  console.log('content', JSON.stringify(fs.readFileSync('f', 'latin1')));
+})();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		fsp := fs.Promises()
+		show := rev10sErrFields
+		promise.Async(l, func() (int, error) {
+			rev10sMust(t, fs.WriteFileSync("f", []byte("0123456789"), nil))
+			try := func(n string, v any, err error) {
+				if err != nil {
+					log("%s rejected %s", n, show(err))
+					return
+				}
+				switch v := v.(type) {
+				case string:
+					log("%s ok %s", n, v)
+				case nodefs.Void:
+					log("%s ok undefined", n)
+				default:
+					log("%s ok object", n)
+				}
+			}
+			h, err := promise.Await(fsp.Open("a\x00b", "r", 0o666))
+			try("open nul", h, err)
+			b, err := promise.Await(fsp.ReadFile("a\x00b"))
+			try("readFile nul", b, err)
+			h, err = promise.Await(fsp.Open("f", "zz", 0o666))
+			try("open bad flag", h, err)
+			first, err := promise.Await(fsp.Mkdir("pm/a", &nodefs.MkdirOptions{Recursive: true}))
+			try("mkdir recursive", first, err)
+			v, err := promise.Await(fsp.Rm("pm", nil))
+			try("rm dir", v, err)
+			v, err = promise.Await(fsp.CopyFile("f", "g", 99))
+			try("copyFile bad mode", v, err)
+			b, err = promise.Await(fsp.ReadFile("pm"))
+			try("readFile dir", b, err)
+			h, err = promise.Await(fsp.Open("f", "r+", 0o666))
+			if err != nil {
+				return 0, err
+			}
+			r1, err := promise.Await(h.Read(make([]byte, 4), 0, 4, -1))
+			if err != nil {
+				return 0, err
+			}
+			log("read %d", r1.BytesRead)
+			rest, err := promise.Await(h.ReadFileString("utf8"))
+			if err != nil {
+				return 0, err
+			}
+			log("readFile rest %s", rest)
+			if _, err := promise.Await(h.Truncate(3)); err != nil {
+				return 0, err
+			}
+			st, err := promise.Await(h.Stat())
+			if err != nil {
+				return 0, err
+			}
+			log("size %d", st.Size)
+			wr, err := promise.Await(h.Write([]byte("XY"), 0, 2, 0))
+			if err != nil {
+				return 0, err
+			}
+			log("write %d", wr.BytesWritten)
+			if _, err := promise.Await(h.Close()); err != nil {
+				return 0, err
+			}
+			if _, err := promise.Await(h.Stat()); err != nil {
+				log("stat closed %s", show(err))
+			}
+			if _, err := promise.Await(h.Truncate(1)); err != nil {
+				log("truncate closed %s", show(err))
+			}
+			c, _ := fs.ReadFileStringSync("f", "latin1")
+			log("content %s", rev10sJSON(c))
+			return 0, nil
+		}).Catch(func(err error) (int, error) { log("body failed: %v", err); return 0, nil })
 	})
 }
