@@ -105,9 +105,15 @@ next();
 		exists := func(p string) bool { return fs.ExistsSync(p) }
 		type step func(cb func(a ...any)) error
 		steps := []step{
-			func(cb func(...any)) error { return fs.Stat("loop1", func(e error, _ *nodefs.Stats) { cb("stat loop", show(e)) }) },
-			func(cb func(...any)) error { return fs.ReadFile("loop1", func(e error, _ []byte) { cb("readFile loop", show(e)) }) },
-			func(cb func(...any)) error { return fs.Readlink("f", func(e error, _ string) { cb("readlink file", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Stat("loop1", func(e error, _ *nodefs.Stats) { cb("stat loop", show(e)) })
+			},
+			func(cb func(...any)) error {
+				return fs.ReadFile("loop1", func(e error, _ []byte) { cb("readFile loop", show(e)) })
+			},
+			func(cb func(...any)) error {
+				return fs.Readlink("f", func(e error, _ string) { cb("readlink file", show(e)) })
+			},
 			func(cb func(...any)) error {
 				return fs.Mkdir("m/a/b", &nodefs.MkdirOptions{Recursive: true}, func(e error, p string) { cb("mkdir recursive", show(e), undef(p)) })
 			},
@@ -155,7 +161,9 @@ next();
 			func(cb func(...any)) error {
 				return fs.Utimes("missing", time.Unix(1, 0), time.Unix(1, 0), func(e error) { cb("utimes missing", show(e)) })
 			},
-			func(cb func(...any)) error { return fs.Open("f", "wx", 0o666, func(e error, _ int) { cb("open wx", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Open("f", "wx", 0o666, func(e error, _ int) { cb("open wx", show(e)) })
+			},
 			func(cb func(...any)) error { return fs.Rmdir("f", func(e error) { cb("rmdir file", show(e)) }) },
 			func(cb func(...any)) error { return fs.Unlink("empty", func(e error) { cb("unlink dir", show(e)) }) },
 			func(cb func(...any)) error {
@@ -169,12 +177,18 @@ next();
 			func(cb func(...any)) error {
 				return fs.Mkdtemp("tmp-", func(e error, p string) { cb("mkdtemp", show(e), len(p), strings.HasPrefix(p, "tmp-")) })
 			},
-			func(cb func(...any)) error { return fs.Rm("full", nil, func(e error) { cb("rm dir no recursive", show(e)) }) },
-			func(cb func(...any)) error { return fs.Rmdir("nope/x", func(e error) { cb("rmdir missing parent", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Rm("full", nil, func(e error) { cb("rm dir no recursive", show(e)) })
+			},
+			func(cb func(...any)) error {
+				return fs.Rmdir("nope/x", func(e error) { cb("rmdir missing parent", show(e)) })
+			},
 			func(cb func(...any)) error {
 				return fs.Realpath("loop1", func(e error, _ string) { cb("realpath loop", show(e)) })
 			},
-			func(cb func(...any)) error { return fs.Access("loop1", nodefs.F_OK, func(e error) { cb("access loop", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Access("loop1", nodefs.F_OK, func(e error) { cb("access loop", show(e)) })
+			},
 		}
 		var next func()
 		next = func() {

@@ -6,13 +6,9 @@ package nodefs_test
 // directory of its own, and every mode's log must be node's.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -106,30 +102,6 @@ func rev10sWatchEv(log func(string, ...any), name string, s nodenet.Emitter, eve
 	}
 }
 
-// rev10sNode runs the twin js (after rev10sPrelude) with node in a directory of its own and
-// returns its lines; false when node is not installed.
-func rev10sNode(t *testing.T, js string) ([]string, bool) {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, false
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "twin.js")
-	if err := os.WriteFile(file, []byte(rev10sPrelude+js), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, file)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	return strings.Split(strings.TrimSpace(string(out)), "\n"), true
-}
-
 // rev10sDiff runs scenario in every mode, each in a fresh directory, until the loop ends,
 // and compares each mode's log with node's (the twin's), or, without node, with the first
 // mode's.
@@ -144,7 +116,7 @@ func rev10sDiffBy(t *testing.T, js string, norm func([]string) []string, scenari
 	if norm == nil {
 		norm = func(s []string) []string { return s }
 	}
-	want, haveNode := rev10sNode(t, js)
+	want, haveNode := looptest.Node(t, rev10sPrelude+js)
 	want = norm(want)
 	for _, m := range looptest.Modes {
 		inTempDir(t)
@@ -177,6 +149,13 @@ func rev10sDiffBy(t *testing.T, js string, norm func([]string) []string, scenari
 	}
 	if !haveNode {
 		t.Skip("node is not installed: the modes were compared with each other only")
+	}
+}
+
+// rev10sSteps runs each step once the one before called its done.
+func rev10sSteps(steps []func(done func())) {
+	if len(steps) > 0 {
+		steps[0](func() { rev10sSteps(steps[1:]) })
 	}
 }
 
@@ -570,15 +549,7 @@ next();
 				})
 			})
 		})
-		var next func()
-		next = func() {
-			if len(steps) > 0 {
-				f := steps[0]
-				steps = steps[1:]
-				f(next)
-			}
-		}
-		next()
+		rev10sSteps(steps)
 	})
 }
 
@@ -749,15 +720,7 @@ next();
 				done()
 			})
 		})
-		var next func()
-		next = func() {
-			if len(steps) > 0 {
-				f := steps[0]
-				steps = steps[1:]
-				f(next)
-			}
-		}
-		next()
+		rev10sSteps(steps)
 	})
 }
 

@@ -7,12 +7,8 @@ package nodenet
 // its order, as two sockets' events in one poll phase come in the kernel's order).
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -21,28 +17,12 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// rev10sNode runs the twin js with node in a directory of its own and returns its lines in
-// BySide's order; false when node is not installed.
+// rev10sNode runs the twin js with node and returns its lines in BySide's order; false
+// when node is not installed.
 func rev10sNode(t *testing.T, js string) ([]string, bool) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, false
-	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "twin.js")
-	if err := os.WriteFile(file, []byte("'use strict';\nconst net = require('net');\n"+js), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, file)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	return looptest.BySide(strings.Split(strings.TrimSpace(string(out)), "\n")), true
+	lines, ok := looptest.Node(t, "'use strict';\nconst net = require('net');\n"+js)
+	return looptest.BySide(lines), ok
 }
 
 // rev10sDiff runs scenario in every mode and compares each mode's log with node's (the
