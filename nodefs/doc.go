@@ -63,9 +63,10 @@
 // with a NUL byte, an empty buffer, an unknown encoding: ERR_INVALID_ARG_VALUE; a negative
 // descriptor, an offset, length or position outside the buffer or the file:
 // ERR_OUT_OF_RANGE; each with Node's message) is returned by the call, whose callback then
-// never runs; the promise API rejects instead. Bad input that reaches the system (an empty
-// path, a closed descriptor, a directory where a file is expected) fails in the callback
-// with Node's error, and the loop runs on.
+// never runs; the promise API rejects instead, and the streams emit an unknown flag
+// ("error", then "close") as Node's open in their construct throws it. Bad input that
+// reaches the system (an empty path, a closed descriptor, a directory where a file is
+// expected) fails in the callback with Node's error, and the loop runs on.
 //
 // # Buffers
 //

@@ -61,6 +61,7 @@ type fileStream struct {
 	path      string
 	fd        int
 	flags     int
+	flagsErr  error // an unknown flag: the open fails with it (Node's open throws in the construct)
 	mode      uint32
 	pos       int64 // -1: the file's position
 	hwm       int
@@ -101,6 +102,10 @@ func (s *fileStream) construct(hasFd bool, fd int) error {
 }
 
 func (s *fileStream) open() {
+	if s.flagsErr != nil {
+		s.fs.loop.NextTick(func() { s.failOpen(s.flagsErr) })
+		return
+	}
 	if err := s.fs.loop.FSOpen(nil, s.path, s.flags, s.mode, func(req *uvloop.FSReq) {
 		if err := req.Err(); err != nil {
 			s.fs.loop.NextTick(func() { s.failOpen(fromErr(err)) })
@@ -244,23 +249,25 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 	if opts != nil {
 		o = *opts
 	}
-	flags, err := Flags(o.Flags)
-	if err != nil {
-		return nil, err
-	}
+	flags, flagsErr := Flags(o.Flags) // emitted, not returned: see fileStream.open
 	if err := checkPath("path", path); err != nil {
 		return nil, err
 	}
-	if _, err := checkEncoding(o.Encoding); err != nil {
+	enc, err := checkEncoding(o.Encoding)
+	if err != nil {
 		return nil, err
+	}
+	if enc == "" && o.Encoding != "" {
+		// "buffer" passes the options' check, not the stream's StringDecoder
+		return nil, unknownEncoding(o.Encoding)
 	}
 	if o.HighWaterMark < 0 {
 		return nil, argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(o.HighWaterMark)))
 	}
-	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
+	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, flagsErr: flagsErr, mode: o.Mode,
 		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose, emitClose: !o.NoEmitClose}, end: -1}
 	r.self = r
-	if enc, _ := normEncoding(o.Encoding); enc != "" {
+	if enc != "" {
 		r.dec = newStringDecoder(enc)
 	}
 	if r.mode == 0 {
@@ -648,14 +655,11 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 	if o.Flags == "" {
 		o.Flags = "w"
 	}
-	flags, err := Flags(o.Flags)
-	if err != nil {
-		return nil, err
-	}
+	flags, flagsErr := Flags(o.Flags) // emitted, not returned: see fileStream.open
 	if err := checkPath("path", path); err != nil {
 		return nil, err
 	}
-	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, mode: o.Mode,
+	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, flagsErr: flagsErr, mode: o.Mode,
 		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose, emitClose: !o.NoEmitClose, flush: o.Flush}}
 	w.self = w
 	if w.mode == 0 {

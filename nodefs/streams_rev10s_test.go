@@ -886,3 +886,83 @@ server.listen(0, '127.0.0.1', () => {
 		})
 	})
 }
+
+// createReadStream's encoding "buffer" passes the options' check but not the stream's
+// StringDecoder: ERR_UNKNOWN_ENCODING is thrown (returned), as setEncoding("buffer") does.
+func TestRev10sReadStreamEncodingBuffer(t *testing.T) {
+	const js = `
+fs.writeFileSync('s', 'hi');
+try { fs.createReadStream('s', { encoding: 'buffer' }); console.log('no throw'); } catch (e) { console.log('threw', show(e)); }
+const r = fs.createReadStream('s');
+try { r.setEncoding('buffer'); console.log('no throw'); } catch (e) { console.log('threw', show(e)); }
+r.destroy();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("s", []byte("hi"), nil))
+		if r, err := fs.CreateReadStream("s", &nodefs.ReadStreamOptions{Encoding: "buffer"}); err != nil {
+			log("threw %s", rev10sShow(err))
+		} else {
+			log("no throw")
+			r.Destroy(nil)
+		}
+		r, err := fs.CreateReadStream("s", nil)
+		rev10sMust(t, err)
+		if err := r.SetEncoding("buffer"); err != nil {
+			log("threw %s", rev10sShow(err))
+		} else {
+			log("no throw")
+		}
+		r.Destroy(nil)
+	})
+}
+
+// An unknown flag is not thrown by createReadStream/createWriteStream: the open in the
+// construct throws it, and the stream emits it ("error", then "close"); with a descriptor
+// the flags are not used.
+func TestRev10sStreamBadFlags(t *testing.T) {
+	const js = `
+fs.writeFileSync('s', 'hi');
+let r;
+try { r = fs.createReadStream('s', { flags: 'zz' }); console.log('r no throw'); } catch (e) { console.log('r threw', show(e)); }
+watch('r', r, ['open', 'error', 'close']);
+r.on('close', () => {
+  let w;
+  try { w = fs.createWriteStream('o', { flags: 'zz' }); console.log('w no throw'); } catch (e) { console.log('w threw', show(e)); }
+  watch('w', w, ['open', 'error', 'close']);
+  w.on('close', () => {
+    const f = fs.createReadStream(null, { fd: fs.openSync('s', 'r'), flags: 'zz' });
+    watch('f', f, ['data', 'error', 'close']);
+  });
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("s", []byte("hi"), nil))
+		r, err := fs.CreateReadStream("s", &nodefs.ReadStreamOptions{Flags: "zz"})
+		if err != nil {
+			log("r threw %s", rev10sShow(err))
+			return
+		}
+		log("r no throw")
+		rev10sWatch(log, "r", r, "open", "error", "close")
+		r.On("close", func(...any) {
+			w, err := fs.CreateWriteStream("o", &nodefs.WriteStreamOptions{Flags: "zz"})
+			if err != nil {
+				log("w threw %s", rev10sShow(err))
+				return
+			}
+			log("w no throw")
+			rev10sWatch(log, "w", w, "open", "error", "close")
+			w.On("close", func(...any) {
+				fd, err := fs.OpenSync("s", "r", 0)
+				rev10sMust(t, err)
+				f, err := fs.CreateReadStream("", &nodefs.ReadStreamOptions{Fd: fd, HasFd: true, Flags: "zz"})
+				if err != nil {
+					log("f threw %s", rev10sShow(err))
+					fs.CloseSync(fd)
+					return
+				}
+				rev10sWatch(log, "f", f, "data", "error", "close")
+			})
+		})
+	})
+}
