@@ -232,6 +232,15 @@ func (s *fileStream) finishDestroy() {
 // follows from a nextTick).
 func (s *fileStream) Closed() bool { return s.closed }
 
+// checkHighWaterMark is Node's getHighWaterMark for the streams' option: a negative one is
+// ERR_INVALID_ARG_VALUE (0 is the default here).
+func checkHighWaterMark(n int) error {
+	if n < 0 {
+		return argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(n)))
+	}
+	return nil
+}
+
 // Pending is stream.pending: the stream has no descriptor (before "open", and once
 // closed).
 func (s *fileStream) Pending() bool { return s.fd < 0 }
@@ -261,8 +270,8 @@ func (f *FS) CreateReadStream(path string, opts *ReadStreamOptions) (*ReadStream
 		// "buffer" passes the options' check, not the stream's StringDecoder
 		return nil, unknownEncoding(o.Encoding)
 	}
-	if o.HighWaterMark < 0 {
-		return nil, argError("ERR_INVALID_ARG_VALUE", "The property 'options.highWaterMark' is invalid. Received "+itoa(int64(o.HighWaterMark)))
+	if err := checkHighWaterMark(o.HighWaterMark); err != nil {
+		return nil, err
 	}
 	r := &ReadStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, flagsErr: flagsErr, mode: o.Mode,
 		pos: -1, hwm: o.HighWaterMark, autoClose: !o.NoAutoClose, emitClose: !o.NoEmitClose}, end: -1}
@@ -657,6 +666,9 @@ func (f *FS) CreateWriteStream(path string, opts *WriteStreamOptions) (*WriteStr
 	}
 	flags, flagsErr := Flags(o.Flags) // emitted, not returned: see fileStream.open
 	if err := checkPath("path", path); err != nil {
+		return nil, err
+	}
+	if err := checkHighWaterMark(o.HighWaterMark); err != nil {
 		return nil, err
 	}
 	w := &WriteStream{fileStream: fileStream{fs: f, path: path, fd: -1, flags: flags, flagsErr: flagsErr, mode: o.Mode,

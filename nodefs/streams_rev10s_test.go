@@ -966,3 +966,71 @@ r.on('close', () => {
 		})
 	})
 }
+
+// What the stream constructors throw (a NUL byte in the path, a negative fd, a negative
+// highWaterMark on either kind) and what they emit (an empty path: ENOENT from the open).
+func TestRev10sStreamConstructorErrors(t *testing.T) {
+	const js = `
+const cases = [
+  ['empty r', () => fs.createReadStream('')],
+  ['empty w', () => fs.createWriteStream('')],
+  ['nul r', () => fs.createReadStream('a\0b')],
+  ['nul w', () => fs.createWriteStream('a\0b')],
+  ['fd -1 r', () => fs.createReadStream(null, { fd: -1 })],
+  ['fd -1 w', () => fs.createWriteStream(null, { fd: -1 })],
+  ['hwm -1 r', () => fs.createReadStream('x', { highWaterMark: -1 })],
+  ['hwm -1 w', () => fs.createWriteStream('x', { highWaterMark: -1 })],
+];
+function next() {
+  const c = cases.shift();
+  if (!c) return;
+  const [n, f] = c;
+  let s;
+  try { s = f(); } catch (e) { console.log(n, 'threw', show(e)); next(); return; }
+  console.log(n, 'no throw');
+  watch(n, s, ['open', 'error', 'close']);
+  s.on('close', next);
+}
+next();
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		type mk func() (nodenet.Emitter, error)
+		r := func(p string, o *nodefs.ReadStreamOptions) mk {
+			return func() (nodenet.Emitter, error) { return fs.CreateReadStream(p, o) }
+		}
+		w := func(p string, o *nodefs.WriteStreamOptions) mk {
+			return func() (nodenet.Emitter, error) { return fs.CreateWriteStream(p, o) }
+		}
+		cases := []struct {
+			name string
+			f    mk
+		}{
+			{"empty r", r("", nil)},
+			{"empty w", w("", nil)},
+			{"nul r", r("a\x00b", nil)},
+			{"nul w", w("a\x00b", nil)},
+			{"fd -1 r", r("", &nodefs.ReadStreamOptions{Fd: -1, HasFd: true})},
+			{"fd -1 w", w("", &nodefs.WriteStreamOptions{Fd: -1, HasFd: true})},
+			{"hwm -1 r", r("x", &nodefs.ReadStreamOptions{HighWaterMark: -1})},
+			{"hwm -1 w", w("x", &nodefs.WriteStreamOptions{HighWaterMark: -1})},
+		}
+		var next func()
+		next = func() {
+			if len(cases) == 0 {
+				return
+			}
+			c := cases[0]
+			cases = cases[1:]
+			s, err := c.f()
+			if err != nil {
+				log("%s threw %s", c.name, rev10sShow(err))
+				next()
+				return
+			}
+			log("%s no throw", c.name)
+			rev10sWatch(log, c.name, s, "open", "error", "close")
+			s.On("close", func(...any) { next() })
+		}
+		next()
+	})
+}
