@@ -1034,3 +1034,35 @@ next();
 		next()
 	})
 }
+
+// A pipe's "error" listener on its destination comes before the others (Node prepends it):
+// when the destination fails (EBADF: a read-only descriptor), the source is paused and
+// "unpipe" emitted before the user's "error" listener runs.
+func TestRev10sPipeErrorListenerFirst(t *testing.T) {
+	const js = `
+fs.writeFileSync('s', 'hello');
+fs.writeFileSync('ro', '');
+const r = fs.createReadStream('s');
+const w = fs.createWriteStream(null, { fd: fs.openSync('ro', 'r') });
+w.on('error', (e) => console.log('w error', e.code, r.isPaused()));
+w.on('unpipe', () => console.log('w unpipe'));
+w.on('close', () => { console.log('w close'); r.destroy(); });
+r.on('pause', () => console.log('r pause'));
+r.pipe(w);
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("s", []byte("hello"), nil))
+		rev10sMust(t, fs.WriteFileSync("ro", nil, nil))
+		r, err := fs.CreateReadStream("s", nil)
+		rev10sMust(t, err)
+		fd, err := fs.OpenSync("ro", "r", 0)
+		rev10sMust(t, err)
+		w, err := fs.CreateWriteStream("", &nodefs.WriteStreamOptions{Fd: fd, HasFd: true})
+		rev10sMust(t, err)
+		w.On("error", func(a ...any) { log("w error %s %v", rev10sCode(a[0].(error)), r.IsPaused()) })
+		w.On("unpipe", func(...any) { log("w unpipe") })
+		w.On("close", func(...any) { log("w close"); r.Destroy(nil) })
+		r.On("pause", func(...any) { log("r pause") })
+		r.Pipe(w, true)
+	})
+}

@@ -107,6 +107,11 @@ type pipe struct {
 	ondrain func()
 }
 
+// prepender is an Emitter with EventEmitter's PrependListener.
+type prepender interface {
+	PrependListener(event string, fn func(args ...any)) *Listener
+}
+
 func (p *pipe) on(em Emitter, event string, once bool, fn func(args ...any)) *Listener {
 	var l *Listener
 	if once {
@@ -114,12 +119,29 @@ func (p *pipe) on(em Emitter, event string, once bool, fn func(args ...any)) *Li
 	} else {
 		l = em.On(event, fn)
 	}
+	p.keep(em, event, l)
+	return l
+}
+
+// prepend is Node's prependListener: fn goes before em's other listeners for event, if em
+// can put it there (else after them).
+func (p *pipe) prepend(em Emitter, event string, fn func(args ...any)) *Listener {
+	pe, ok := em.(prepender)
+	if !ok {
+		return p.on(em, event, false, fn)
+	}
+	l := pe.PrependListener(event, fn)
+	p.keep(em, event, l)
+	return l
+}
+
+// keep records a listener to remove on cleanup.
+func (p *pipe) keep(em Emitter, event string, l *Listener) {
 	p.ls = append(p.ls, struct {
 		em    Emitter
 		event string
 		l     *Listener
 	}{em, event, l})
-	return l
 }
 
 func (p *pipe) off(l *Listener) {
@@ -136,8 +158,10 @@ func (p *pipe) off(l *Listener) {
 // written to dst; when Write returns false, src pauses ("pause") until dst emits "drain",
 // then flows again at once. At src's "end", dst is ended if end is true, else the pipe is
 // undone (Unpipe). dst gets "pipe" (src) at once and "unpipe" (src) when the pipe is undone,
-// which happens at dst's "finish" or "close" too. An "error" on dst undoes the pipe; if
-// nothing else listens for it, dst is destroyed with it (Node rethrows it). src starts
+// which happens at dst's "finish" or "close" too. An "error" on dst undoes the pipe before
+// dst's other "error" listeners run (the pipe's goes first if dst has PrependListener, as
+// an EventEmitter does); if nothing else listens for it, dst is destroyed with it (Node
+// rethrows it). src starts
 // flowing (from a nextTick, as resume()) unless dst needs to drain first. It returns dst.
 func Pipe(src Readable, dst Writable, end bool) Writable {
 	st := src.PipeState()
@@ -188,7 +212,7 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 			pause()
 		}
 	})
-	onerror = p.on(dst, "error", false, func(a ...any) {
+	onerror = p.prepend(dst, "error", func(a ...any) { // Node prepends it
 		unpipe()
 		p.off(onerror)
 		dst.Off("error", onerror)
