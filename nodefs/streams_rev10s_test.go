@@ -1066,3 +1066,118 @@ r.pipe(w);
 		r.Pipe(w, true)
 	})
 }
+
+// One socket piped into two files: the socket flows again only once every destination it
+// waits for has drained (Node's awaitDrainWriters), so no "data" comes while either still
+// needs to drain; both copies are whole.
+func TestRev10sPipeTwoDestinations(t *testing.T) {
+	const js = `
+const net = require('net');
+const data = Buffer.alloc(256 * 1024);
+for (let i = 0; i < data.length; i++) data[i] = (i * 13) & 255;
+const server = net.createServer((sock) => {
+  const w1 = fs.createWriteStream('d1', { highWaterMark: 1024 });
+  const w2 = fs.createWriteStream('d2', { highWaterMark: 1024 });
+  let early = 0;
+  sock.on('data', () => { if (w1.writableNeedDrain || w2.writableNeedDrain) early++; });
+  sock.pipe(w1);
+  sock.pipe(w2);
+  let closed = 0;
+  const onclose = () => {
+    if (++closed < 2) return;
+    console.log('server early data', early);
+    console.log('server same', fs.readFileSync('d1').equals(data), fs.readFileSync('d2').equals(data));
+    server.close();
+  };
+  w1.on('close', onclose);
+  w2.on('close', onclose);
+});
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  c.end(data);
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		data := make([]byte, 256<<10)
+		for i := range data {
+			data[i] = byte(i * 13)
+		}
+		var server *nodenet.Server
+		server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+			w1, err := fs.CreateWriteStream("d1", &nodefs.WriteStreamOptions{HighWaterMark: 1024})
+			rev10sMust(t, err)
+			w2, err := fs.CreateWriteStream("d2", &nodefs.WriteStreamOptions{HighWaterMark: 1024})
+			rev10sMust(t, err)
+			early := 0
+			sock.OnData(func([]byte) {
+				if w1.WritableNeedDrain() || w2.WritableNeedDrain() {
+					early++
+				}
+			})
+			sock.Pipe(w1, true)
+			sock.Pipe(w2, true)
+			closed := 0
+			onclose := func(...any) {
+				if closed++; closed < 2 {
+					return
+				}
+				log("server early data %d", early)
+				b1, _ := fs.ReadFileSync("d1")
+				b2, _ := fs.ReadFileSync("d2")
+				log("server same %v %v", string(b1) == string(data), string(b2) == string(data))
+				server.Close(nil)
+			}
+			w1.On("close", onclose)
+			w2.On("close", onclose)
+		})
+		server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+		server.Listen(0, "127.0.0.1", func() {
+			c := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+			c.End(data)
+		})
+	})
+}
+
+// unpipe() of a destination the source waits for (its write returned false): the source no
+// longer waits for it and, having a "data" listener of its own, flows to the end (Node's
+// cleanup calls pipeOnDrain); it must not stay paused.
+func TestRev10sUnpipeWhileAwaitingDrain(t *testing.T) {
+	const js = `
+fs.writeFileSync('big', Buffer.alloc(100000, 'a'));
+const r = fs.createReadStream('big', { highWaterMark: 1000 });
+const w = fs.createWriteStream('o', { highWaterMark: 10 });
+let n = 0;
+r.on('data', () => { n++; });
+r.on('end', () => console.log('end', n));
+r.on('close', () => { console.log('r close'); w.end(); });
+r.on('pause', () => console.log('pause', r.isPaused()));
+r.pipe(w);
+r.once('data', () => process.nextTick(() => {
+  console.log('before unpipe', r.isPaused(), w.writableNeedDrain);
+  r.unpipe(w);
+  console.log('after unpipe', r.isPaused());
+}));
+w.on('close', () => console.log('w close'));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("big", []byte(strings.Repeat("a", 100000)), nil))
+		r, err := fs.CreateReadStream("big", &nodefs.ReadStreamOptions{HighWaterMark: 1000})
+		rev10sMust(t, err)
+		w, err := fs.CreateWriteStream("o", &nodefs.WriteStreamOptions{HighWaterMark: 10})
+		rev10sMust(t, err)
+		n := 0
+		r.OnData(func([]byte) { n++ })
+		r.On("end", func(...any) { log("end %d", n) })
+		r.On("close", func(...any) { log("r close"); w.End(nil, nil) })
+		r.On("pause", func(...any) { log("pause %v", r.IsPaused()) })
+		r.Pipe(w, true)
+		r.Once("data", func(...any) {
+			l.NextTick(func() {
+				log("before unpipe %v %v", r.IsPaused(), w.WritableNeedDrain())
+				r.Unpipe(w)
+				log("after unpipe %v", r.IsPaused())
+			})
+		})
+		w.On("close", func(...any) { log("w close") })
+	})
+}

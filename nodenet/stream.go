@@ -89,6 +89,17 @@ type PipeState struct {
 	pipes []*pipe
 }
 
+// awaitingDrain reports whether the stream waits for a destination to drain (Node's
+// awaitDrainWriters is not empty): it flows again only once every one has.
+func (ps *PipeState) awaitingDrain() bool {
+	for _, p := range ps.pipes {
+		if p.awaitDrain {
+			return true
+		}
+	}
+	return false
+}
+
 // Pipes is the number of destinations the stream is piped to.
 func (ps *PipeState) Pipes() int { return len(ps.pipes) }
 
@@ -161,8 +172,9 @@ func (p *pipe) off(l *Listener) {
 // which happens at dst's "finish" or "close" too. An "error" on dst undoes the pipe before
 // dst's other "error" listeners run (the pipe's goes first if dst has PrependListener, as
 // an EventEmitter does); if nothing else listens for it, dst is destroyed with it (Node
-// rethrows it). src starts
-// flowing (from a nextTick, as resume()) unless dst needs to drain first. It returns dst.
+// rethrows it). src starts flowing (from a nextTick, as resume()) unless dst needs to drain
+// first; piped into several destinations, it flows again only once every one it waits for
+// has drained. It returns dst.
 func Pipe(src Readable, dst Writable, end bool) Writable {
 	st := src.PipeState()
 	p := &pipe{src: src, dst: dst}
@@ -193,7 +205,7 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 		if p.ondrain == nil {
 			p.ondrain = func() { // pipeOnDrain
 				p.awaitDrain = false
-				if src.ListenerCount("data") > 0 {
+				if !st.awaitingDrain() && src.ListenerCount("data") > 0 {
 					src.FlowStream()
 				}
 			}
@@ -238,15 +250,16 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 	return dst
 }
 
-// cleanup removes the pipe's listeners (Node's cleanup): if src waited for dst to drain and
-// dst no longer needs to, src flows again.
+// cleanup removes the pipe's listeners (Node's cleanup): if src waited for dst to drain, it
+// waits no more (Node calls pipeOnDrain now), and flows again if it waits for no other
+// destination and has a "data" listener of its own; else it could never flow again.
 func (p *pipe) cleanup() {
 	for _, x := range p.ls {
 		x.em.Off(x.event, x.l)
 	}
 	p.ls = nil
 	p.cleanedUp = true
-	if p.ondrain != nil && p.awaitDrain && !p.dst.WritableNeedDrain() {
+	if p.ondrain != nil && p.awaitDrain {
 		p.ondrain()
 	}
 }
