@@ -1181,3 +1181,113 @@ w.on('close', () => console.log('w close'));
 		w.On("close", func(...any) { log("w close") })
 	})
 }
+
+// stream.finished on a stream that already closed calls back (from a nextTick): nil after
+// it ended or finished, ERR_STREAM_PREMATURE_CLOSE if it was destroyed before; a socket
+// counts as closed once destroy() is called (socket.closed), before its "close".
+func TestRev10sFinishedAfterClose(t *testing.T) {
+	const js = `
+const net = require('net');
+const { finished } = require('stream');
+fs.writeFileSync('s', 'hi');
+const r = fs.createReadStream('s');
+r.resume();
+r.on('close', () => setImmediate(() => {
+  finished(r, (e) => console.log('r finished', code(e)));
+  const r2 = fs.createReadStream('s');
+  r2.on('open', () => r2.destroy());
+  r2.on('close', () => setImmediate(() => finished(r2, (e) => {
+    console.log('r2 finished', code(e));
+    const w = fs.createWriteStream('o');
+    w.end('x');
+    w.on('finish', () => finished(w, (e) => console.log('w finished from finish', code(e))));
+    w.on('close', () => setImmediate(() => finished(w, (e) => {
+      console.log('w finished after close', code(e));
+      const server = net.createServer((s) => { s.resume(); s.on('end', () => s.end()); });
+      server.listen(0, '127.0.0.1', () => {
+        const c = net.connect(server.address().port, '127.0.0.1', () => {
+          c.destroy();
+          finished(c, (e) => console.log('c finished', code(e)));
+          c.on('close', () => {
+            console.log('c close');
+            const d = net.connect(server.address().port, '127.0.0.1', () => d.end());
+            d.resume();
+            d.on('close', () => setImmediate(() => finished(d, (e) => {
+              console.log('d finished', code(e));
+              server.close();
+            })));
+          });
+        });
+      });
+    })));
+  })));
+}));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("s", []byte("hi"), nil))
+		r, err := fs.CreateReadStream("s", nil)
+		rev10sMust(t, err)
+		r.Resume()
+		r.On("close", func(...any) {
+			l.SetImmediate(func() {
+				nodenet.Finished(r, true, true, func(e error) { log("r finished %s", rev10sCode(e)) })
+				r2, err := fs.CreateReadStream("s", nil)
+				rev10sMust(t, err)
+				r2.On("open", func(...any) { r2.Destroy(nil) })
+				r2.On("close", func(...any) {
+					l.SetImmediate(func() {
+						nodenet.Finished(r2, true, true, func(e error) {
+							log("r2 finished %s", rev10sCode(e))
+							w, err := fs.CreateWriteStream("o", nil)
+							rev10sMust(t, err)
+							w.End([]byte("x"), nil)
+							w.On("finish", func(...any) {
+								nodenet.Finished(w, true, true, func(e error) { log("w finished from finish %s", rev10sCode(e)) })
+							})
+							w.On("close", func(...any) {
+								l.SetImmediate(func() {
+									nodenet.Finished(w, true, true, func(e error) {
+										log("w finished after close %s", rev10sCode(e))
+										rev10sFinishedSockets(t, l, log)
+									})
+								})
+							})
+						})
+					})
+				})
+			})
+		})
+	})
+}
+
+// rev10sFinishedSockets is TestRev10sFinishedAfterClose's part with sockets.
+func rev10sFinishedSockets(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+	var server *nodenet.Server
+	server = nodenet.CreateServer(l, func(s *nodenet.Socket) {
+		s.Resume()
+		s.OnEnd(func() { s.End(nil) })
+	})
+	server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+	server.Listen(0, "127.0.0.1", func() {
+		port := server.Address().Port
+		var c *nodenet.Socket
+		c = nodenet.Connect(l, port, "127.0.0.1", func() {
+			c.Destroy(nil)
+			nodenet.Finished(c, true, true, func(e error) { log("c finished %s", rev10sCode(e)) })
+			c.OnClose(func(bool) {
+				log("c close")
+				var d *nodenet.Socket
+				d = nodenet.Connect(l, port, "127.0.0.1", func() { d.End(nil) })
+				d.Resume()
+				d.OnClose(func(bool) {
+					l.SetImmediate(func() {
+						nodenet.Finished(d, true, true, func(e error) {
+							log("d finished %s", rev10sCode(e))
+							server.Close(nil)
+						})
+					})
+				})
+			})
+		})
+	})
+}

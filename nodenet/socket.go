@@ -821,6 +821,10 @@ func (s *Socket) onDestroy(err error) {
 // Destroyed reports whether Destroy was called.
 func (s *Socket) Destroyed() bool { return s.destroyed }
 
+// Closed is socket.closed: the socket was destroyed (Node's destroy of a socket is done at
+// once; "close" follows in the close phase).
+func (s *Socket) Closed() bool { return s.destroyed }
+
 // Connecting reports whether a Connect is in progress.
 func (s *Socket) Connecting() bool { return s.connecting }
 

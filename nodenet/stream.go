@@ -307,7 +307,9 @@ var errPipeDestroyed = &Error{Code: "ERR_STREAM_DESTROYED", Message: "Cannot cal
 // Finished is stream.finished(stream, { readable, writable }, cb): cb runs once, with nil
 // when the stream closed after its readable side ended (if readable) and its writable side
 // finished (if writable), with the error of an "error" event, or with ErrPrematureClose if
-// it closed before. It returns a function that removes the listeners.
+// it closed before. On a stream that is closed already (one with a Closed method that says
+// so: a Socket, nodefs's streams) cb runs from a nextTick. It returns a function that
+// removes the listeners.
 func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup func()) {
 	r, _ := s.(Readable)
 	w, _ := s.(Writable)
@@ -340,14 +342,24 @@ func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup fu
 		err, _ := a[0].(error)
 		done(err)
 	})
-	on("close", func(...any) {
+	onclose := func(...any) {
 		if readable && !r.ReadableEnded() || writable && !w.WritableFinished() {
 			done(ErrPrematureClose)
 			return
 		}
 		done(nil)
-	})
+	}
+	on("close", onclose)
+	if c, ok := s.(closer); ok && c.Closed() { // Node's eos on a closed stream
+		s.Loop().NextTick(func() { onclose() })
+	}
 	return cleanup
+}
+
+// closer is a stream that tells whether it is closed (Node's stream.closed): Finished on one
+// that is calls back without waiting for a "close" that came already.
+type closer interface {
+	Closed() bool
 }
 
 // Pipeline is stream.pipeline(src, ...dsts, cb): each stream is piped into the next (the
