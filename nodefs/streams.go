@@ -228,6 +228,10 @@ func (s *fileStream) finishDestroy() {
 	}
 }
 
+// WillEmitClose reports whether the stream emits "close" once it ended or finished, so that
+// nodenet.Finished waits for it: autoClose and emitClose are on and it is not closed yet.
+func (s *fileStream) WillEmitClose() bool { return s.autoClose && s.emitClose && !s.closed }
+
 // Closed is stream.closed: the descriptor is closed after a destroy ("close", if emitted,
 // follows from a nextTick).
 func (s *fileStream) Closed() bool { return s.closed }

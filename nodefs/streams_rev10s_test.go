@@ -1291,3 +1291,84 @@ func rev10sFinishedSockets(t *testing.T, l *uvloop.Loop, log func(string, ...any
 		})
 	})
 }
+
+// stream.finished does not wait for a "close" the stream will not emit: a socket (Node's
+// have emitClose false) is done at its later "end"/"finish", a ReadStream with autoClose
+// false or emitClose false at "end"; with autoClose the ReadStream is done at "close".
+func TestRev10sFinishedWithoutClose(t *testing.T) {
+	const js = `
+const net = require('net');
+const { finished } = require('stream');
+fs.writeFileSync('s', 'hi');
+const server = net.createServer((s) => { s.resume(); s.on('end', () => s.end()); });
+server.listen(0, '127.0.0.1', () => {
+  const d = net.connect(server.address().port, '127.0.0.1', () => d.end());
+  d.resume();
+  let ended = false, fin = false;
+  d.on('end', () => { ended = true; });
+  d.on('finish', () => { fin = true; });
+  finished(d, (e) => console.log('finished d', code(e), ended, fin, d.destroyed));
+  d.on('close', () => {
+    console.log('d close');
+    server.close();
+    const r = fs.createReadStream('s', { autoClose: false });
+    r.resume();
+    finished(r, (e) => { console.log('finished r', code(e)); r.destroy(); });
+    watch('r', r, ['end', 'close']);
+    r.on('close', () => {
+      const r2 = fs.createReadStream('s', { emitClose: false });
+      r2.resume();
+      finished(r2, (e) => {
+        console.log('finished r2', code(e));
+        const r3 = fs.createReadStream('s');
+        r3.resume();
+        finished(r3, (e) => console.log('finished r3', code(e)));
+        watch('r3', r3, ['end', 'close']);
+      });
+      watch('r2', r2, ['end', 'close']);
+    });
+  });
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("s", []byte("hi"), nil))
+		var server *nodenet.Server
+		server = nodenet.CreateServer(l, func(s *nodenet.Socket) {
+			s.Resume()
+			s.OnEnd(func() { s.End(nil) })
+		})
+		server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+		server.Listen(0, "127.0.0.1", func() {
+			var d *nodenet.Socket
+			d = nodenet.Connect(l, server.Address().Port, "127.0.0.1", func() { d.End(nil) })
+			d.Resume()
+			ended, fin := false, false
+			d.OnEnd(func() { ended = true })
+			d.OnFinish(func() { fin = true })
+			nodenet.Finished(d, true, true, func(e error) { log("finished d %s %v %v %v", rev10sCode(e), ended, fin, d.Destroyed()) })
+			d.OnClose(func(bool) {
+				log("d close")
+				server.Close(nil)
+				r, err := fs.CreateReadStream("s", &nodefs.ReadStreamOptions{NoAutoClose: true})
+				rev10sMust(t, err)
+				r.Resume()
+				nodenet.Finished(r, true, true, func(e error) { log("finished r %s", rev10sCode(e)); r.Destroy(nil) })
+				rev10sWatch(log, "r", r, "end", "close")
+				r.On("close", func(...any) {
+					r2, err := fs.CreateReadStream("s", &nodefs.ReadStreamOptions{NoEmitClose: true})
+					rev10sMust(t, err)
+					r2.Resume()
+					nodenet.Finished(r2, true, true, func(e error) {
+						log("finished r2 %s", rev10sCode(e))
+						r3, err := fs.CreateReadStream("s", nil)
+						rev10sMust(t, err)
+						r3.Resume()
+						nodenet.Finished(r3, true, true, func(e error) { log("finished r3 %s", rev10sCode(e)) })
+						rev10sWatch(log, "r3", r3, "end", "close")
+					})
+					rev10sWatch(log, "r2", r2, "end", "close")
+				})
+			})
+		})
+	})
+}

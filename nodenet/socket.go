@@ -825,6 +825,10 @@ func (s *Socket) Destroyed() bool { return s.destroyed }
 // once; "close" follows in the close phase).
 func (s *Socket) Closed() bool { return s.destroyed }
 
+// WillEmitClose reports whether Finished waits for "close" after "end" and "finish": no,
+// as Node's sockets have emitClose false (they emit "close" themselves).
+func (s *Socket) WillEmitClose() bool { return false }
+
 // Connecting reports whether a Connect is in progress.
 func (s *Socket) Connecting() bool { return s.connecting }
 

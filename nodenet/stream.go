@@ -304,17 +304,27 @@ var ErrPipelineStream = &Error{Code: "ERR_INVALID_ARG_TYPE", Message: "The strea
 // its own (Node's ERR_STREAM_DESTROYED with 'pipe').
 var errPipeDestroyed = &Error{Code: "ERR_STREAM_DESTROYED", Message: "Cannot call pipe after a stream was destroyed"}
 
-// Finished is stream.finished(stream, { readable, writable }, cb): cb runs once, with nil
-// when the stream closed after its readable side ended (if readable) and its writable side
-// finished (if writable), with the error of an "error" event, or with ErrPrematureClose if
-// it closed before. On a stream that is closed already (one with a Closed method that says
-// so: a Socket, nodefs's streams) cb runs from a nextTick. It returns a function that
-// removes the listeners.
+// Finished is stream.finished(stream, { readable, writable }, cb) (Node's eos): cb runs
+// once, with nil when the stream's readable side ended (if readable) and its writable side
+// finished (if writable) and, for a stream that will emit "close" after them, once it closed;
+// with the error of an "error" event; or with ErrPrematureClose if it closed before. A
+// stream tells whether it will emit "close" with a WillEmitClose method (a Socket does not:
+// Node's sockets have emitClose false; nodefs's streams do unless autoClose or emitClose is
+// off); one without it is waited for until "close". On a stream that is closed already (a
+// Closed method says so) or whose sides are done and that will not emit "close", cb runs
+// from a nextTick. It returns a function that removes the listeners.
 func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup func()) {
 	r, _ := s.(Readable)
 	w, _ := s.(Writable)
 	readable = readable && r != nil
 	writable = writable && w != nil
+	willEmitClose := true
+	if c, ok := s.(closeEmitter); ok {
+		willEmitClose = c.WillEmitClose()
+	}
+	willEmitClose = willEmitClose && (r != nil) == readable && (w != nil) == writable
+	readableFinished := r != nil && r.ReadableEnded()
+	writableFinished := w != nil && w.WritableFinished()
 	called := false
 	var ls []struct {
 		event string
@@ -338,6 +348,30 @@ func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup fu
 			l     *Listener
 		}{event, s.On(event, fn)})
 	}
+	on("end", func(...any) {
+		readableFinished = true
+		if s.Destroyed() {
+			willEmitClose = false
+		}
+		if willEmitClose && (w == nil || !w.Writable() || writable) {
+			return
+		}
+		if !writable || writableFinished {
+			done(nil)
+		}
+	})
+	on("finish", func(...any) {
+		writableFinished = true
+		if s.Destroyed() {
+			willEmitClose = false
+		}
+		if willEmitClose && (r == nil || !r.Readable() || readable) {
+			return
+		}
+		if !readable || readableFinished {
+			done(nil)
+		}
+	})
 	on("error", func(a ...any) {
 		err, _ := a[0].(error)
 		done(err)
@@ -350,10 +384,25 @@ func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup fu
 		done(nil)
 	}
 	on("close", onclose)
-	if c, ok := s.(closer); ok && c.Closed() { // Node's eos on a closed stream
+	// Node's eos on a stream that is closed, or done and not to emit "close".
+	isReadable := r != nil && !s.Destroyed() && r.Readable() && !r.ReadableEnded()
+	notWritable := w != nil && (s.Destroyed() || !w.Writable())
+	notReadable := r != nil && !isReadable
+	isWritable := w != nil && !notWritable
+	switch c, ok := s.(closer); {
+	case ok && c.Closed():
 		s.Loop().NextTick(func() { onclose() })
+	case !readable && (!willEmitClose || isReadable) && (writableFinished || notWritable),
+		!writable && (!willEmitClose || isWritable) && (readableFinished || notReadable):
+		s.Loop().NextTick(func() { done(nil) })
 	}
 	return cleanup
+}
+
+// closeEmitter is a stream that tells whether it will emit "close" once it is done (Node's
+// autoDestroy and emitClose).
+type closeEmitter interface {
+	WillEmitClose() bool
 }
 
 // closer is a stream that tells whether it is closed (Node's stream.closed): Finished on one
