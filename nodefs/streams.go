@@ -587,8 +587,8 @@ func (r *ReadStream) Loop() *uvloop.Loop { return r.fs.loop }
 // DestroyStream is Destroy.
 func (r *ReadStream) DestroyStream(err error) { r.Destroy(err) }
 
-// Readable is readable.readable: not destroyed and "end" not emitted.
-func (r *ReadStream) Readable() bool { return !r.destroyed && !r.endEmitted }
+// Readable is readable.readable: not destroyed, "error" and "end" not emitted.
+func (r *ReadStream) Readable() bool { return !r.destroyed && !r.errorEmitted && !r.endEmitted }
 
 // ReadableEnded is readable.readableEnded: "end" was emitted.
 func (r *ReadStream) ReadableEnded() bool { return r.endEmitted }
@@ -726,9 +726,10 @@ func (w *WriteStream) Write(data []byte, cb func(err error)) bool {
 		w.needDrain = true
 	}
 	w.queue = append(w.queue, pendingWrite{data, cb})
-	if w.errored == nil { // Node's writeOrBuffer: an errored stream only buffers
-		w.flush()
+	if w.errored != nil { // Node's writeOrBuffer: an errored stream only buffers
+		return false
 	}
+	w.flush()
 	return ret
 }
 
@@ -1031,8 +1032,8 @@ func (w *WriteStream) DestroyStream(err error) { w.Destroy(err) }
 // EndStream is End(nil, nil) without its result.
 func (w *WriteStream) EndStream() { w.End(nil, nil) }
 
-// Writable is writable.writable: not destroyed, ending or ended.
-func (w *WriteStream) Writable() bool { return !w.destroyed && !w.ending }
+// Writable is writable.writable: not destroyed, errored, ending or ended.
+func (w *WriteStream) Writable() bool { return !w.destroyed && w.errored == nil && !w.ending }
 
 // WritableNeedDrain is writable.writableNeedDrain: a Write returned false and "drain" has
 // not come yet.

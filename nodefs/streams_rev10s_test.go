@@ -464,7 +464,7 @@ steps.push((done) => {
   const r = fs.createReadStream('missing', { autoClose: false });
   watch('rerr', r, ['open', 'error', 'close', 'end']);
   r.on('data', () => {});
-  r.on('error', () => setImmediate(() => { console.log('rerr destroyed', r.destroyed); r.destroy(); }));
+  r.on('error', () => setImmediate(() => { console.log('rerr destroyed', r.destroyed, r.readable); r.destroy(); }));
   r.on('close', () => {
     const w = fs.createWriteStream('out', { autoClose: false });
     watch('werr', w, ['open', 'error', 'close', 'finish']);
@@ -530,7 +530,7 @@ next();
 			rev10sWatch(log, "rerr", r, "open", "error", "close", "end")
 			r.OnData(func([]byte) {})
 			r.On("error", func(...any) {
-				l.SetImmediate(func() { log("rerr destroyed %v", r.Destroyed()); r.Destroy(nil) })
+				l.SetImmediate(func() { log("rerr destroyed %v %v", r.Destroyed(), r.Readable()); r.Destroy(nil) })
 			})
 			r.On("close", func(...any) {
 				w, err := fs.CreateWriteStream("out", &nodefs.WriteStreamOptions{NoAutoClose: true})
@@ -1370,5 +1370,37 @@ server.listen(0, '127.0.0.1', () => {
 				})
 			})
 		})
+	})
+}
+
+// With autoClose false a failed write leaves the stream errored, not destroyed: a write
+// then buffers and returns false (Node's writeOrBuffer), its callback waits for the destroy,
+// which gives it the stream's error.
+func TestRev10sWriteAfterErrorNoAutoClose(t *testing.T) {
+	const js = `
+fs.writeFileSync('ro', '');
+const w = fs.createWriteStream(null, { fd: fs.openSync('ro', 'r'), autoClose: false });
+w.write('a', (e) => console.log('cb a', code(e)));
+w.on('error', (e) => {
+  console.log('error', code(e), w.destroyed, w.writable);
+  console.log('write b', w.write('b', (e) => console.log('cb b', code(e))), w.writableLength);
+  setImmediate(() => { console.log('destroy'); w.destroy(); });
+});
+w.on('close', () => console.log('close', w.writableLength));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("ro", nil, nil))
+		fd, err := fs.OpenSync("ro", "r", 0)
+		rev10sMust(t, err)
+		w, err := fs.CreateWriteStream("", &nodefs.WriteStreamOptions{Fd: fd, HasFd: true, NoAutoClose: true})
+		rev10sMust(t, err)
+		w.Write([]byte("a"), func(e error) { log("cb a %s", rev10sCode(e)) })
+		w.On("error", func(a ...any) {
+			log("error %s %v %v", rev10sCode(a[0].(error)), w.Destroyed(), w.Writable())
+			ok := w.Write([]byte("b"), func(e error) { log("cb b %s", rev10sCode(e)) })
+			log("write b %v %d", ok, w.WritableLength())
+			l.SetImmediate(func() { log("destroy"); w.Destroy(nil) })
+		})
+		w.On("close", func(...any) { log("close %d", w.WritableLength()) })
 	})
 }
