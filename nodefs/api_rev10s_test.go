@@ -325,3 +325,77 @@ function showE(e) { return e ? [e.code, e.errno, e.syscall, e.path, e.dest, '|',
 		}).Catch(func(err error) (int, error) { log("body failed: %v", err); return 0, nil })
 	})
 }
+
+// A NUL byte in any path argument is thrown (returned) at the call, naming the argument as
+// node names it (readlink's is 'oldPath').
+func TestRev10sNulPathArguments(t *testing.T) {
+	const js = `
+const nop = () => {};
+const t = (n, f) => { try { f(); console.log(n, 'no throw'); } catch (e) { console.log(n, e.code, '|', e.message); } };
+t('symlink target', () => fs.symlink('a\0', 'b', nop));
+t('symlink path', () => fs.symlink('a', 'b\0', nop));
+t('link existing', () => fs.link('a\0', 'b', nop));
+t('link new', () => fs.link('a', 'b\0', nop));
+t('copyFile src', () => fs.copyFile('a\0', 'b', nop));
+t('copyFile dest', () => fs.copyFile('a', 'b\0', nop));
+t('mkdtemp', () => fs.mkdtemp('p\0', nop));
+t('readdir', () => fs.readdir('p\0', nop));
+t('rm', () => fs.rm('p\0', nop));
+t('truncate', () => fs.truncate('p\0', 0, nop));
+t('utimes', () => fs.utimes('p\0', 1, 1, nop));
+t('realpath', () => fs.realpath('p\0', nop));
+t('access', () => fs.access('p\0', nop));
+t('chmod', () => fs.chmod('p\0', 0o644, nop));
+t('readlink', () => fs.readlink('p\0', nop));
+t('appendFile', () => fs.appendFile('p\0', 'x', nop));
+t('lstat', () => fs.lstat('p\0', nop));
+t('unlink', () => fs.unlink('p\0', nop));
+t('rmdir', () => fs.rmdir('p\0', nop));
+t('mkdir rec', () => fs.mkdir('p\0', { recursive: true }, nop));
+t('chown', () => fs.chown('p\0', 1, 1, nop));
+t('rename old', () => fs.rename('a\0', 'b', nop));
+t('writeFile', () => fs.writeFile('a\0', 'x', nop));
+t('readFile', () => fs.readFile('a\0', nop));
+t('open', () => fs.open('a\0', 'r', nop));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		e1 := func(error) {}
+		try := func(n string, err error) {
+			if err == nil {
+				log("%s no throw", n)
+				return
+			}
+			var e *nodefs.Error
+			if errors.As(err, &e) {
+				log("%s %s | %s", n, e.Code, e.Message)
+				return
+			}
+			log("%s %v", n, err)
+		}
+		try("symlink target", fs.Symlink("a\x00", "b", e1))
+		try("symlink path", fs.Symlink("a", "b\x00", e1))
+		try("link existing", fs.Link("a\x00", "b", e1))
+		try("link new", fs.Link("a", "b\x00", e1))
+		try("copyFile src", fs.CopyFile("a\x00", "b", 0, e1))
+		try("copyFile dest", fs.CopyFile("a", "b\x00", 0, e1))
+		try("mkdtemp", fs.Mkdtemp("p\x00", func(error, string) {}))
+		try("readdir", fs.Readdir("p\x00", func(error, []string) {}))
+		try("rm", fs.Rm("p\x00", nil, e1))
+		try("truncate", fs.Truncate("p\x00", 0, e1))
+		try("utimes", fs.Utimes("p\x00", time.Unix(1, 0), time.Unix(1, 0), e1))
+		try("realpath", fs.Realpath("p\x00", func(error, string) {}))
+		try("access", fs.Access("p\x00", nodefs.F_OK, e1))
+		try("chmod", fs.Chmod("p\x00", 0o644, e1))
+		try("readlink", fs.Readlink("p\x00", func(error, string) {}))
+		try("appendFile", fs.AppendFile("p\x00", []byte("x"), nil, e1))
+		try("lstat", fs.Lstat("p\x00", func(error, *nodefs.Stats) {}))
+		try("unlink", fs.Unlink("p\x00", e1))
+		try("rmdir", fs.Rmdir("p\x00", e1))
+		try("mkdir rec", fs.Mkdir("p\x00", &nodefs.MkdirOptions{Recursive: true}, func(error, string) {}))
+		try("chown", fs.Chown("p\x00", 1, 1, e1))
+		try("rename old", fs.Rename("a\x00", "b", e1))
+		try("writeFile", fs.WriteFile("a\x00", []byte("x"), nil, e1))
+		try("readFile", fs.ReadFile("a\x00", func(error, []byte) {}))
+		try("open", fs.Open("a\x00", "r", 0o666, func(error, int) {}))
+	})
+}
