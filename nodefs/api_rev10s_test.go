@@ -399,3 +399,39 @@ t('open', () => fs.open('a\0', 'r', nop));
 		try("open", fs.Open("a\x00", "r", 0o666, func(error, int) {}))
 	})
 }
+
+// copyFile's clone flags: COPYFILE_FICLONE falls back to a copy, COPYFILE_FICLONE_FORCE
+// fails where the file system cannot clone (the twin runs on the same file system), and
+// COPYFILE_EXCL with a clone flag still refuses an existing destination.
+func TestRev10sCopyFileCloneFlags(t *testing.T) {
+	const js = `
+function showE(e) { return e ? [e.code, e.errno, e.syscall, e.path, e.dest, '|', e.message].join(' ') : 'null'; }
+fs.writeFileSync('cf', 'data');
+fs.copyFile('cf', 'cf2', fs.constants.COPYFILE_FICLONE, (e) => {
+  console.log('ficlone', showE(e), fs.readFileSync('cf2', 'utf8'));
+  fs.copyFile('cf', 'cf3', fs.constants.COPYFILE_FICLONE_FORCE, (e) => {
+    console.log('force', showE(e), fs.existsSync('cf3') ? fs.readFileSync('cf3', 'utf8') : 'none');
+    fs.copyFile('cf', 'cf2', fs.constants.COPYFILE_EXCL | fs.constants.COPYFILE_FICLONE, (e) => console.log('excl', showE(e)));
+  });
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("cf", []byte("data"), nil))
+		read := func(p string) string {
+			if !fs.ExistsSync(p) {
+				return "none"
+			}
+			b, _ := fs.ReadFileStringSync(p, "utf8")
+			return b
+		}
+		rev10sMust(t, fs.CopyFile("cf", "cf2", nodefs.COPYFILE_FICLONE, func(e error) {
+			log("ficlone %s %s", rev10sErrFields(e), read("cf2"))
+			rev10sMust(t, fs.CopyFile("cf", "cf3", nodefs.COPYFILE_FICLONE_FORCE, func(e error) {
+				log("force %s %s", rev10sErrFields(e), read("cf3"))
+				rev10sMust(t, fs.CopyFile("cf", "cf2", nodefs.COPYFILE_EXCL|nodefs.COPYFILE_FICLONE, func(e error) {
+					log("excl %s", rev10sErrFields(e))
+				}))
+			}))
+		}))
+	})
+}
