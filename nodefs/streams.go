@@ -1002,7 +1002,8 @@ func (w *WriteStream) Destroy(err error) {
 }
 
 // Close is writeStream.close(cb): End, with cb on "close" (from a nextTick if the stream is
-// closed already).
+// closed already); with autoClose off the stream is destroyed after "finish", as Node's
+// close does.
 func (w *WriteStream) Close(cb func()) {
 	if cb != nil {
 		if w.closed {
