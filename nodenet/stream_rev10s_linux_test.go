@@ -454,3 +454,57 @@ server.listen(0, '127.0.0.1', () => {
 		})
 	})
 }
+
+// A character cut by the end of the stream comes out as U+FFFD before "end" (the decoder's
+// end()), flowing or paused until after the end was read.
+func TestRev10sEncodingCutByEnd(t *testing.T) {
+	js := `
+const server = net.createServer((sock) => sock.end(Buffer.from([0x68, 0xe2, 0x82])));
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  c.setEncoding('utf8');
+  let got = '';
+  c.on('data', (d) => { got += d; });
+  c.on('end', () => {
+    console.log('client end', JSON.stringify(got), got.length);
+    const d = net.connect(server.address().port, '127.0.0.1');
+    d.setEncoding('utf8');
+    d.pause();
+    d.on('end', () => console.log('client d end', d.readableLength));
+    d.on('close', () => { console.log('client d close'); server.close(); });
+    setTimeout(() => {
+      console.log('client d before resume', d.readableLength);
+      let got2 = '';
+      d.on('data', (x) => { got2 += x; });
+      d.on('end', () => console.log('client d got', JSON.stringify(got2)));
+      d.resume();
+    }, 50);
+  });
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, log func(string, ...any)) {
+		listen(t, l, func(sock *Socket) { sock.End([]byte{0x68, 0xe2, 0x82}) }, func(s *Server, port int) {
+			c := Connect(l, port, "127.0.0.1", nil)
+			if err := c.SetEncoding("utf8"); err != nil {
+				t.Error(err)
+			}
+			got := ""
+			c.OnDataString(func(d string) { got += d })
+			c.OnEnd(func() {
+				log("client end %s %d", rev10sJSON(got), len([]rune(got)))
+				d := Connect(l, port, "127.0.0.1", nil)
+				d.SetEncoding("utf8")
+				d.Pause()
+				d.OnEnd(func() { log("client d end %d", d.ReadableLength()) })
+				d.OnClose(func(bool) { log("client d close"); s.Close(nil) })
+				l.SetTimeout(func() {
+					log("client d before resume %d", d.ReadableLength())
+					got2 := ""
+					d.OnDataString(func(x string) { got2 += x })
+					d.OnEnd(func() { log("client d got %s", rev10sJSON(got2)) })
+					d.Resume()
+				}, 50*time.Millisecond)
+			})
+		})
+	})
+}
