@@ -76,6 +76,7 @@ type fileStream struct {
 	errored      error // Node's state.errored: the first failure, or Destroy's error
 	errorEmitted bool
 	closed       bool // the descriptor was closed by the destroy (Node's closed)
+	closeEmitted bool // the destroy's last nextTick ran
 }
 
 // fileStreamer is what a fileStream calls on its stream.
@@ -195,6 +196,7 @@ func (s *fileStream) finishDestroy() {
 		if s.destErr != nil {
 			s.emitError(s.destErr)
 		}
+		s.closeEmitted = true
 		if s.emitClose {
 			s.self.Emit("close")
 		}
@@ -535,9 +537,11 @@ func (r *ReadStream) pushEOF() {
 	}
 }
 
+// scheduleEnd is Node's endReadable: "end" from a nextTick, unless the stream errored or
+// its destroy ended meanwhile (a Destroy without an error in between does not stop it).
 func (r *ReadStream) scheduleEnd() {
 	r.fs.loop.NextTick(func() {
-		if r.destroyed || r.endEmitted || len(r.buf) > 0 {
+		if r.errored != nil || r.destErr != nil || r.closeEmitted || r.endEmitted || len(r.buf) > 0 {
 			return
 		}
 		r.endEmitted = true

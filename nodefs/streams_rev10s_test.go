@@ -1404,3 +1404,33 @@ w.on('close', () => console.log('close', w.writableLength));
 		w.On("close", func(...any) { log("close %d", w.WritableLength()) })
 	})
 }
+
+// destroy() from the last "data" (the decoder's U+FFFD for a character cut by the end of
+// the file) does not take back the "end" already due: node emits it (its endReadableNT
+// checks closeEmitted, not destroyed), then "close".
+func TestRev10sDestroyInLastData(t *testing.T) {
+	const js = `
+fs.writeFileSync('cut', Buffer.from([0x68, 0xe2, 0x82]));
+const r = fs.createReadStream('cut', { encoding: 'utf8' });
+r.on('data', (d) => {
+  console.log('data', JSON.stringify(d));
+  if (d === '\ufffd') { r.destroy(); console.log('destroyed'); }
+});
+r.on('end', () => console.log('end', r.destroyed, r.readableEnded));
+r.on('close', () => console.log('close'));
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		rev10sMust(t, fs.WriteFileSync("cut", []byte{0x68, 0xe2, 0x82}, nil))
+		r, err := fs.CreateReadStream("cut", &nodefs.ReadStreamOptions{Encoding: "utf8"})
+		rev10sMust(t, err)
+		r.OnDataString(func(d string) {
+			log("data %s", rev10sJSON(d))
+			if d == "\uFFFD" {
+				r.Destroy(nil)
+				log("destroyed")
+			}
+		})
+		r.On("end", func(...any) { log("end %v %v", r.Destroyed(), r.ReadableEnded()) })
+		r.On("close", func(...any) { log("close") })
+	})
+}
