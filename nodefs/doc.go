@@ -30,13 +30,16 @@
 // a descriptor given as Fd), and the stream reads or writes from a nextTick after them, so
 // writes made by their listeners go out with the ones before; a "data" listener (On, Once,
 // OnData) starts the flow unless Pause was called; each read is one pool round trip of at
-// most HighWaterMark bytes; "end" comes from a nextTick after the read that returned 0,
-// "close" after the descriptor is closed. A WriteStream's Write reports whether the buffer
-// is below its HighWaterMark ("drain" follows when it empties, before the write's
-// callback); End's callback runs just before "finish", or with the error if the stream
-// fails first. Destroy waits for an open or a read/write in flight (Node's construct and
-// kIsPerformingIO) before it closes the descriptor; a write in flight then fails with
-// ERR_STREAM_DESTROYED, and the buffered ones with Destroy's error.
+// most HighWaterMark bytes, made only while the stream flows (Node's paused stream reads
+// ahead up to HighWaterMark; the events are the same); "end" comes from a nextTick after
+// the read that returned 0, "close" after the descriptor is closed. A WriteStream's Write
+// reports whether the buffer is below its HighWaterMark ("drain" follows when it empties,
+// before the write's callback); End's callback runs just before "finish", or with the error
+// if the stream fails first. Destroy waits for an open or a read/write in flight (Node's
+// construct and kIsPerformingIO) before it closes the descriptor; a write in flight then
+// fails with ERR_STREAM_DESTROYED, and the buffered ones with Destroy's error. With
+// autoClose off a failure does not destroy the stream: it is emitted, and the descriptor
+// stays open until Destroy.
 //
 // # Encodings
 //
