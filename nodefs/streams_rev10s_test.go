@@ -1434,3 +1434,54 @@ r.on('close', () => console.log('close'));
 		r.On("close", func(...any) { log("close") })
 	})
 }
+
+// stream.pipeline(file, socket, file) through an echo server (the socket is the Duplex in
+// the middle): each stream's events in order, the callback once with null, the copy whole.
+func TestRev10sPipelineThroughSocket(t *testing.T) {
+	const js = `
+const net = require('net');
+const { pipeline } = require('stream');
+const data = Buffer.alloc(150000);
+for (let i = 0; i < data.length; i++) data[i] = (i * 31) & 255;
+fs.writeFileSync('src', data);
+const server = net.createServer((sock) => { sock.pipe(sock); sock.on('close', () => server.close()); });
+server.listen(0, '127.0.0.1', () => {
+  const c = net.connect(server.address().port, '127.0.0.1');
+  const r = fs.createReadStream('src');
+  const w = fs.createWriteStream('dst');
+  watchEv('client r', r, ['end', 'close', 'error']);
+  watchEv('client w', w, ['finish', 'close', 'error']);
+  watchEv('client c', c, ['end', 'finish', 'close', 'error']);
+  pipeline(r, c, w, (err) => {
+    console.log('client pipeline', code(err), fs.readFileSync('dst').equals(data));
+  });
+});
+`
+	rev10sDiffBy(t, js, rev10sByStream, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		data := make([]byte, 150000)
+		for i := range data {
+			data[i] = byte(i * 31)
+		}
+		rev10sMust(t, fs.WriteFileSync("src", data, nil))
+		var server *nodenet.Server
+		server = nodenet.CreateServer(l, func(sock *nodenet.Socket) {
+			sock.Pipe(sock, true)
+			sock.OnClose(func(bool) { server.Close(nil) })
+		})
+		server.OnError(func(err error) { t.Errorf("server error: %v", err) })
+		server.Listen(0, "127.0.0.1", func() {
+			c := nodenet.Connect(l, server.Address().Port, "127.0.0.1", nil)
+			r, err := fs.CreateReadStream("src", nil)
+			rev10sMust(t, err)
+			w, err := fs.CreateWriteStream("dst", nil)
+			rev10sMust(t, err)
+			rev10sWatchEv(log, "client r", r, "end", "close", "error")
+			rev10sWatchEv(log, "client w", w, "finish", "close", "error")
+			rev10sWatchEv(log, "client c", c, "end", "finish", "close", "error")
+			nodenet.Pipeline(func(err error) {
+				b, _ := fs.ReadFileSync("dst")
+				log("client pipeline %s %v", rev10sCode(err), string(b) == string(data))
+			}, r, c, w)
+		})
+	})
+}
