@@ -26,13 +26,20 @@
 // # Streams
 //
 // CreateReadStream and CreateWriteStream follow Node's state machine: the open is
-// constructed on a nextTick; "open" and "ready" come together from its completion; a "data"
-// listener (On, Once, OnData) starts the flow unless Pause was called; each read is one pool
-// round trip of at most HighWaterMark bytes; "end" comes from a nextTick after the read that
-// returned 0, "close" after the descriptor is closed. A WriteStream's Write reports whether
-// the buffer is below its HighWaterMark ("drain" follows when it empties); End's callback
-// runs just before "finish". Destroy waits for an open or a read/write in flight (Node's
-// construct and kIsPerformingIO) before it closes the descriptor.
+// constructed on a nextTick; "open" and "ready" come together from its completion (not for
+// a descriptor given as Fd), and the stream reads or writes from a nextTick after them, so
+// writes made by their listeners go out with the ones before; a "data" listener (On, Once,
+// OnData) starts the flow unless Pause was called; each read is one pool round trip of at
+// most HighWaterMark bytes, made only while the stream flows (Node's paused stream reads
+// ahead up to HighWaterMark; the events are the same); "end" comes from a nextTick after
+// the read that returned 0, "close" after the descriptor is closed. A WriteStream's Write
+// reports whether the buffer is below its HighWaterMark ("drain" follows when it empties,
+// before the write's callback); End's callback runs just before "finish", or with the error
+// if the stream fails first. Destroy waits for an open or a read/write in flight (Node's
+// construct and kIsPerformingIO) before it closes the descriptor; a write in flight then
+// fails with ERR_STREAM_DESTROYED, and the buffered ones with Destroy's error. With
+// autoClose off a failure does not destroy the stream: it is emitted, and the descriptor
+// stays open until Destroy.
 //
 // # Encodings
 //
@@ -59,9 +66,10 @@
 // with a NUL byte, an empty buffer, an unknown encoding: ERR_INVALID_ARG_VALUE; a negative
 // descriptor, an offset, length or position outside the buffer or the file:
 // ERR_OUT_OF_RANGE; each with Node's message) is returned by the call, whose callback then
-// never runs; the promise API rejects instead. Bad input that reaches the system (an empty
-// path, a closed descriptor, a directory where a file is expected) fails in the callback
-// with Node's error, and the loop runs on.
+// never runs; the promise API rejects instead, and the streams emit an unknown flag
+// ("error", then "close") as Node's open in their construct throws it. Bad input that
+// reaches the system (an empty path, a closed descriptor, a directory where a file is
+// expected) fails in the callback with Node's error, and the loop runs on.
 //
 // # Buffers
 //

@@ -654,7 +654,10 @@ func (f *FS) Link(existingPath, newPath string, cb func(err error)) error {
 	if cb == nil {
 		return errNoCallback
 	}
-	if err := checkPaths(existingPath, newPath); err != nil {
+	if err := checkPath("existingPath", existingPath); err != nil {
+		return err
+	}
+	if err := checkPath("newPath", newPath); err != nil {
 		return err
 	}
 	return start(f.loop.FSLink(nil, existingPath, newPath, done(cb)))
@@ -665,7 +668,7 @@ func (f *FS) Readlink(p string, cb func(err error, target string)) error {
 	if cb == nil {
 		return errNoCallback
 	}
-	if err := checkPath("path", p); err != nil {
+	if err := checkPath("oldPath", p); err != nil { // sic: Node's name for readlink's path
 		return err
 	}
 	return start(f.loop.FSReadlink(nil, p, func(r *uvloop.FSReq) { cb(fromErr(r.Err()), r.ResultPath()) }))

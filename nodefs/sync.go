@@ -361,7 +361,7 @@ func (f *FS) RealpathSync(p string) (string, error) {
 
 // ReadlinkSync is fs.readlinkSync(path).
 func (f *FS) ReadlinkSync(p string) (string, error) {
-	if err := checkPath("path", p); err != nil {
+	if err := checkPath("oldPath", p); err != nil { // sic: Node's name for readlink's path
 		return "", err
 	}
 	var r uvloop.FSReq

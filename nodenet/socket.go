@@ -64,6 +64,7 @@ type Socket struct {
 	endEmitted      bool
 	peerEnded       bool // "end" was emitted and AllowHalfOpen was false
 	resumeScheduled bool
+	flowScheduled   bool                  // flowNT is queued (Node's emittedReadable)
 	dec             *bufenc.StringDecoder // after SetEncoding
 
 	// writing
@@ -253,22 +254,40 @@ func (s *Socket) onRead(data []byte, err error) {
 
 func (s *Socket) push(b []byte) {
 	var chunk any = b
-	n := len(b)
 	if s.dec != nil {
 		str := s.dec.Write(b)
 		if str == "" {
 			return
 		}
-		chunk, n = str, len(str)
+		chunk = str
 	}
 	if s.flowing == 1 && s.bufLen == 0 && s.ListenerCount("data") > 0 {
 		s.Emit("data", chunk)
 		return
 	}
 	s.buf = append(s.buf, chunk)
-	s.bufLen += n
+	s.bufLen += bufenc.ChunkLen(chunk)
 	if s.bufLen >= s.readableHWM {
 		s.stopReading()
+	}
+	if s.flowing == 1 && !s.resumeScheduled && !s.flowScheduled {
+		// Flowing with no "data" listener: Node's emitReadable flows the buffer out from a
+		// nextTick (the chunks go to no one), so reading goes on to the end.
+		s.flowScheduled = true
+		s.loop.NextTick(s.flowNT)
+	}
+}
+
+// flowNT is Node's emitReadable_ for a flowing socket: what is buffered goes to "data",
+// and reading starts again below the high-water mark.
+func (s *Socket) flowNT() {
+	s.flowScheduled = false
+	if s.destroyed {
+		return
+	}
+	s.flow()
+	if s.flowing == 1 && s.bufLen < s.readableHWM {
+		s.startReading()
 	}
 }
 
@@ -278,7 +297,7 @@ func (s *Socket) onEOF() {
 	if s.dec != nil {
 		if rest := s.dec.End(); rest != "" {
 			s.buf = append(s.buf, rest)
-			s.bufLen += len(rest)
+			s.bufLen += bufenc.ChunkLen(rest)
 		}
 	}
 	s.flow()
@@ -293,12 +312,7 @@ func (s *Socket) flow() {
 		chunk := s.buf[0]
 		s.buf[0] = nil
 		s.buf = s.buf[1:]
-		switch c := chunk.(type) {
-		case []byte:
-			s.bufLen -= len(c)
-		case string:
-			s.bufLen -= len(c)
-		}
+		s.bufLen -= bufenc.ChunkLen(chunk)
 		s.Emit("data", chunk)
 	}
 	if len(s.buf) == 0 {
@@ -373,14 +387,24 @@ func (s *Socket) IsPaused() bool { return s.flowing == 0 }
 
 // SetEncoding makes "data" hand strings decoded from enc, as Node's StringDecoder does (a
 // character split between reads is held back until it is complete): any of Node's Buffer
-// encodings ("utf8", "hex", "base64", "latin1", ...; "" is utf8). An unknown name gives an
-// *Error with Code ERR_UNKNOWN_ENCODING (errors.Is(err, ErrUnknownEncoding)).
+// encodings ("utf8", "hex", "base64", "latin1", ...; "" is utf8). What the socket holds
+// (read while paused) is decoded now, as Node's setEncoding converts its buffer. An unknown
+// name gives an *Error with Code ERR_UNKNOWN_ENCODING (errors.Is(err, ErrUnknownEncoding)).
 func (s *Socket) SetEncoding(enc string) error {
 	d, err := newDecoder(enc)
 	if err != nil {
 		return err
 	}
 	s.dec = d
+	if len(s.buf) > 0 {
+		content := d.Redecode(s.buf)
+		clear(s.buf)
+		s.buf = s.buf[:0]
+		if content != "" {
+			s.buf = append(s.buf, content)
+		}
+		s.bufLen = bufenc.ChunkLen(content)
+	}
 	return nil
 }
 
@@ -798,6 +822,14 @@ func (s *Socket) onDestroy(err error) {
 
 // Destroyed reports whether Destroy was called.
 func (s *Socket) Destroyed() bool { return s.destroyed }
+
+// Closed is socket.closed: the socket was destroyed (Node's destroy of a socket is done at
+// once; "close" follows in the close phase).
+func (s *Socket) Closed() bool { return s.destroyed }
+
+// WillEmitClose reports whether Finished waits for "close" after "end" and "finish": no,
+// as Node's sockets have emitClose false (they emit "close" themselves).
+func (s *Socket) WillEmitClose() bool { return false }
 
 // Connecting reports whether a Connect is in progress.
 func (s *Socket) Connecting() bool { return s.connecting }

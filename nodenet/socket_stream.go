@@ -57,8 +57,9 @@ func (s *Socket) Writable() bool { return s.writable() }
 // ReadableEnded is readable.readableEnded: "end" was emitted.
 func (s *Socket) ReadableEnded() bool { return s.endEmitted }
 
-// ReadableLength is readable.readableLength: the bytes (or characters, after SetEncoding)
-// buffered and not yet handed to "data".
+// ReadableLength is readable.readableLength: the bytes (or, after SetEncoding, the
+// characters in UTF-16 code units, as JavaScript counts them) buffered and not yet handed to
+// "data".
 func (s *Socket) ReadableLength() int { return s.bufLen }
 
 // ReadableFlowing is readable.readableFlowing: nil (-1) before anything consumed the

@@ -89,6 +89,17 @@ type PipeState struct {
 	pipes []*pipe
 }
 
+// awaitingDrain reports whether the stream waits for a destination to drain (Node's
+// awaitDrainWriters is not empty): it flows again only once every one has.
+func (ps *PipeState) awaitingDrain() bool {
+	for _, p := range ps.pipes {
+		if p.awaitDrain {
+			return true
+		}
+	}
+	return false
+}
+
 // Pipes is the number of destinations the stream is piped to.
 func (ps *PipeState) Pipes() int { return len(ps.pipes) }
 
@@ -107,6 +118,11 @@ type pipe struct {
 	ondrain func()
 }
 
+// prepender is an Emitter with EventEmitter's PrependListener.
+type prepender interface {
+	PrependListener(event string, fn func(args ...any)) *Listener
+}
+
 func (p *pipe) on(em Emitter, event string, once bool, fn func(args ...any)) *Listener {
 	var l *Listener
 	if once {
@@ -114,12 +130,29 @@ func (p *pipe) on(em Emitter, event string, once bool, fn func(args ...any)) *Li
 	} else {
 		l = em.On(event, fn)
 	}
+	p.keep(em, event, l)
+	return l
+}
+
+// prepend is Node's prependListener: fn goes before em's other listeners for event, if em
+// can put it there (else after them).
+func (p *pipe) prepend(em Emitter, event string, fn func(args ...any)) *Listener {
+	pe, ok := em.(prepender)
+	if !ok {
+		return p.on(em, event, false, fn)
+	}
+	l := pe.PrependListener(event, fn)
+	p.keep(em, event, l)
+	return l
+}
+
+// keep records a listener to remove on cleanup.
+func (p *pipe) keep(em Emitter, event string, l *Listener) {
 	p.ls = append(p.ls, struct {
 		em    Emitter
 		event string
 		l     *Listener
 	}{em, event, l})
-	return l
 }
 
 func (p *pipe) off(l *Listener) {
@@ -136,9 +169,12 @@ func (p *pipe) off(l *Listener) {
 // written to dst; when Write returns false, src pauses ("pause") until dst emits "drain",
 // then flows again at once. At src's "end", dst is ended if end is true, else the pipe is
 // undone (Unpipe). dst gets "pipe" (src) at once and "unpipe" (src) when the pipe is undone,
-// which happens at dst's "finish" or "close" too. An "error" on dst undoes the pipe; if
-// nothing else listens for it, dst is destroyed with it (Node rethrows it). src starts
-// flowing (from a nextTick, as resume()) unless dst needs to drain first. It returns dst.
+// which happens at dst's "finish" or "close" too. An "error" on dst undoes the pipe before
+// dst's other "error" listeners run (the pipe's goes first if dst has PrependListener, as
+// an EventEmitter does); if nothing else listens for it, dst is destroyed with it (Node
+// rethrows it). src starts flowing (from a nextTick, as resume()) unless dst needs to drain
+// first; piped into several destinations, it flows again only once every one it waits for
+// has drained. It returns dst.
 func Pipe(src Readable, dst Writable, end bool) Writable {
 	st := src.PipeState()
 	p := &pipe{src: src, dst: dst}
@@ -169,7 +205,7 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 		if p.ondrain == nil {
 			p.ondrain = func() { // pipeOnDrain
 				p.awaitDrain = false
-				if src.ListenerCount("data") > 0 {
+				if !st.awaitingDrain() && src.ListenerCount("data") > 0 {
 					src.FlowStream()
 				}
 			}
@@ -188,7 +224,7 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 			pause()
 		}
 	})
-	onerror = p.on(dst, "error", false, func(a ...any) {
+	onerror = p.prepend(dst, "error", func(a ...any) { // Node prepends it
 		unpipe()
 		p.off(onerror)
 		dst.Off("error", onerror)
@@ -214,15 +250,16 @@ func Pipe(src Readable, dst Writable, end bool) Writable {
 	return dst
 }
 
-// cleanup removes the pipe's listeners (Node's cleanup): if src waited for dst to drain and
-// dst no longer needs to, src flows again.
+// cleanup removes the pipe's listeners (Node's cleanup): if src waited for dst to drain, it
+// waits no more (Node calls pipeOnDrain now), and flows again if it waits for no other
+// destination and has a "data" listener of its own; else it could never flow again.
 func (p *pipe) cleanup() {
 	for _, x := range p.ls {
 		x.em.Off(x.event, x.l)
 	}
 	p.ls = nil
 	p.cleanedUp = true
-	if p.ondrain != nil && p.awaitDrain && !p.dst.WritableNeedDrain() {
+	if p.ondrain != nil && p.awaitDrain {
 		p.ondrain()
 	}
 }
@@ -267,15 +304,27 @@ var ErrPipelineStream = &Error{Code: "ERR_INVALID_ARG_TYPE", Message: "The strea
 // its own (Node's ERR_STREAM_DESTROYED with 'pipe').
 var errPipeDestroyed = &Error{Code: "ERR_STREAM_DESTROYED", Message: "Cannot call pipe after a stream was destroyed"}
 
-// Finished is stream.finished(stream, { readable, writable }, cb): cb runs once, with nil
-// when the stream closed after its readable side ended (if readable) and its writable side
-// finished (if writable), with the error of an "error" event, or with ErrPrematureClose if
-// it closed before. It returns a function that removes the listeners.
+// Finished is stream.finished(stream, { readable, writable }, cb) (Node's eos): cb runs
+// once, with nil when the stream's readable side ended (if readable) and its writable side
+// finished (if writable) and, for a stream that will emit "close" after them, once it closed;
+// with the error of an "error" event; or with ErrPrematureClose if it closed before. A
+// stream tells whether it will emit "close" with a WillEmitClose method (a Socket does not:
+// Node's sockets have emitClose false; nodefs's streams do unless autoClose or emitClose is
+// off); one without it is waited for until "close". On a stream that is closed already (a
+// Closed method says so) or whose sides are done and that will not emit "close", cb runs
+// from a nextTick. It returns a function that removes the listeners.
 func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup func()) {
 	r, _ := s.(Readable)
 	w, _ := s.(Writable)
 	readable = readable && r != nil
 	writable = writable && w != nil
+	willEmitClose := true
+	if c, ok := s.(closeEmitter); ok {
+		willEmitClose = c.WillEmitClose()
+	}
+	willEmitClose = willEmitClose && (r != nil) == readable && (w != nil) == writable
+	readableFinished := r != nil && r.ReadableEnded()
+	writableFinished := w != nil && w.WritableFinished()
 	called := false
 	var ls []struct {
 		event string
@@ -299,18 +348,67 @@ func Finished(s Stream, readable, writable bool, cb func(err error)) (cleanup fu
 			l     *Listener
 		}{event, s.On(event, fn)})
 	}
+	on("end", func(...any) {
+		readableFinished = true
+		if s.Destroyed() {
+			willEmitClose = false
+		}
+		if willEmitClose && (w == nil || !w.Writable() || writable) {
+			return
+		}
+		if !writable || writableFinished {
+			done(nil)
+		}
+	})
+	on("finish", func(...any) {
+		writableFinished = true
+		if s.Destroyed() {
+			willEmitClose = false
+		}
+		if willEmitClose && (r == nil || !r.Readable() || readable) {
+			return
+		}
+		if !readable || readableFinished {
+			done(nil)
+		}
+	})
 	on("error", func(a ...any) {
 		err, _ := a[0].(error)
 		done(err)
 	})
-	on("close", func(...any) {
+	onclose := func(...any) {
 		if readable && !r.ReadableEnded() || writable && !w.WritableFinished() {
 			done(ErrPrematureClose)
 			return
 		}
 		done(nil)
-	})
+	}
+	on("close", onclose)
+	// Node's eos on a stream that is closed, or done and not to emit "close".
+	isReadable := r != nil && !s.Destroyed() && r.Readable() && !r.ReadableEnded()
+	notWritable := w != nil && (s.Destroyed() || !w.Writable())
+	notReadable := r != nil && !isReadable
+	isWritable := w != nil && !notWritable
+	switch c, ok := s.(closer); {
+	case ok && c.Closed():
+		s.Loop().NextTick(func() { onclose() })
+	case !readable && (!willEmitClose || isReadable) && (writableFinished || notWritable),
+		!writable && (!willEmitClose || isWritable) && (readableFinished || notReadable):
+		s.Loop().NextTick(func() { done(nil) })
+	}
 	return cleanup
+}
+
+// closeEmitter is a stream that tells whether it will emit "close" once it is done (Node's
+// autoDestroy and emitClose).
+type closeEmitter interface {
+	WillEmitClose() bool
+}
+
+// closer is a stream that tells whether it is closed (Node's stream.closed): Finished on one
+// that is calls back without waiting for a "close" that came already.
+type closer interface {
+	Closed() bool
 }
 
 // Pipeline is stream.pipeline(src, ...dsts, cb): each stream is piped into the next (the

@@ -277,6 +277,42 @@ func (d *StringDecoder) Write(b []byte) string {
 	return Encode(b[:cut], d.enc)
 }
 
+// ChunkLen is a stream chunk's length as Node counts it in readableLength and against the
+// high-water mark: a []byte's bytes, a string's UTF-16 code units (JavaScript's length), so
+// "€😀" is 3.
+func ChunkLen(c any) int {
+	switch c := c.(type) {
+	case []byte:
+		return len(c)
+	case string:
+		n := 0
+		for _, r := range c {
+			n++
+			if r >= 0x10000 {
+				n++ // a surrogate pair
+			}
+		}
+		return n
+	}
+	return 0
+}
+
+// Redecode is what Node's readable.setEncoding does to the chunks a stream holds: each
+// []byte goes through d (a character split at the end waits in d for the next Write), a
+// string is kept as it is; it returns their text, "" for none.
+func (d *StringDecoder) Redecode(chunks []any) string {
+	var b strings.Builder
+	for _, c := range chunks {
+		switch c := c.(type) {
+		case []byte:
+			b.WriteString(d.Write(c))
+		case string:
+			b.WriteString(c)
+		}
+	}
+	return b.String()
+}
+
 // End returns what is held back (Node's decoder.end()) and resets the decoder.
 func (d *StringDecoder) End() string {
 	t := d.tail

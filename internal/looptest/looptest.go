@@ -4,10 +4,15 @@
 package looptest
 
 import (
+	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uvgo/uvgo/uvloop"
 )
@@ -71,4 +76,29 @@ func Compare(t testing.TB, m Mode, got, want []string, ref *[]string) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s:\n got %q\nwant %q", m.Name, got, want)
 	}
+}
+
+// Node runs the JavaScript program js with node, in a temporary directory of its own
+// (t.TempDir), and returns its output's lines; false, with no lines, when node is not
+// installed. A failure of node fails t; node has a minute.
+func Node(t testing.TB, js string) ([]string, bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, false
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "twin.js")
+	if err := os.WriteFile(file, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, file)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n"), true
 }
