@@ -243,7 +243,7 @@ func execEncoding(name string) string {
 func byteLength(s, enc string) int {
 	switch enc {
 	case "hex":
-		return utf16Len(s) / 2
+		return bufenc.ChunkLen(s) / 2
 	case "base64", "base64url":
 		n := len(s) // (the text is ASCII)
 		if n > 0 && s[n-1] == '=' {
@@ -254,24 +254,13 @@ func byteLength(s, enc string) int {
 		}
 		return n * 3 / 4
 	case "latin1", "ascii":
-		return utf16Len(s)
+		return bufenc.ChunkLen(s)
 	case "utf16le":
-		return 2 * utf16Len(s)
+		return 2 * bufenc.ChunkLen(s)
 	}
 	return len(s)
 }
 
-// utf16Len is a string's length in JavaScript: its UTF-16 code units.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
 
 // Output is what the promise forms of exec and execFile resolve to.
 type Output struct{ Stdout, Stderr string }
