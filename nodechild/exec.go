@@ -261,7 +261,6 @@ func byteLength(s, enc string) int {
 	return len(s)
 }
 
-
 // Output is what the promise forms of exec and execFile resolve to.
 type Output struct{ Stdout, Stderr string }
 
