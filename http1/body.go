@@ -22,10 +22,20 @@ func (r *Request) OnBody(data func(chunk []byte), end func(err error)) {
 		return
 	}
 	c.onData, c.onEnd = data, end
-	if r.Expect100 && !c.sent100 && !c.w.headSent {
+	if r.Expect100 && !c.sent100 && !c.holdContinue && !c.w.headSent {
 		c.out = append(c.out, "HTTP/1.1 100 Continue\r\n\r\n"...)
 		c.sent100 = true
 		c.queueFlush()
+	}
+}
+
+// HoldContinue keeps OnBody from sending the 100 (Continue) response that a request with
+// "Expect: 100-continue" asks for: the handler sends it with Response.WriteContinue, or
+// answers without it (nodehttp's "checkContinue" listeners decide so). Call it before
+// OnBody. Outside a Server it does nothing.
+func (r *Request) HoldContinue() {
+	if r.c != nil {
+		r.c.holdContinue = true
 	}
 }
 

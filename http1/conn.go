@@ -41,14 +41,15 @@ type conn struct {
 	w          Response
 	prev, next *conn // the server's list
 
-	phase    phase
-	bodyDone bool  // the current request has been read to its end
-	inFeed   bool  // feed is on the stack
-	inRead   bool  // read is on the stack: it flushes when feed returns
-	paused   uint8 // pause* bits
-	reading  bool
-	sent100  bool
-	discard  int64 // body bytes dropped after the response ended
+	phase        phase
+	bodyDone     bool  // the current request has been read to its end
+	inFeed       bool  // feed is on the stack
+	inRead       bool  // read is on the stack: it flushes when feed returns
+	paused       uint8 // pause* bits
+	reading      bool
+	sent100      bool
+	holdContinue bool  // HoldContinue: OnBody does not send the 100 (Continue)
+	discard      int64 // body bytes dropped after the response ended
 
 	begun    bool // a request's head has arrived: CloseIdle spares a connection before it
 	eof      bool // the client closed its side
@@ -419,7 +420,7 @@ func (c *conn) finish() {
 	c.w.reset()
 	c.bodyDone = false
 	c.discard = 0
-	c.sent100 = false
+	c.sent100, c.holdContinue = false, false
 	c.onData, c.onEnd = nil, nil
 	c.body, c.detach = c.body[:0], c.detach[:0]
 	if cap(c.body) > keepBuf {

@@ -159,6 +159,18 @@ func (w *Response) SetContentLength(n int64) error {
 	return nil
 }
 
+// WriteContinue sends the 100 (Continue) response now, as Node's writeContinue does (see
+// Request.HoldContinue). It does nothing once the head is sent or the response ended.
+func (w *Response) WriteContinue() {
+	c := w.c
+	if w.headSent || w.ended || c.phase == phaseClosed {
+		return
+	}
+	c.out = append(c.out, "HTTP/1.1 100 Continue\r\n\r\n"...)
+	c.sent100 = true
+	c.queueFlush()
+}
+
 // LengthUnknown tells the response that its body's length is not known until it ends: End
 // then sets no Content-Length from its bytes, so that an HTTP/1.1 body is chunked and an
 // HTTP/1.0 one ends with the connection, unless a Content-Length was set. nodehttp calls it

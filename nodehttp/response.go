@@ -202,6 +202,14 @@ func (res *ServerResponse) WriteHead(statusCode int, args ...any) error {
 	return nil
 }
 
+// WriteContinue is response.writeContinue(): the 100 (Continue) response goes now, asking
+// the client for the body (a "checkContinue" listener calls it, or answers without it).
+func (res *ServerResponse) WriteContinue() {
+	if res.w != nil {
+		res.w.WriteContinue()
+	}
+}
+
 // FlushHeaders is response.flushHeaders(): the head is fixed, as by WriteHead with the
 // status set, if it is not yet, and sent now rather than with the body, which is then
 // chunked unless a Content-Length was set.

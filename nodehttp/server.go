@@ -28,6 +28,12 @@ const backlog = 511
 //	                                       request's head ("connect" for CONNECT; without
 //	                                       a "connect" listener, a CONNECT's connection
 //	                                       is destroyed, as Node's)
+//	"checkContinue" [*IncomingMessage, *ServerResponse]
+//	                                       instead of "request" for an HTTP/1.1 request
+//	                                       with Expect: 100-continue, if there is a
+//	                                       listener: it calls WriteContinue (and may emit
+//	                                       "request") or answers without; without one the
+//	                                       100 (Continue) goes before "request"
 //	"checkExpectation" [*IncomingMessage, *ServerResponse]
 //	                                       instead of "request" for an HTTP/1.1 request
 //	                                       with an Expect other than 100-continue; without
@@ -460,12 +466,18 @@ func (s *Server) serve(w *http1.Response, r *http1.Request) {
 	x := s.newExchange(r, sock)
 	req, res := &x.req, &x.res
 	res.init(s, req, w, sock)
+	event := "request"
+	if r.Minor == 1 && r.Expect100 && s.ListenerCount("checkContinue") > 0 {
+		// Node's "checkContinue": the listener sends the 100 (WriteContinue) or answers
+		// without it; without one, the 100 goes before "request".
+		event = "checkContinue"
+		r.HoldContinue()
+	}
 	if sock != nil {
 		sock.req, sock.res, sock.hreq = req, res, r
 		req.r.src = sock
 		r.OnBody(sock.onBody, sock.onBodyEnd)
 	}
-	event := "request"
 	if r.Minor == 1 && !r.Expect100 && r.Header("expect") != nil {
 		// An expectation other than 100-continue (http1 takes it: HandleExpect): Node's
 		// "checkExpectation", or 417 without a listener.
