@@ -128,6 +128,10 @@ func (a *Agent) FreeSockets(host string, port int) int { return len(a.free[agent
 // Sockets returns the number of sockets in use for host:port.
 func (a *Agent) Sockets(host string, port int) int { return len(a.sockets[agentName(host, port)]) }
 
+// Requests returns the number of requests waiting for a socket to host:port (Node's
+// agent.requests).
+func (a *Agent) Requests(host string, port int) int { return len(a.requests[agentName(host, port)]) }
+
 // addRequest is agent.addRequest: a kept socket, a new one, or the queue.
 func (a *Agent) addRequest(req *ClientRequest) {
 	name := agentName(req.host, req.port)
