@@ -52,6 +52,7 @@ type conn struct {
 	discard      int64 // body bytes dropped after the response ended
 
 	begun    bool // a request's head has arrived: CloseIdle spares a connection before it
+	nreq     int  // the requests begun on the connection (MaxRequestsPerConn)
 	eof      bool // the client closed its side
 	panicked bool // a callback of the handler panicked in feed: no further request
 
@@ -321,6 +322,9 @@ func (c *conn) feedLoop(data []byte) {
 			c.phase = phaseRespond
 			c.bodyDone = false
 			c.w.begin(r)
+			if c.nreq++; c.s.o.maxRequests > 0 && c.nreq >= c.s.o.maxRequests {
+				c.w.closeAfter = true // the last request the connection serves
+			}
 			c.s.handler.ServeHTTP1(&c.w, r)
 		case EventBody:
 			if c.w.ended || c.onData == nil {

@@ -49,6 +49,7 @@ type options struct {
 	endOnEOF           bool
 	handleExpect       bool
 	refuseAfterClose   bool
+	maxRequests        int
 }
 
 func defaultOptions() options {
@@ -163,6 +164,13 @@ func OnConnection(fn func(c *Conn)) Option { return func(o *options) { o.onConne
 // the handler did not set (nor a HEAD response Transfer-Encoding). Package nodehttp uses
 // it.
 func NodeHead() Option { return func(o *options) { o.nodeHead = true } }
+
+// MaxRequestsPerConn makes the nth request on a connection its last (n > 0; 0, the
+// default, for no limit): its response says Connection: close and the connection closes
+// after it, as Node's server.maxRequestsPerSocket; under NodeHead the responses before it
+// say so in their Keep-Alive field ("timeout=5, max=n"). Requests a client pipelined
+// behind the nth are not answered (Node answers each 503).
+func MaxRequestsPerConn(n int) Option { return func(o *options) { o.maxRequests = n } }
 
 // ShouldUpgrade decides, when OnUpgrade is set, which upgrade requests go to it: those for
 // which fn reports true (the others go to the handler as ordinary requests). Without it,

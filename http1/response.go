@@ -271,6 +271,10 @@ func (w *Response) writeHead() {
 		if ka := c.s.o.keepAliveTimeout; ka > 0 { // Node: timeout=0 for one below a second
 			out = append(out, "Keep-Alive: timeout="...)
 			out = appendInt(out, int64(ka/time.Second), 10)
+			if m := c.s.o.maxRequests; m > 0 {
+				out = append(out, ", max="...)
+				out = appendInt(out, int64(m), 10)
+			}
 			out = append(out, "\r\n"...)
 		}
 	case w.minor == 0:

@@ -57,6 +57,11 @@ type Server struct {
 	// MaxHeadersCount caps the fields of a request (2000); MaxHeaderSize its head (16 KiB).
 	MaxHeadersCount int
 	MaxHeaderSize   int
+	// MaxRequestsPerSocket, if positive, makes the nth request on a connection its last
+	// (server.maxRequestsPerSocket): its response closes the connection, and the responses
+	// before it say "Keep-Alive: timeout=5, max=n". Node answers requests pipelined behind
+	// the nth 503 ('dropRequest'); here they are not answered.
+	MaxRequestsPerSocket int
 	// MaxBodySize caps a request's body (-1, the default, for no cap, as Node: bodies
 	// stream with backpressure).
 	MaxBodySize int64
@@ -103,6 +108,7 @@ func (s *Server) engine() *http1.Server {
 		http1.HeadersTimeout(s.HeadersTimeout),
 		http1.RequestTimeout(s.RequestTimeout),
 		http1.MaxHeadersCount(s.MaxHeadersCount),
+		http1.MaxRequestsPerConn(s.MaxRequestsPerSocket),
 		http1.MaxHeaderSize(s.MaxHeaderSize),
 		http1.MaxRequestLineSize(s.MaxHeaderSize), // Node caps the request line only with the head
 		http1.MaxBodySize(s.MaxBodySize),
