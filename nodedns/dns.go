@@ -95,11 +95,16 @@ const (
 
 // LookupOptions are dns.lookup's options. The zero value (or nil) is Node's default.
 type LookupOptions struct {
-	Family   int            // 0 (either), 4 or 6
-	All      bool           // LookupAll's: every address (Lookup ignores it)
-	Verbatim *bool          // false: IPv4 first; true: the resolver's order; nil: the default order
-	Order    string         // "", OrderVerbatim, OrderIPv4First or OrderIPv6First; wins over Verbatim, as in Node
-	Hints    uvloop.AIFlags // AIAddrConfig, AIV4Mapped and AIAll (Node's dns.ADDRCONFIG, V4MAPPED, ALL) only
+	Family int  // 0 (either), 4 or 6
+	All    bool // LookupAll's: every address (Lookup ignores it)
+	// Verbatim false puts IPv4 first, true keeps the resolver's order; nil is the default.
+	Verbatim *bool
+	// Order is "", OrderVerbatim, OrderIPv4First or OrderIPv6First; it wins over
+	// Verbatim, as in Node.
+	Order string
+	// Hints are AIAddrConfig, AIV4Mapped and AIAll only (Node's dns.ADDRCONFIG, V4MAPPED,
+	// ALL).
+	Hints uvloop.AIFlags
 }
 
 // lookupHints are the hints dns.lookup accepts (Node's validateHints).
