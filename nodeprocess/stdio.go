@@ -199,6 +199,8 @@ type Stdout struct {
 	loop  *uvloop.Loop
 	p     *Process
 
+	columns, rows int // a terminal's size, as last read (Node's columns and rows)
+
 	opened    bool          // the pipe or socket stream was looked for (stream, if any)
 	stream    uvloop.Stream // a pipe's or a socket's stream, on a duplicate of Fd; nil for files and terminals
 	length    int           // bytes written and not yet reported written (Node's writableLength)
@@ -210,21 +212,62 @@ type Stdout struct {
 // stdoutHWM is the highWaterMark of Node's net.Socket.
 const stdoutHWM = 16 << 10
 
-// Stdout is process.stdout (fd 1).
+// Stdout is process.stdout (fd 1). On a terminal it has Node's size (Columns, Rows) and
+// its "resize" event: as in Node, a "SIGWINCH" listener on the process reads the size
+// again, and "resize" follows when it changed.
 func (p *Process) Stdout() *Stdout {
 	if p.stdout == nil {
-		p.stdout = &Stdout{Fd: 1, IsTTY: tty.IsTerminal(1), loop: p.loop, p: p}
+		p.stdout = p.newStdout(1)
 	}
 	return p.stdout
 }
 
-// Stderr is process.stderr (fd 2).
+// Stderr is process.stderr (fd 2), as Stdout.
 func (p *Process) Stderr() *Stdout {
 	if p.stderr == nil {
-		p.stderr = &Stdout{Fd: 2, IsTTY: tty.IsTerminal(2), loop: p.loop, p: p}
+		p.stderr = p.newStdout(2)
 	}
 	return p.stderr
 }
+
+// newStdout makes the stream of fd; on a terminal it reads its size and listens for
+// SIGWINCH, as Node's getStdout does.
+func (p *Process) newStdout(fd int) *Stdout {
+	s := &Stdout{Fd: fd, IsTTY: tty.IsTerminal(fd), loop: p.loop, p: p}
+	switch { // the class of Node's stream, for the leak warning
+	case s.IsTTY:
+		s.SetClassName("WriteStream")
+	case uvloop.GuessHandle(fd) == uvloop.HandleFile:
+		s.SetClassName("SyncWriteStream")
+	default:
+		s.SetClassName("Socket")
+	}
+	if s.IsTTY {
+		s.columns, s.rows, _ = tty.WinSize(fd)
+		p.OnSignal("SIGWINCH", func(string, int) { s.refreshSize() })
+	}
+	return s
+}
+
+// refreshSize is Node's _refreshSize: the terminal's size read again, and "resize" if it
+// changed.
+func (s *Stdout) refreshSize() {
+	c, r, err := tty.WinSize(s.Fd)
+	if err != nil || c == s.columns && r == s.rows {
+		return
+	}
+	s.columns, s.rows = c, r
+	s.Emit("resize")
+}
+
+// Columns is stdout.columns: the terminal's width, 0 if the stream is not a terminal.
+func (s *Stdout) Columns() int { return s.columns }
+
+// Rows is stdout.rows: the terminal's height, 0 if the stream is not a terminal.
+func (s *Stdout) Rows() int { return s.rows }
+
+// OnResize adds a "resize" listener (a terminal's size changed).
+func (s *Stdout) OnResize(fn func()) *nodenet.Listener { return s.On("resize", func(...any) { fn() }) }
 
 // pipeStream is the stream of a pipe or socket fd, opened on first use (unref'd: an idle
 // stdout does not keep the loop alive, a queued write does); nil for the other kinds, and
