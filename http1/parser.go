@@ -431,7 +431,7 @@ func (p *Parser) scan(data []byte) (int, Event, error) {
 			}
 			i++
 		case stRespReason:
-			if i = upTo(data, i, lim, &valueTable); i == lim {
+			if i = upTo(data, i, lim, &reasonTable); i == lim {
 				continue
 			}
 			if data[i] != '\r' {
@@ -986,6 +986,14 @@ var (
 			t[c] = c != 0x7f
 		}
 		t['\t'] = true
+		return t
+	}()
+	// reasonTable marks the bytes a response's reason phrase may hold: all but CR and LF,
+	// as llhttp (so node's client) takes them, control bytes included.
+	reasonTable = func() (t [256]bool) {
+		for c := range t {
+			t[c] = c != '\r' && c != '\n'
+		}
 		return t
 	}()
 	// extTable marks the bytes of chunk extensions: what valueTable marks.

@@ -42,9 +42,10 @@
 // equal Content-Lengths, a Transfer-Encoding coding before chunked, chunk-size lines over
 // 4 KiB): see TestRawNodeParityRev9h for what is held to Node. The client's parser refuses
 // what llhttp refuses in a response (both framings, a repeated Content-Length, bytes after
-// it in the same read), but words some faults of a status line or field otherwise and
-// refuses control bytes in a reason phrase, which llhttp takes: see
-// TestClientHostileServerRev10c.
+// it in the same read) and takes what it takes (any byte but CR and LF in a reason
+// phrase), but words some faults of a status line or field otherwise: see
+// TestClientHostileServerRev10c. Its strings hold the head's bytes as they came (Node's
+// read them as latin1).
 // The 'readable' event, read(), setTimeout, https and HTTP/2 are not here.
 //
 // Everything in this package belongs to the loop goroutine.
