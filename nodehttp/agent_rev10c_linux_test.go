@@ -143,7 +143,9 @@ func TestAgentRev10c(t *testing.T) {
 				res.OnEnd(func() { log(path + " body " + string(b) + " reused=" + strconv.FormatBool(req.ReusedSocket())) })
 			})
 			req.On("socket", func(...any) { log(path + " socket") })
-			req.OnError(func(err error) { log(path + " error " + errCodeMsg(err) + " reused=" + strconv.FormatBool(req.ReusedSocket())) })
+			req.OnError(func(err error) {
+				log(path + " error " + errCodeMsg(err) + " reused=" + strconv.FormatBool(req.ReusedSocket()))
+			})
 			req.OnClose(func() {
 				log(path + " close")
 				if done != nil {

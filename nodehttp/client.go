@@ -1,8 +1,10 @@
 package nodehttp
 
 import (
+	"encoding/base64"
 	"errors"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -14,8 +16,8 @@ import (
 
 // RequestOptions are the options of Request and Get (Node's http.request(options)).
 type RequestOptions struct {
-	// Host is the server's address: an IP address or "localhost" (the default); Hostname
-	// wins if set.
+	// Host is the server's address: an IP address or a name, looked up as dns.lookup
+	// does ("localhost", the default, is 127.0.0.1); Hostname wins if set.
 	Host, Hostname string
 	// Port defaults to 80.
 	Port int
@@ -31,6 +33,9 @@ type RequestOptions struct {
 	NoAgent bool
 	// MaxHeaderSize caps the response's head (16 KiB).
 	MaxHeaderSize int
+	// Auth is "user:password" for Basic authentication: it sets the Authorization field
+	// (unless the headers have one), as Node's auth option.
+	Auth string
 	// Signal, if not nil, destroys the request with a *nodeevents.AbortError (Cause the
 	// signal's reason) when aborted: "error" then "close", as Destroy(err). A signal
 	// aborted already destroys it inside Request.
@@ -151,6 +156,9 @@ func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *C
 		}
 		req.hdrs.set("Host", hh)
 	}
+	if o.Auth != "" && req.hdrs.find("authorization") < 0 {
+		req.hdrs.set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(o.Auth)))
+	}
 	switch {
 	case o.NoAgent:
 		req.agent = NewAgent(l, AgentOptions{})
@@ -170,6 +178,56 @@ func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *C
 		}
 	}
 	return req
+}
+
+// RequestURL is http.request(url[, options][, callback]): the URL ("http://host:port/path?q",
+// with "user:password@" for Auth) gives Hostname, Port, Path and Auth, and o the rest; o's
+// own Hostname, Port, Path and Auth win where they are set, as Node merges its options
+// over the URL's. A URL that does not parse, or has no host, is refused with
+// ERR_INVALID_URL, and one that is not http: with ERR_INVALID_PROTOCOL, as Node throws them.
+func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *IncomingMessage)) (*ClientRequest, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme == "" || u.Opaque != "" {
+		return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+	}
+	if u.Scheme != "http" {
+		return nil, &nodenet.Error{Code: "ERR_INVALID_PROTOCOL", Message: `Protocol "` + u.Scheme + `:" not supported. Expected "http:"`}
+	}
+	if u.Hostname() == "" {
+		return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+	}
+	if o.Hostname == "" {
+		o.Hostname = u.Hostname()
+	}
+	if o.Port == 0 && u.Port() != "" {
+		o.Port, _ = strconv.Atoi(u.Port())
+	}
+	if o.Path == "" {
+		o.Path = u.EscapedPath()
+		if o.Path == "" {
+			o.Path = "/"
+		}
+		if u.RawQuery != "" || u.ForceQuery {
+			o.Path += "?" + u.RawQuery
+		}
+	}
+	if o.Auth == "" && u.User != nil {
+		pw, _ := u.User.Password()
+		o.Auth = u.User.Username() + ":" + pw
+	}
+	return Request(l, o, cb), nil
+}
+
+// GetURL is http.get(url[, options][, callback]): RequestURL with the method GET, ended
+// at once.
+func GetURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *IncomingMessage)) (*ClientRequest, error) {
+	o.Method = "GET"
+	req, err := RequestURL(l, rawURL, o, cb)
+	if err != nil {
+		return nil, err
+	}
+	req.End(nil)
+	return req, nil
 }
 
 // Get is http.get: Request with the method GET, ended at once.

@@ -92,3 +92,27 @@ func ExampleServerResponse_AddTrailers() {
 	// chunked
 	// some body 42
 }
+
+// GetURL takes a URL, as http.get('http://...') does; user and password in it become a
+// Basic Authorization field.
+func ExampleGetURL() {
+	l, _ := uvloop.New()
+	var server *nodehttp.Server
+	server = nodehttp.CreateServer(l, func(req *nodehttp.IncomingMessage, res *nodehttp.ServerResponse) {
+		res.EndString(req.URL + " " + req.Header("authorization"))
+	})
+	server.Listen(0, "127.0.0.1", func() {
+		url := fmt.Sprintf("http://me:secret@127.0.0.1:%d/path?q=1", server.Address().Port)
+		nodehttp.GetURL(l, url, nodehttp.RequestOptions{NoAgent: true}, func(res *nodehttp.IncomingMessage) {
+			promise.Then(res.Text(), func(s string) (struct{}, error) {
+				fmt.Println(s)
+				server.Close(nil)
+				return struct{}{}, nil
+			}, nil)
+		})
+	})
+	l.Run(uvloop.RunDefault)
+	l.Close()
+	// Output:
+	// /path?q=1 Basic bWU6c2VjcmV0
+}
