@@ -88,7 +88,6 @@ var (
 	errNotConn     error = os.NewSyscallError("shutdown", syscall.ENOTCONN)
 	errWritePipe   error = os.NewSyscallError("write", syscall.EPIPE)
 	errWriteBadFd  error = os.NewSyscallError("write", syscall.EBADF)
-	errReadBadFd   error = os.NewSyscallError("read", syscall.EBADF)
 	errAlready     error = os.NewSyscallError("connect", syscall.EALREADY)
 	errReadAlready error = os.NewSyscallError("read", syscall.EALREADY)
 	errReadNotConn error = os.NewSyscallError("read", syscall.ENOTCONN)
@@ -397,8 +396,9 @@ func (s *stream) fail(err error) {
 }
 
 // ReadStart starts reading (uv_read_start). It fails with an error wrapping ENOTCONN when
-// the stream is not readable (IsReadable): never connected, or a read failed (after EOF it
-// reads again, and gets EOF again, as in libuv).
+// the stream is not readable (IsReadable): never connected (a listener, or a handle with no
+// socket yet, included), or a read failed (after EOF it reads again, and gets EOF again, as in
+// libuv).
 func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -406,13 +406,10 @@ func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if cb == nil {
 		return ErrNilCallback
 	}
-	if s.io.fd < 0 || s.sflags&sListening != 0 {
-		return errReadBadFd
-	}
 	if s.sflags&sReading != 0 {
 		return errReadAlready
 	}
-	if s.sflags&sReadable == 0 {
+	if s.io.fd < 0 || s.sflags&(sListening|sReadable) != sReadable {
 		return errReadNotConn
 	}
 	s.sflags &^= sEOF
