@@ -2,10 +2,13 @@ package uvloop_test
 
 import (
 	"errors"
+	"io"
 	"net/netip"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/uvloop"
@@ -192,5 +195,426 @@ func TestLibuvTCPBindOrListenErrorAfterCloseRev10l(t *testing.T) {
 			t.Errorf("Listen after Close: %v, want ErrClosed", err)
 		}
 		runLoop(t, l)
+	})
+}
+
+// refusedAddrRev10l returns the address of a TCP socket bound on 127.0.0.1 that does not
+// listen: a connect to it is refused, and no other test can take its port meanwhile.
+func refusedAddrRev10l(t *testing.T) netip.AddrPort {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	mustOK(t, err)
+	unix.CloseOnExec(fd)
+	t.Cleanup(func() { unix.Close(fd) })
+	mustOK(t, unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	sa, err := unix.Getsockname(fd)
+	mustOK(t, err)
+	a := sa.(*unix.SockaddrInet4)
+	return netip.AddrPortFrom(netip.AddrFrom4(a.Addr), uint16(a.Port))
+}
+
+// commandServerRev10l listens on 127.0.0.1:0 and serves each connection as libuv's echo
+// server does its commands: "QSH" resets the connection, "QS" shuts its side down (and the
+// connection closes at EOF), anything else is echoed. unref'd, it does not keep the loop
+// alive; the test closes it (closeLoop does).
+func commandServerRev10l(t *testing.T, l *uvloop.Loop) (*uvloop.TCP, netip.AddrPort) {
+	t.Helper()
+	server, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+		mustOK(t, err)
+		c := acceptTCP(t, s)
+		mustOK(t, c.ReadStart(func(data []byte, err error) {
+			switch {
+			case err != nil:
+				c.Close(nil)
+			case string(data) == "QSH":
+				c.CloseReset(nil)
+			case string(data) == "QS":
+				mustOK(t, c.Shutdown(nil))
+			default:
+				mustOK(t, c.Write(append([]byte(nil), data...), nil))
+			}
+		}))
+	})
+	server.Unref()
+	return server, addr
+}
+
+// tcp_write_after_connect and tcp_connect_error_after_write: a Write before Connect, on a
+// handle with no socket, fails with EBADF; a Write queued behind a connect that is refused
+// is cancelled: the connect callback gets ECONNREFUSED, then the write callback ECANCELED.
+func TestLibuvTCPWriteAfterConnectRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		addr := refusedAddrRev10l(t)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		wantErrno(t, "Write before Connect", c.Write([]byte("TEST"), func(error) { t.Error("a write callback") }), syscall.EBADF)
+		var log []string
+		closed := 0
+		mustOK(t, c.Connect(addr, func(err error) {
+			wantErrno(t, "connect callback", err, syscall.ECONNREFUSED)
+			log = append(log, "connect")
+		}))
+		mustOK(t, c.Write([]byte("HELLO"), func(err error) {
+			wantErrno(t, "write callback", err, syscall.ECANCELED)
+			log = append(log, "write")
+			c.Close(func() { closed++ })
+		}))
+		runLoop(t, l)
+		if len(log) != 2 || log[0] != "connect" || log[1] != "write" || closed != 1 {
+			t.Fatalf("callbacks %q, close callbacks %d", log, closed)
+		}
+	})
+}
+
+// tcp_write_fail: Writev with no buffers fails with EINVAL; a Write on a connected handle
+// whose fd went bad behind the loop's back is queued, and its callback gets the error; the
+// close callback runs once. (libuv closes the fd; here a read-only /dev/null is dup2'd over
+// it, so the fd stays the handle's and is not closed twice.)
+func TestLibuvTCPWriteFailRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		server, addr := commandServerRev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		wantErrno(t, "Writev of no buffers", c.Writev(nil, func(error) { t.Error("a write callback") }), syscall.EINVAL)
+		connects, writes, closed := 0, 0, 0
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			null, err := unix.Open("/dev/null", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			mustOK(t, err)
+			mustOK(t, unix.Dup3(null, c.Fd(), unix.O_CLOEXEC))
+			unix.Close(null)
+			mustOK(t, c.Write([]byte("hello\n"), func(err error) {
+				if err == nil {
+					t.Error("the write succeeded")
+				}
+				writes++
+				c.Close(func() { closed++ })
+				server.Close(nil)
+			}))
+		}))
+		runLoop(t, l)
+		if connects != 1 || writes != 1 || closed != 1 {
+			t.Fatalf("connect callbacks %d, write %d, close %d", connects, writes, closed)
+		}
+	})
+}
+
+// tcp_try_write_error: once the server closed the accepted connection, the client's TryWrite
+// goes on until it fails with EPIPE, ECONNABORTED or ECONNRESET, and queues nothing.
+func TestLibuvTCPTryWriteErrorRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		var c *uvloop.TCP
+		connects, conns, closed := 0, 0, 0
+		_, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			conns++
+			in := acceptTCP(t, s)
+			in.Close(func() {
+				closed++
+				var err error
+				for n := 1; n > 0; {
+					n, err = c.TryWrite([]byte("meow"))
+				}
+				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, syscall.ECONNABORTED) && !errors.Is(err, syscall.ECONNRESET) {
+					t.Errorf("TryWrite: %v, want EPIPE, ECONNABORTED or ECONNRESET", err)
+				}
+				if q := c.WriteQueueSize(); q != 0 {
+					t.Errorf("WriteQueueSize %d", q)
+				}
+			})
+			s.Close(func() { closed++ })
+		})
+		var err error
+		c, err = l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(addr, func(err error) { mustOK(t, err); connects++ }))
+		runLoop(t, l)
+		c.Close(func() { closed++ })
+		runLoop(t, l)
+		if connects != 1 || conns != 1 || closed != 3 {
+			t.Fatalf("connect callbacks %d, connection %d, close %d", connects, conns, closed)
+		}
+	})
+}
+
+// shutdown_close_tcp and shutdown_close_pipe: a Shutdown immediately followed by Close still
+// calls back, with success or ECANCELED; IsClosing turns true at Close.
+func TestLibuvShutdownCloseRev10l(t *testing.T) {
+	check := func(t *testing.T, l *uvloop.Loop, s uvloop.Stream, connect func(cb func(error)) error) {
+		connects, shutdowns, closed := 0, 0, 0
+		mustOK(t, connect(func(err error) {
+			mustOK(t, err)
+			mustOK(t, s.Shutdown(func(err error) {
+				if err != nil {
+					wantErrno(t, "shutdown callback", err, syscall.ECANCELED)
+				}
+				shutdowns++
+			}))
+			if s.IsClosing() {
+				t.Error("IsClosing before Close")
+			}
+			mustOK(t, s.Close(func() { closed++ }))
+			if !s.IsClosing() {
+				t.Error("not IsClosing after Close")
+			}
+			connects++
+		}))
+		runLoop(t, l)
+		if connects != 1 || shutdowns != 1 || closed != 1 {
+			t.Fatalf("connect callbacks %d, shutdown %d, close %d", connects, shutdowns, closed)
+		}
+	}
+	t.Run("tcp", func(t *testing.T) {
+		eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+			_, addr := commandServerRev10l(t, l)
+			c, err := l.NewTCP()
+			mustOK(t, err)
+			check(t, l, c, func(cb func(error)) error { return c.Connect(addr, cb) })
+		})
+	})
+	t.Run("pipe", func(t *testing.T) {
+		eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+			path := pipePath(t)
+			server, err := l.NewPipe()
+			mustOK(t, err)
+			mustOK(t, server.Bind(path))
+			mustOK(t, server.Listen(1, func(error) {}))
+			server.Unref()
+			c, err := l.NewPipe()
+			mustOK(t, err)
+			check(t, l, c, func(cb func(error)) error { return c.Connect(path, cb) })
+		})
+	})
+}
+
+// shutdown_twice: a second Shutdown fails and leaves no request behind: the first's callback
+// runs once, with success, and the loop ends after the Close made there.
+// not_writable_after_shutdown: after Shutdown the stream is no longer writable.
+func TestLibuvShutdownTwiceRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		shutdowns, closed := 0, 0
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			mustOK(t, c.Shutdown(func(err error) {
+				mustOK(t, err)
+				shutdowns++
+				c.Close(func() { closed++ })
+			}))
+			if c.IsWritable() {
+				t.Error("IsWritable after Shutdown")
+			}
+			if err := c.Shutdown(func(error) { t.Error("the second shutdown called back") }); err == nil {
+				t.Error("a second Shutdown succeeded")
+			}
+		}))
+		runLoop(t, l)
+		if shutdowns != 1 || closed != 1 {
+			t.Fatalf("shutdown callbacks %d, close %d", shutdowns, closed)
+		}
+	})
+}
+
+// not_readable_nor_writable_on_read_error and tcp_rst: the server answers "QSH" with a
+// reset; the client's read callback gets ECONNRESET (not EOF) once, and from then on the
+// stream is neither readable nor writable. TryWrite of the command writes it all at once.
+func TestLibuvTCPReadErrorNotReadableRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		connects, reads, writes, closed := 0, 0, 0, 0
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				reads++
+				wantErrno(t, "read callback", err, syscall.ECONNRESET)
+				if c.IsReadable() || c.IsWritable() {
+					t.Errorf("after the read error: readable %v, writable %v", c.IsReadable(), c.IsWritable())
+				}
+				c.Close(func() { closed++ })
+			}))
+			if connects == 1 {
+				n, err := c.TryWrite([]byte("QSH"))
+				if n != 3 || err != nil {
+					t.Fatalf("TryWrite: %d, %v", n, err)
+				}
+				writes++
+			}
+		}))
+		runLoop(t, l)
+		if connects != 1 || reads != 1 || writes != 1 || closed != 1 {
+			t.Fatalf("connect callbacks %d, read %d, write %d, close %d", connects, reads, writes, closed)
+		}
+	})
+}
+
+// readable_on_eof: the server answers "QS" by shutting its side down; the client reads EOF,
+// stays readable and writable, reads again and gets EOF again; after Close it is neither.
+func TestLibuvReadableOnEOFRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		connects, eofs, writes, closed := 0, 0, 0, 0
+		var onRead func([]byte, error)
+		onRead = func(data []byte, err error) {
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("read %q, %v; want EOF", data, err)
+			}
+			if !c.IsReadable() || !c.IsWritable() {
+				t.Errorf("at EOF %d: readable %v, writable %v", eofs+1, c.IsReadable(), c.IsWritable())
+			}
+			if eofs++; eofs == 2 {
+				c.Close(func() { closed++ })
+				if c.IsReadable() || c.IsWritable() {
+					t.Errorf("after Close: readable %v, writable %v", c.IsReadable(), c.IsWritable())
+				}
+				return
+			}
+			mustOK(t, c.ReadStart(onRead))
+		}
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			mustOK(t, c.ReadStart(onRead))
+			mustOK(t, c.Write([]byte("QS"), func(err error) { mustOK(t, err); writes++ }))
+		}))
+		runLoop(t, l)
+		if connects != 1 || eofs != 2 || writes != 1 || closed != 1 {
+			t.Fatalf("connect callbacks %d, EOFs %d, write %d, close %d", connects, eofs, writes, closed)
+		}
+	})
+}
+
+// tcp_close: 32 writes queued, then Close: every write callback runs, each before the close
+// callback.
+func TestLibuvTCPCloseRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := listenTCP(t, l, func(*uvloop.TCP, error) {})
+		l.Walk(func(h uvloop.Handle) {
+			if h.Kind() == uvloop.KindTCP {
+				h.Unref()
+			}
+		})
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		writes, closed := 0, 0
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			for range 32 {
+				mustOK(t, c.Write([]byte("PING"), func(error) {
+					if closed != 0 {
+						t.Error("a write callback after the close callback")
+					}
+					writes++
+				}))
+			}
+			c.Close(func() { closed++ })
+		}))
+		if writes != 0 || closed != 0 {
+			t.Fatal("callbacks ran inside Connect")
+		}
+		runLoop(t, l)
+		if writes != 32 || closed != 1 {
+			t.Fatalf("write callbacks %d of 32, close %d", writes, closed)
+		}
+	})
+}
+
+// tcp_unexpected_read: the peer writes to a client that does not read; the loop does not
+// spin on the unread bytes: a check handle counts a handful of iterations until a timer
+// closes everything.
+func TestLibuvTCPUnexpectedReadRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		var client *uvloop.TCP
+		ticks, writes := 0, 0
+		check := l.NewCheck(func(*uvloop.Check) { ticks++ })
+		mustOK(t, check.Start())
+		_, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			peer := acceptTCP(t, s)
+			mustOK(t, peer.ReadStart(func(data []byte, err error) { t.Errorf("peer read %q, %v", data, err) }))
+			mustOK(t, peer.Write([]byte("PING"), func(err error) { mustOK(t, err); writes++ }))
+		})
+		tm := l.NewTimer(func(*uvloop.Timer) {
+			l.Walk(func(h uvloop.Handle) {
+				if !h.IsClosing() {
+					h.Close(nil)
+				}
+			})
+		})
+		mustOK(t, tm.Start(200*time.Millisecond, 0))
+		var err error
+		client, err = l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, client.Connect(addr, func(err error) { mustOK(t, err) }))
+		runLoop(t, l)
+		if writes != 1 || ticks > 20 {
+			t.Fatalf("write callbacks %d, loop iterations %d (the loop spun)", writes, ticks)
+		}
+	})
+}
+
+// tcp_read_stop: ReadStop right after a Write: the echo never reaches the read callback;
+// the write callback closes everything.
+func TestLibuvTCPReadStopRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		writes := 0
+		tm := l.NewTimer(func(tm *uvloop.Timer) {
+			mustOK(t, c.Write([]byte("PING"), func(error) {
+				writes++
+				tm.Close(nil)
+				c.Close(nil)
+			}))
+			mustOK(t, c.ReadStop())
+		})
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			mustOK(t, tm.Start(20*time.Millisecond, 0))
+			mustOK(t, c.ReadStart(func(data []byte, err error) { t.Errorf("read %q, %v", data, err) }))
+		}))
+		runLoop(t, l)
+		if writes != 1 {
+			t.Fatalf("write callbacks %d", writes)
+		}
+	})
+}
+
+// tcp_write_to_half_open_connection: the client closes as soon as it connects; the server's
+// peer writes all the same (the write succeeds) and reads ECONNRESET or EOF.
+func TestLibuvTCPWriteToHalfOpenRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		writes, reads := 0, 0
+		server, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			peer := acceptTCP(t, s)
+			mustOK(t, peer.ReadStart(func(data []byte, err error) {
+				reads++
+				if err != nil {
+					if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, io.EOF) {
+						t.Errorf("peer read: %v, want ECONNRESET or EOF", err)
+					}
+					s.Close(nil)
+					peer.Close(nil)
+				}
+			}))
+			mustOK(t, peer.Write([]byte("hello\n"), func(err error) { mustOK(t, err); writes++ }))
+		})
+		_ = server
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(addr, func(err error) { mustOK(t, err); c.Close(nil) }))
+		runLoop(t, l)
+		if writes == 0 || reads == 0 {
+			t.Fatalf("write callbacks %d, read %d", writes, reads)
+		}
 	})
 }

@@ -88,6 +88,7 @@ var (
 	errNotConn     error = os.NewSyscallError("shutdown", syscall.ENOTCONN)
 	errWritePipe   error = os.NewSyscallError("write", syscall.EPIPE)
 	errWriteBadFd  error = os.NewSyscallError("write", syscall.EBADF)
+	errWriteInval  error = os.NewSyscallError("write", syscall.EINVAL)
 	errAlready     error = os.NewSyscallError("connect", syscall.EALREADY)
 	errReadAlready error = os.NewSyscallError("read", syscall.EALREADY)
 	errReadNotConn error = os.NewSyscallError("read", syscall.ENOTCONN)
@@ -540,8 +541,13 @@ func (s *stream) Write(data []byte, cb func(err error)) error {
 	return nil
 }
 
-// Writev queues bufs as one request (uv_write with several buffers).
+// Writev queues bufs as one request (uv_write with several buffers). It fails with an error
+// wrapping EINVAL, before any other check, if bufs is empty or has more than maxWriteBufs
+// buffers, as uv_write does.
 func (s *stream) Writev(bufs [][]byte, cb func(err error)) error {
+	if len(bufs) == 0 || len(bufs) > maxWriteBufs {
+		return errWriteInval
+	}
 	if err := s.checkWrite(); err != nil {
 		return err
 	}
@@ -561,6 +567,10 @@ func (s *stream) Writev(bufs [][]byte, cb func(err error)) error {
 	s.enqueue(r, cb)
 	return nil
 }
+
+// maxWriteBufs is the most buffers one Writev takes (libuv's bound, 1024*1024, which catches
+// a count that went wrong rather than any system limit: the writes are split at IOV_MAX).
+const maxWriteBufs = 1 << 20
 
 func (s *stream) checkWrite() error {
 	if err := s.usable(); err != nil {
