@@ -2,8 +2,10 @@ package uvloop
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/uvgo/uvgo/internal/queue"
@@ -86,7 +88,8 @@ func (t *ioTable) attach(w *ioWatcher, fd int, ready func(Events, error)) error 
 	}
 	slot := t.byFd.At(fd)
 	if *slot != nil {
-		return errorf(ErrFdInUse, "fd %d", fd)
+		// Both sentinels: libuv's uv_tcp_open, uv_pipe_open and uv_poll_init say EEXIST.
+		return fmt.Errorf("%w: fd %d: %w", ErrFdInUse, fd, syscall.EEXIST)
 	}
 	t.gen++
 	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, st: w.st}

@@ -618,3 +618,467 @@ func TestLibuvTCPWriteToHalfOpenRev10l(t *testing.T) {
 		}
 	})
 }
+
+// newTCPSocketRev10l returns a fresh blocking IPv4 TCP socket that the test hands over with
+// Open (or closes itself).
+func newTCPSocketRev10l(t *testing.T) int {
+	t.Helper()
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	mustOK(t, err)
+	unix.CloseOnExec(fd)
+	return fd
+}
+
+// tcp_open and tcp_open_twice: a handle opened on a fresh socket connects, writes, shuts
+// down and reads the echo to EOF; a second Open of the same handle fails with EBUSY, and
+// another handle's Open of the fd the first one owns fails with EEXIST.
+func TestLibuvTCPOpenRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		fd := newTCPSocketRev10l(t)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Open(fd))
+		fd2 := newTCPSocketRev10l(t)
+		wantErrno(t, "second Open", c.Open(fd2), syscall.EBUSY)
+		unix.Close(fd2)
+		c2, err := l.NewTCP()
+		mustOK(t, err)
+		wantErrno(t, "Open of a watched fd", c2.Open(fd), syscall.EEXIST)
+		c2.Close(nil)
+
+		connects, writes, shutdowns, closed := 0, 0, 0, 0
+		got := ""
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			mustOK(t, c.Write([]byte("PING"), func(err error) { mustOK(t, err); writes++ }))
+			mustOK(t, c.Shutdown(func(err error) { mustOK(t, err); shutdowns++ }))
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				if errors.Is(err, io.EOF) {
+					c.Close(func() { closed++ })
+					return
+				}
+				mustOK(t, err)
+				got += string(data)
+			}))
+		}))
+		runLoop(t, l)
+		if connects != 1 || writes != 1 || shutdowns != 1 || closed != 1 || got != "PING" {
+			t.Fatalf("connect callbacks %d, write %d, shutdown %d, close %d, read %q", connects, writes, shutdowns, closed, got)
+		}
+	})
+}
+
+// tcp_open_bound: a handle opened on a bound socket listens.
+func TestLibuvTCPOpenBoundRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		fd := newTCPSocketRev10l(t)
+		if err := unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+			unix.Close(fd)
+			t.Fatal(err)
+		}
+		s, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, s.Open(fd))
+		mustOK(t, s.Listen(128, func(error) { t.Error("a connection") }))
+		a, err := s.LocalAddr()
+		mustOK(t, err)
+		if a.Port() == 0 {
+			t.Errorf("LocalAddr %v", a)
+		}
+		s.Close(nil)
+	})
+}
+
+// tcp_open_connected: a handle opened on a socket connected outside the loop writes, shuts
+// down and reads the echo to EOF.
+func TestLibuvTCPOpenConnectedRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		fd := newTCPSocketRev10l(t)
+		a4 := addr.Addr().As4()
+		// A blocking connect completes with the handshake, before the loop accepts it.
+		if err := unix.Connect(fd, &unix.SockaddrInet4{Addr: a4, Port: int(addr.Port())}); err != nil {
+			unix.Close(fd)
+			t.Fatal(err)
+		}
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Open(fd))
+		writes, shutdowns, closed := 0, 0, 0
+		got := ""
+		mustOK(t, c.Write([]byte("PING"), func(err error) { mustOK(t, err); writes++ }))
+		mustOK(t, c.Shutdown(func(err error) { mustOK(t, err); shutdowns++ }))
+		mustOK(t, c.ReadStart(func(data []byte, err error) {
+			if errors.Is(err, io.EOF) {
+				c.Close(func() { closed++ })
+				return
+			}
+			mustOK(t, err)
+			got += string(data)
+		}))
+		runLoop(t, l)
+		if writes != 1 || shutdowns != 1 || closed != 1 || got != "PING" {
+			t.Fatalf("write callbacks %d, shutdown %d, close %d, read %q", writes, shutdowns, closed, got)
+		}
+	})
+}
+
+// tcp_write_ready: on an opened socket, each write's callback queues the next one-byte write
+// until a timer asks for a shutdown; the shutdown waits for the write in flight, whose
+// callback then queues nothing more; the peer sees only 'P's and EOF.
+func TestLibuvTCPWriteReadyRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		_, addr := commandServerRev10l(t, l)
+		fd := newTCPSocketRev10l(t)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Open(fd))
+		connects, writes, shutdowns, requested, closed := 0, 0, 0, 0, 0
+		var onWrite func(error)
+		onWrite = func(err error) {
+			if err != nil {
+				if shutdowns == 0 {
+					t.Errorf("a write failed before the shutdown: %v", err)
+				}
+				return
+			}
+			if requested > 0 {
+				return
+			}
+			mustOK(t, c.Write([]byte("P"), onWrite))
+			writes++
+		}
+		tm := l.NewTimer(func(tm *uvloop.Timer) {
+			mustOK(t, c.Shutdown(func(err error) { mustOK(t, err); shutdowns++ }))
+			requested++
+			tm.Close(nil)
+		})
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			mustOK(t, tm.Start(50*time.Millisecond, 0))
+			mustOK(t, c.Write([]byte("P"), onWrite))
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				if errors.Is(err, io.EOF) {
+					c.Close(func() { closed++ })
+					return
+				}
+				mustOK(t, err)
+				for _, b := range data {
+					if b != 'P' {
+						t.Fatalf("read %q", data)
+					}
+				}
+			}))
+		}))
+		runLoop(t, l)
+		if connects != 1 || writes == 0 || shutdowns != 1 || requested != 1 || closed != 1 {
+			t.Fatalf("connect callbacks %d, writes %d, shutdown %d (requested %d), close %d", connects, writes, shutdowns, requested, closed)
+		}
+	})
+}
+
+// shutdown_simultaneous: the server echoes "QQSS" and shuts its side down; the client, on
+// reading the echo, shuts its own side down at the same time and then reads EOF. ReadStart
+// while reading fails with EALREADY, and with no callback with ErrNilCallback (libuv:
+// EINVAL). Nothing hangs: the loop ends.
+func TestLibuvShutdownSimultaneousRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		server, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			c := acceptTCP(t, s)
+			mustOK(t, c.ReadStart(func(data []byte, err error) {
+				if err != nil {
+					c.Close(nil)
+					return
+				}
+				mustOK(t, c.Write(append([]byte(nil), data...), nil))
+				mustOK(t, c.Shutdown(nil))
+			}))
+		})
+		server.Unref()
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		connects, shutdowns, gotQ, eofs := 0, 0, 0, 0
+		var onRead func([]byte, error)
+		onRead = func(data []byte, err error) {
+			if gotQ == 0 {
+				mustOK(t, err)
+				if string(data) != "QQSS" || eofs != 0 {
+					t.Fatalf("read %q (EOFs %d)", data, eofs)
+				}
+				gotQ++
+				mustOK(t, c.Shutdown(func(err error) {
+					mustOK(t, err)
+					if connects != 1 {
+						t.Error("shutdown callback before the connect callback")
+					}
+					shutdowns++
+				}))
+				return
+			}
+			if !errors.Is(err, io.EOF) {
+				t.Fatalf("read %q, %v; want EOF", data, err)
+			}
+			eofs++
+		}
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			mustOK(t, c.ReadStart(onRead))
+			wantErrno(t, "second ReadStart", c.ReadStart(onRead), syscall.EALREADY)
+			if err := c.ReadStart(nil); !errors.Is(err, uvloop.ErrNilCallback) {
+				t.Errorf("ReadStart(nil): %v, want ErrNilCallback", err)
+			}
+			if n, err := c.TryWrite([]byte("QQSS")); n != 4 || err != nil {
+				t.Fatalf("TryWrite: %d, %v", n, err)
+			}
+			connects++
+		}))
+		runLoop(t, l)
+		if connects != 1 || shutdowns != 1 || gotQ != 1 || eofs != 1 {
+			t.Fatalf("connect callbacks %d, shutdown %d, QQSS %d, EOF %d", connects, shutdowns, gotQ, eofs)
+		}
+		c.Close(nil)
+	})
+}
+
+// getsockname_tcp: the listener's LocalAddr is its address and RemoteAddr fails with
+// ENOTCONN; a client's LocalAddr has its port as soon as Connect returns; in the connect and
+// connection callbacks each side's LocalAddr and RemoteAddr mirror the other's.
+func TestLibuvGetsocknameTCPRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		var serverSide [2]netip.AddrPort
+		names, peers := 0, 0
+		server, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			in := acceptTCP(t, s)
+			var err1, err2 error
+			serverSide[0], err1 = in.LocalAddr()
+			serverSide[1], err2 = in.RemoteAddr()
+			mustOK(t, err1)
+			mustOK(t, err2)
+			names++
+			peers++
+			in.Close(nil)
+			s.Close(nil)
+		})
+		a, err := server.LocalAddr()
+		mustOK(t, err)
+		if a != addr || a.Port() == 0 {
+			t.Errorf("listener LocalAddr %v, want %v", a, addr)
+		}
+		names++
+		_, err = server.RemoteAddr()
+		wantErrno(t, "listener RemoteAddr", err, syscall.ENOTCONN)
+		peers++
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		var clientSide [2]netip.AddrPort
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			var err1, err2 error
+			clientSide[0], err1 = c.LocalAddr()
+			clientSide[1], err2 = c.RemoteAddr()
+			mustOK(t, err1)
+			mustOK(t, err2)
+			names++
+			peers++
+			c.Close(nil)
+		}))
+		early, err := c.LocalAddr()
+		mustOK(t, err)
+		if early.Port() == 0 || !early.Addr().Is4() {
+			t.Errorf("LocalAddr while connecting: %v", early)
+		}
+		runLoop(t, l)
+		if names != 3 || peers != 3 {
+			t.Fatalf("names %d, peers %d", names, peers)
+		}
+		if clientSide[1] != addr || clientSide[0] != early || serverSide[0] != addr || serverSide[1] != clientSide[0] {
+			t.Fatalf("client %v, server %v (listening on %v, client bound early to %v)", clientSide, serverSide, addr, early)
+		}
+	})
+}
+
+// multiple_listen: Listen twice on one handle succeeds; one connection, one connect; two
+// close callbacks.
+func TestLibuvMultipleListenRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		s, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, s.Bind(loopback, 0))
+		conns, connects, closed := 0, 0, 0
+		onConn := func(err error) {
+			mustOK(t, err)
+			s.Close(func() { closed++ })
+			conns++
+		}
+		mustOK(t, s.Listen(128, onConn))
+		mustOK(t, s.Listen(128, onConn))
+		addr, err := s.LocalAddr()
+		mustOK(t, err)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			c.Close(func() { closed++ })
+			connects++
+		}))
+		runLoop(t, l)
+		if conns != 1 || connects != 1 || closed != 2 {
+			t.Fatalf("connections %d, connect callbacks %d, close %d", conns, connects, closed)
+		}
+	})
+}
+
+// connect_unspecified: a connect to 0.0.0.0 (the local host, on Linux) does not fail with
+// EADDRNOTAVAIL; with nothing listening it is refused.
+func TestLibuvConnectUnspecifiedRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		refused := refusedAddrRev10l(t)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		connects := 0
+		mustOK(t, c.Connect(netip.AddrPortFrom(netip.IPv4Unspecified(), refused.Port()), func(err error) {
+			connects++
+			if errors.Is(err, syscall.EADDRNOTAVAIL) {
+				t.Errorf("connect callback: %v", err)
+			}
+			c.Close(nil)
+		}))
+		runLoop(t, l)
+		if connects != 1 {
+			t.Fatalf("connect callbacks %d", connects)
+		}
+	})
+}
+
+// tcp_close_accept: two clients each write a byte; the server accepts both, then reads; on
+// the first byte it stops that reader, closes the other connection and itself, and connects
+// a new handle (likely on the fd just freed) to the closed server, reading from it at once.
+// The new handle must not see the stale read event of the closed one: its connect fails,
+// and only then are the last two handles closed.
+func TestLibuvTCPCloseAcceptRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		const n = 2
+		var incoming []*uvloop.TCP
+		writes, reads, closed := 0, 0, 0
+		var server *uvloop.TCP
+		var addr netip.AddrPort
+		onClose := func() { closed++ }
+		var onRead func(in *uvloop.TCP) func([]byte, error)
+		onRead = func(in *uvloop.TCP) func([]byte, error) {
+			return func(data []byte, err error) {
+				mustOK(t, err)
+				if len(data) != 1 {
+					t.Fatalf("read %q", data)
+				}
+				reads++
+				mustOK(t, in.ReadStop())
+				for _, other := range incoming {
+					if other != in {
+						other.Close(onClose)
+					}
+				}
+				server.Close(onClose)
+				check, err := l.NewTCP()
+				mustOK(t, err)
+				mustOK(t, check.Connect(addr, func(err error) {
+					if err == nil {
+						t.Error("the connect to a closed server succeeded")
+					}
+					in.Close(onClose)
+					check.Close(onClose)
+				}))
+				mustOK(t, check.ReadStart(func(data []byte, err error) {
+					t.Errorf("the new handle read %q, %v", data, err)
+				}))
+			}
+		}
+		var err error
+		server, err = l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, server.Bind(loopback, 0))
+		mustOK(t, server.Listen(n, func(err error) {
+			mustOK(t, err)
+			if len(incoming) == n {
+				return
+			}
+			incoming = append(incoming, acceptTCP(t, server))
+			if len(incoming) == n {
+				for _, in := range incoming {
+					mustOK(t, in.ReadStart(onRead(in)))
+				}
+			}
+		}))
+		addr, err = server.LocalAddr()
+		mustOK(t, err)
+		var clients []*uvloop.TCP
+		for range n {
+			c, err := l.NewTCP()
+			mustOK(t, err)
+			clients = append(clients, c)
+			mustOK(t, c.Connect(addr, func(err error) {
+				mustOK(t, err)
+				mustOK(t, c.Write([]byte("x"), func(err error) { mustOK(t, err); writes++ }))
+			}))
+		}
+		runLoop(t, l)
+		if len(incoming) != n || closed != n+2 || writes != n || reads != 1 {
+			t.Fatalf("connections %d, close callbacks %d, writes %d, reads %d", len(incoming), closed, writes, reads)
+		}
+		for _, c := range clients {
+			c.Close(nil)
+		}
+	})
+}
+
+// tcp_write_in_a_row: a write too big for the socket buffers sticks in the queue; a one-byte
+// write behind it adds one byte to WriteQueueSize; when each write's callback runs the queue
+// is empty (the small one completes right after the big one).
+func TestLibuvTCPWriteInARowRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		data := make([]byte, 10<<20)
+		var c, in *uvloop.TCP
+		connects, conns, writes, closed := 0, 0, 0, 0
+		server, addr := listenTCP(t, l, func(s *uvloop.TCP, err error) {
+			mustOK(t, err)
+			conns++
+			in = acceptTCP(t, s)
+			mustOK(t, in.ReadStart(func([]byte, error) {}))
+		})
+		onWrite := func(err error) {
+			mustOK(t, err)
+			if q := c.WriteQueueSize(); q != 0 {
+				t.Errorf("WriteQueueSize %d in write callback %d", q, writes+1)
+			}
+			if writes++; writes == 2 {
+				c.Close(func() { closed++ })
+				in.Close(func() { closed++ })
+				server.Close(func() { closed++ })
+			}
+		}
+		var err error
+		c, err = l.NewTCP()
+		mustOK(t, err)
+		mustOK(t, c.Connect(addr, func(err error) {
+			mustOK(t, err)
+			connects++
+			mustOK(t, c.Write(data, onWrite))
+			q0 := c.WriteQueueSize()
+			if q0 == 0 {
+				t.Fatal("10 MiB went out at once")
+			}
+			mustOK(t, c.Write([]byte("A"), onWrite))
+			if q1 := c.WriteQueueSize(); q1 != q0+1 {
+				t.Errorf("WriteQueueSize %d after the small write, want %d", q1, q0+1)
+			}
+		}))
+		runLoop(t, l)
+		if connects != 1 || conns != 1 || writes != 2 || closed != 3 {
+			t.Fatalf("connect callbacks %d, connections %d, writes %d, close %d", connects, conns, writes, closed)
+		}
+	})
+}

@@ -56,8 +56,10 @@ func (t *TCP) ensureSocket(family int) error {
 	return nil
 }
 
-// Open adopts fd, a TCP socket (connected or listening), as the handle's socket and takes
-// ownership of it: Close closes it. It is made non-blocking. To adopt a net.Listener's or
+// Open adopts fd, a TCP socket (fresh, bound, connected or listening), as the handle's socket
+// and takes ownership of it: Close closes it. It is made non-blocking. A socket not yet
+// connected may then Connect (uv_tcp_open). An fd another handle of the loop watches fails
+// with an error wrapping both ErrFdInUse and syscall.EEXIST. To adopt a net.Listener's or
 // net.Conn's socket, dup the fd of its File() (and close the File), or hand over the File's
 // fd and never close the File.
 func (t *TCP) Open(fd int) error {
@@ -70,7 +72,11 @@ func (t *TCP) Open(fd int) error {
 	if err := sock.SetNonblock(fd); err != nil {
 		return sysErr("fcntl", err)
 	}
-	return t.open(fd, sReadable|sWritable|sConnected)
+	flags := sReadable | sWritable
+	if _, _, err := sock.Peername(fd); err == nil {
+		flags |= sConnected // a fresh or bound socket may still Connect, as after uv_tcp_open
+	}
+	return t.open(fd, flags)
 }
 
 // Bind binds the handle to addr (uv_tcp_bind), creating the socket for addr's family.
