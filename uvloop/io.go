@@ -235,10 +235,14 @@ func (l *Loop) poll(timeout time.Duration) {
 	} else if timeout != 0 {
 		l.chanWait(timeout)
 	}
+	// A batch of ring file completions, and a batch of wake-ups (work done, posts, async
+	// sends), each counts as one event, as libuv counts its ring's and its async fd's.
 	if l.ringFS.inflight > 0 && l.poller.FilesDone() {
+		l.metrics.events++
 		l.runRingFS() // as the pool's completions, after the I/O callbacks
 	}
 	if l.wakeupsQueued() && !late {
+		l.metrics.events++
 		l.runWakeups()
 	}
 	if len(l.io.failed) > 0 {
