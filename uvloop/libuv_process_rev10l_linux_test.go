@@ -516,3 +516,29 @@ func TestLibuvSpawnSetuidFailsRev10l(t *testing.T) {
 		runLoop(t, l)
 	})
 }
+
+// spawn_setuid_setgid: run as root, a child spawned with SetUID and SetGID for nobody runs as
+// nobody (its uid and gid are nobody's) and exits 0.
+func TestLibuvSpawnSetuidSetgidRev10l(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root, as libuv's")
+	}
+	u, err := user.Lookup("nobody")
+	if err != nil {
+		t.Skipf("no user nobody: %v", err)
+	}
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		exits, closes := 0, 0
+		_, err := l.Spawn(&uvloop.ProcessOptions{File: "/bin/sh",
+			Args:   []string{"sh", "-c", `[ "$(id -u)" = "$1" ] && [ "$(id -g)" = "$2" ] && [ "$(id -G)" = "$2" ]`, "sh", u.Uid, u.Gid},
+			SetUID: true, UID: uint32(uid), SetGID: true, GID: uint32(gid),
+			OnExit: exitOKRev10l(t, &exits, &closes)})
+		mustOK(t, err)
+		runLoop(t, l)
+		if exits != 1 || closes != 1 {
+			t.Fatalf("exit callbacks %d, close %d", exits, closes)
+		}
+	})
+}
