@@ -350,11 +350,13 @@ func (s *stream) ioReady(events Events, err error) {
 		if s.io.fd < 0 {
 			return // a callback closed the stream
 		}
-		if short && events&Hangup != 0 && s.sflags&sReading != 0 && sock.HungUp(s.io.fd) {
+		if short && events&Hangup != 0 && s.sflags&sReading != 0 && s.kind != KindTTY && sock.HungUp(s.io.fd) {
 			// The socket hung up (a reset, or the peer's end after the stream's own
 			// shutdown) behind the bytes the short read took: as in libuv (POLLHUP, which
 			// Hangup does not tell from a half-close), the stream ends without another
-			// read, and a reset's error is left to the write.
+			// read, and a reset's error is left to the write. Not a terminal: a pty's master
+			// returns short reads while the slave's last bytes are still on their way, and
+			// hangs up before they arrive (libuv 2e2114ed, tty_pty_partial): it reads on.
 			s.eof()
 			if s.io.fd < 0 {
 				return
