@@ -3,6 +3,7 @@ package uvloop_test
 import (
 	"errors"
 	"io"
+	"net"
 	"net/netip"
 	"syscall"
 	"testing"
@@ -251,6 +252,39 @@ func TestLibuvTCPCloseAfterReadTimeoutRev10l(t *testing.T) {
 		runLoop(t, l)
 		if reads != 1 || closed != 3 {
 			t.Fatalf("reads %d, close callbacks %d", reads, closed)
+		}
+	})
+}
+
+// tcp_connect6_link_local: on a host with an interface that routes link-local traffic, a
+// Connect to fe80::bad:babe without a zone does not fail at once (libuv picks the scope of
+// the first interface with a link-local address); closing the handle right away cancels it,
+// and its callback runs once.
+func TestLibuvTCPConnect6LinkLocalRev10l(t *testing.T) {
+	ifs, err := net.Interfaces()
+	mustOK(t, err)
+	found := false
+	for _, ifc := range ifs {
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok && ipn.IP.To4() == nil && ipn.IP.IsLinkLocalUnicast() {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Skip("IPv6 link-local traffic not supported")
+	}
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		needIPv6Rev10l(t, l)
+		c, err := l.NewTCP()
+		mustOK(t, err)
+		connects := 0
+		mustOK(t, c.Connect(netip.MustParseAddrPort("[fe80::bad:babe]:1337"), func(error) { connects++ }))
+		c.Close(nil)
+		runLoop(t, l)
+		if connects != 1 {
+			t.Fatalf("connect callbacks %d", connects)
 		}
 	})
 }

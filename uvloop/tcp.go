@@ -186,6 +186,8 @@ func (t *TCP) Accept(client *TCP) error {
 // such as one wrapping ECONNREFUSED — never from inside Connect; a refusal the kernel
 // reports at once arrives in the pending phase, as in libuv. Writes made before the
 // connection completes are queued. Closing the handle first completes cb with ECANCELED.
+// An IPv6 link-local address without a zone goes by the first interface that has a
+// link-local address, as in libuv (1.47 on).
 func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if err := t.usable(); err != nil {
 		return err
@@ -203,6 +205,9 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 		}
 		if err := t.ensureSocket(family); err != nil {
 			return err
+		}
+		if scope == 0 && sock.IsLinkLocal6(addr.Addr()) {
+			scope = sock.LinkLocalScope() // as uv__tcp_connect: it does not route without one
 		}
 		err = sock.Connect(t.io.fd, addr, scope)
 		switch err {
