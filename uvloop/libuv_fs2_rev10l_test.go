@@ -262,3 +262,67 @@ func TestLibuvFsPartialRev10l(t *testing.T) {
 		}
 	})
 }
+
+// syncRev10l runs one fs request synchronously (a nil callback) and fails the test if the
+// call's error and the request's differ, or if it failed; it returns the request.
+func syncRev10l(t *testing.T, step string, start func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error) *uvloop.FSReq {
+	t.Helper()
+	r := new(uvloop.FSReq)
+	err := start(r, nil)
+	if err != r.Err() {
+		t.Fatalf("%s: the call returned %v, the request says %v", step, err, r.Err())
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", step, err)
+	}
+	if r.InFlight() {
+		t.Fatalf("%s: a synchronous request in flight", step)
+	}
+	return r
+}
+
+// fs_file_sync: synchronously, create a file and write to it, reopen it and read it back,
+// truncate it to 7 bytes, rename it, read "test-bu" from the new name, unlink it; the loop has
+// nothing to do afterwards.
+func TestLibuvFsFileSyncRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		dir := t.TempDir()
+		p1, p2 := filepath.Join(dir, "test_file"), filepath.Join(dir, "test_file2")
+		open := func(path string, flags int) int {
+			return int(syncRev10l(t, "open", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+				return l.FSOpen(r, path, flags, 0o600, cb)
+			}).Result())
+		}
+		closeFd := func(fd int) {
+			syncRev10l(t, "close", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSClose(r, fd, cb) })
+		}
+		read := func(fd int) string {
+			buf := make([]byte, 32)
+			n := syncRev10l(t, "read", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, fd, buf, -1, cb) }).Result()
+			return string(buf[:n])
+		}
+		fd := open(p1, os.O_WRONLY|os.O_CREATE)
+		if n := syncRev10l(t, "write", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
+			return l.FSWrite(r, fd, fsTestBufRev10l, -1, cb)
+		}).Result(); n != int64(len(fsTestBufRev10l)) {
+			t.Fatalf("write %d", n)
+		}
+		closeFd(fd)
+		fd = open(p1, os.O_RDWR)
+		if got := read(fd); got != string(fsTestBufRev10l) {
+			t.Fatalf("read %q", got)
+		}
+		syncRev10l(t, "ftruncate", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSFtruncate(r, fd, 7, cb) })
+		closeFd(fd)
+		syncRev10l(t, "rename", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRename(r, p1, p2, cb) })
+		fd = open(p2, os.O_RDONLY)
+		if got := read(fd); got != "test-bu" {
+			t.Fatalf("read after truncate and rename %q", got)
+		}
+		closeFd(fd)
+		syncRev10l(t, "unlink", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSUnlink(r, p2, cb) })
+		if mustRunMode(t, l, uvloop.RunDefault) {
+			t.Fatal("the loop is alive after synchronous requests")
+		}
+	})
+}
