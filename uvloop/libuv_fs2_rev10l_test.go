@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -323,6 +324,37 @@ func TestLibuvFsFileSyncRev10l(t *testing.T) {
 		syncRev10l(t, "unlink", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSUnlink(r, p2, cb) })
 		if mustRunMode(t, l, uvloop.RunDefault) {
 			t.Fatal("the loop is alive after synchronous requests")
+		}
+	})
+}
+
+// fs_read_write_null_arguments: a vectored read or write of no buffers (nil or empty) fails
+// with EINVAL, synchronously and through the loop, before any other check (a bad descriptor
+// too); once its callback has run, nothing keeps the loop alive. (libuv returns the EINVAL
+// from the call itself; uvgo reports bad arguments of fs requests through the request, as
+// TestFsBadInput shows for the others.)
+func TestLibuvFsReadWriteNullArgumentsRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		for _, bufs := range [][][]byte{nil, {}} {
+			for _, c := range []struct {
+				name  string
+				start func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error
+			}{
+				{"readv", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadv(r, 0, bufs, -1, cb) }},
+				{"writev", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSWritev(r, 0, bufs, -1, cb) }},
+				{"readv bad fd", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadv(r, -1, bufs, -1, cb) }},
+			} {
+				a, s := fsBothRev10l(t, l, c.name, c.start)
+				for _, r := range []*uvloop.FSReq{a, s} {
+					wantErrno(t, c.name, r.Err(), syscall.EINVAL)
+					if r.Result() != -1 {
+						t.Errorf("%s: Result %d, want -1", c.name, r.Result())
+					}
+				}
+				if l.Alive() {
+					t.Fatalf("%s: the loop is alive after the callback", c.name)
+				}
+			}
 		}
 	})
 }
