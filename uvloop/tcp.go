@@ -88,7 +88,7 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	}
 	family, scope, err := tcpTarget(addr)
 	if err != nil {
-		return err
+		return sysErr("bind", err)
 	}
 	if flags&TCPIPv6Only != 0 && family != sock.IPv6 {
 		return os.NewSyscallError("bind", syscall.EINVAL)
@@ -201,7 +201,7 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if t.delayed() == nil {
 		family, scope, err := tcpTarget(addr)
 		if err != nil {
-			return err
+			return sysErr("connect", err)
 		}
 		if err := t.ensureSocket(family); err != nil {
 			return err
@@ -301,7 +301,7 @@ func setKeepAlive(fd int, secs int32) error {
 func tcpTarget(addr netip.AddrPort) (family int, scope uint32, err error) {
 	family = sock.FamilyOf(addr.Addr())
 	if family == 0 {
-		return 0, 0, syscall.EAFNOSUPPORT
+		return 0, 0, syscall.EINVAL // an address of no family, as libuv's unknown sa_family
 	}
 	scope, err = sock.ZoneIndex(addr.Addr().Zone())
 	return family, scope, err
