@@ -58,3 +58,19 @@ func TestLibuvMetricsInfoCheckRev10l(t *testing.T) {
 		prep.Close(nil)
 	})
 }
+
+// metrics_idle_time_zero: a loop whose only handle is a timer due at once never blocks: once
+// Run returns, IdleTime is zero and LoopCount is the number of timer callbacks (one).
+func TestLibuvMetricsIdleTimeZeroRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		cntr := 0
+		tm := l.NewTimer(func(*uvloop.Timer) { cntr++ })
+		mustOK(t, tm.Start(0, 0))
+		runLoop(t, l)
+		m := l.Metrics()
+		if cntr == 0 || m.IdleTime != 0 || m.LoopCount != uint64(cntr) {
+			t.Fatalf("timer callbacks %d, IdleTime %v, LoopCount %d", cntr, m.IdleTime, m.LoopCount)
+		}
+		tm.Close(nil)
+	})
+}
