@@ -104,3 +104,61 @@ func TestLibuvClosedFdEventsRev10l(t *testing.T) {
 		proc.Close(nil)
 	})
 }
+
+// iouring_pollhup: a pipe handle reads EOF from a pipe whose write end is closed, while a dup
+// of its read end stays open (so the old open file description lives on), and is closed; in
+// the next iteration an idle callback opens a second pipe's read end (likely on the fd number
+// just freed) and reads; a stale hang-up of the first pipe must not reach it: its EOF comes
+// only after the idle callback's second turn closes its own write end.
+func TestLibuvIOURingPollhupRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		var fds, newFds [2]int
+		mustOK(t, unix.Pipe2(fds[:], unix.O_CLOEXEC))
+		mustOK(t, unix.Pipe2(newFds[:], unix.O_CLOEXEC))
+		p1, err := l.NewPipe()
+		mustOK(t, err)
+		p2, err := l.NewPipe()
+		mustOK(t, err)
+		mustOK(t, p1.Open(fds[0]))
+		duped, err := unix.Dup(fds[0])
+		mustOK(t, err)
+		iters, eofs := 0, 0
+		writerClosed := false
+		idle := l.NewIdle(func(h *uvloop.Idle) {
+			if iters++; iters == 1 {
+				mustOK(t, p2.Open(newFds[0]))
+				mustOK(t, p2.ReadStart(func(data []byte, err error) {
+					if err == nil {
+						if len(data) == 0 {
+							t.Error("an empty read")
+						}
+						return
+					}
+					if !errors.Is(err, io.EOF) || !writerClosed {
+						t.Errorf("p2 read %v before its writer closed (a stale hang-up?)", err)
+					}
+					eofs++
+					unix.Close(duped)
+					p2.Close(nil)
+					h.Close(nil)
+				}))
+				return
+			}
+			mustOK(t, h.Stop())
+			writerClosed = true
+			mustOK(t, unix.Close(newFds[1]))
+		})
+		mustOK(t, p1.ReadStart(func(data []byte, err error) {
+			if !errors.Is(err, io.EOF) {
+				t.Errorf("p1 read %q, %v; want EOF", data, err)
+			}
+			p1.Close(nil)
+			mustOK(t, idle.Start())
+		}))
+		mustOK(t, unix.Close(fds[1])) // the write end: p1 hangs up
+		runLoop(t, l)
+		if eofs != 1 || iters != 2 {
+			t.Fatalf("p2 EOFs %d, idle turns %d", eofs, iters)
+		}
+	})
+}
