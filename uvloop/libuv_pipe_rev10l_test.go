@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -237,6 +238,28 @@ func TestLibuvPipeGetsocknameRev10l(t *testing.T) {
 		runLoop(t, l)
 		if connects != 1 || closed != 2 {
 			t.Fatalf("connect callbacks %d, close %d", connects, closed)
+		}
+	})
+}
+
+// pipe_overlong_path: a path longer than sun_path is refused, not truncated: Bind and Connect
+// fail with EINVAL and Connect's callback never runs; so does a Connect to "" (libuv's legacy
+// uv_pipe_connect reports that one through its callback; uvgo's Connect returns it, as
+// uv_pipe_connect2 does). The close callback runs once.
+func TestLibuvPipeOverlongPathRev10l(t *testing.T) {
+	eachModeRev10l(t, func(t *testing.T, l *uvloop.Loop) {
+		long := strings.Repeat("@", 512)
+		p, err := l.NewPipe()
+		mustOK(t, err)
+		wantErrno(t, "Bind of an overlong path", p.Bind(long), syscall.EINVAL)
+		fail := func(error) { t.Error("a connect callback") }
+		wantErrno(t, "Connect to an overlong path", p.Connect(long, fail), syscall.EINVAL)
+		wantErrno(t, "Connect to \"\"", p.Connect("", fail), syscall.EINVAL)
+		closed := 0
+		closeHandle(t, p, &closed)
+		runLoop(t, l)
+		if closed != 1 {
+			t.Fatalf("close callbacks %d", closed)
 		}
 	})
 }
