@@ -60,7 +60,7 @@ type udpSend struct {
 //
 // The socket is created by Bind, or implicitly by Connect, Send, TrySend, RecvStart or
 // JoinGroup, which bind it to the unspecified address of the family at hand and port 0
-// (RecvStart: IPv4), as libuv does.
+// (RecvStart: IPv4), as libuv does; or it is adopted with Open.
 //
 // Sends are queued in order. A send that the kernel takes at once still reports through its
 // callback, in the pending phase of the loop (never from inside Send); one that would block
