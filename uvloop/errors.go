@@ -24,7 +24,8 @@ var (
 	ErrNeverStarted = errors.New("uvloop: timer was never started")
 	// ErrInvalidMode: Run was given a RunMode it does not know.
 	ErrInvalidMode = errors.New("uvloop: invalid run mode")
-	// ErrFdInUse: the file descriptor is already watched by another handle of this loop.
+	// ErrFdInUse: the file descriptor is already watched by another handle of this loop. The
+	// errors that carry it also wrap syscall.EEXIST, libuv's code for it.
 	ErrFdInUse = errors.New("uvloop: file descriptor already watched")
 	// ErrBadFd: a negative file descriptor.
 	ErrBadFd = errors.New("uvloop: bad file descriptor")

@@ -53,7 +53,7 @@ func TestFsBadInputTable(t *testing.T) {
 			return l.FSRead(r, int(d.Fd()), make([]byte, 4), 0, cb)
 		}, syscall.EISDIR, 0},
 		{"read nil buffer", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, rfd, nil, 0, cb) }, 0, 0},
-		{"readv no buffers", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadv(r, rfd, nil, 0, cb) }, 0, 0},
+		{"readv no buffers", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSReadv(r, rfd, nil, 0, cb) }, syscall.EINVAL, 0},
 		{"read buffer too small", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error { return l.FSRead(r, rfd, make([]byte, 3), 0, cb) }, 0, 3},
 		{"read past the end", func(r *uvloop.FSReq, cb func(*uvloop.FSReq)) error {
 			return l.FSRead(r, rfd, make([]byte, 3), 1<<40, cb)

@@ -88,7 +88,8 @@ func (l *Loop) FSRead(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq)
 }
 
 // FSReadv is FSRead into several buffers in order (preadv), into the first IOV_MAX (1024)
-// only, as libuv's. bufs and the buffers belong to the request until cb starts.
+// only, as libuv's; no buffers at all fail with EINVAL, as in libuv. bufs and the buffers
+// belong to the request until cb starts.
 func (l *Loop) FSReadv(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
 	return l.fsBufs(req, fsRead, fd, bufs, off, cb)
 }
@@ -102,7 +103,7 @@ func (l *Loop) FSWrite(req *FSReq, fd int, buf []byte, off int64, cb func(*FSReq
 }
 
 // FSWritev is FSWrite from several buffers in order (pwritev), in chunks of IOV_MAX (1024)
-// buffers, as libuv's.
+// buffers, as libuv's; no buffers at all fail with EINVAL, as in libuv.
 func (l *Loop) FSWritev(req *FSReq, fd int, bufs [][]byte, off int64, cb func(*FSReq)) error {
 	return l.fsBufs(req, fsWrite, fd, bufs, off, cb)
 }

@@ -377,6 +377,10 @@ func (r *FSReq) badFd() bool {
 func (r *FSReq) execute() {
 	var err error
 	var n int
+	if (r.op == fsRead || r.op == fsWrite) && len(r.bufs) == 0 {
+		r.err, r.result = r.wrap(syscall.EINVAL), -1 // no buffers: uv_fs_read's and uv_fs_write's EINVAL
+		return
+	}
 	if r.badFd() {
 		r.err, r.result = r.wrap(syscall.EBADF), -1
 		return

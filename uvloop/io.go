@@ -2,8 +2,10 @@ package uvloop
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/uvgo/uvgo/internal/queue"
@@ -86,7 +88,8 @@ func (t *ioTable) attach(w *ioWatcher, fd int, ready func(Events, error)) error 
 	}
 	slot := t.byFd.At(fd)
 	if *slot != nil {
-		return errorf(ErrFdInUse, "fd %d", fd)
+		// Both sentinels: libuv's uv_tcp_open, uv_pipe_open and uv_poll_init say EEXIST.
+		return fmt.Errorf("%w: fd %d: %w", ErrFdInUse, fd, syscall.EEXIST)
 	}
 	t.gen++
 	*w = ioWatcher{fd: fd, tag: t.gen, ready: ready, st: w.st}
@@ -232,10 +235,14 @@ func (l *Loop) poll(timeout time.Duration) {
 	} else if timeout != 0 {
 		l.chanWait(timeout)
 	}
+	// A batch of ring file completions, and a batch of wake-ups (work done, posts, async
+	// sends), each counts as one event, as libuv counts its ring's and its async fd's.
 	if l.ringFS.inflight > 0 && l.poller.FilesDone() {
+		l.metrics.events++
 		l.runRingFS() // as the pool's completions, after the I/O callbacks
 	}
 	if l.wakeupsQueued() && !late {
+		l.metrics.events++
 		l.runWakeups()
 	}
 	if len(l.io.failed) > 0 {

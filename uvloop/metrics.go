@@ -54,9 +54,12 @@ type PhaseMetrics struct {
 // queued at the moment Metrics is called. It is a plain value: a copy that later work does
 // not change.
 type Metrics struct {
-	Backend       Backend       // the kernel mechanism the loop waits with (WithBackend)
-	LoopCount     uint64        // iterations that reached the poll phase (uv_metrics_info's loop_count)
-	Events        uint64        // I/O events the poller reported (events)
+	Backend   Backend // the kernel mechanism the loop waits with (WithBackend)
+	LoopCount uint64  // iterations that reached the poll phase (uv_metrics_info's loop_count)
+	// Events counts the I/O events the poller reported, and each batch of wake-ups (work
+	// done, posts, async sends) or of ring file completions as one, as libuv counts its
+	// async fd and its ring (uv_metrics_info's events).
+	Events        uint64
 	EventsWaiting uint64        // of those, events reported by a wait that could block (events_waiting)
 	IdleTime      time.Duration // time blocked in the poll phase's wait (uv_metrics_idle_time)
 	// Sleeps counts the poll phases that slept: nothing was ready and the last look at the

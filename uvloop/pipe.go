@@ -135,7 +135,8 @@ func (p *Pipe) Connect(path string, cb func(err error)) error {
 	return nil
 }
 
-// Open adopts fd and takes ownership of it (uv_pipe_open); it is made non-blocking. fd must
+// Open adopts fd and takes ownership of it (uv_pipe_open); it is made non-blocking. A Unix
+// socket that is not connected yet can then Connect, or Listen if it is bound. fd must
 // be something the poller can watch: a pipe or FIFO, a Unix domain socket, a TTY or a
 // character device such as /dev/null. A regular file (stdin redirected from a file, say) is
 // not: Open accepts it, but the first ReadStart or Write registers it with the poller, which
@@ -152,7 +153,16 @@ func (p *Pipe) Open(fd int) error {
 	if err := sock.SetNonblock(fd); err != nil {
 		return sysErr("fcntl", err)
 	}
-	return p.open(fd, sReadable|sWritable|sConnected)
+	// A Unix socket with no peer is not connected yet: it may still Connect, or, bound,
+	// Listen, as after uv_pipe_open. Anything else (a pipe, a connected socket) is.
+	flags := sReadable | sWritable | sConnected
+	if _, err := sock.PeernameUnix(fd); err == syscall.ENOTCONN {
+		flags &^= sConnected
+		if name, err := sock.SocknameUnix(fd); err == nil && name != "" {
+			flags |= sBound
+		}
+	}
+	return p.open(fd, flags)
 }
 
 // LocalAddr returns the path the socket is bound to (getsockname); "" if unbound.

@@ -88,7 +88,7 @@ var (
 	errNotConn     error = os.NewSyscallError("shutdown", syscall.ENOTCONN)
 	errWritePipe   error = os.NewSyscallError("write", syscall.EPIPE)
 	errWriteBadFd  error = os.NewSyscallError("write", syscall.EBADF)
-	errReadBadFd   error = os.NewSyscallError("read", syscall.EBADF)
+	errWriteInval  error = os.NewSyscallError("write", syscall.EINVAL)
 	errAlready     error = os.NewSyscallError("connect", syscall.EALREADY)
 	errReadAlready error = os.NewSyscallError("read", syscall.EALREADY)
 	errReadNotConn error = os.NewSyscallError("read", syscall.ENOTCONN)
@@ -350,11 +350,13 @@ func (s *stream) ioReady(events Events, err error) {
 		if s.io.fd < 0 {
 			return // a callback closed the stream
 		}
-		if short && events&Hangup != 0 && s.sflags&sReading != 0 && sock.HungUp(s.io.fd) {
+		if short && events&Hangup != 0 && s.sflags&sReading != 0 && s.kind != KindTTY && sock.HungUp(s.io.fd) {
 			// The socket hung up (a reset, or the peer's end after the stream's own
 			// shutdown) behind the bytes the short read took: as in libuv (POLLHUP, which
 			// Hangup does not tell from a half-close), the stream ends without another
-			// read, and a reset's error is left to the write.
+			// read, and a reset's error is left to the write. Not a terminal: a pty's master
+			// returns short reads while the slave's last bytes are still on their way, and
+			// hangs up before they arrive (libuv 2e2114ed, tty_pty_partial): it reads on.
 			s.eof()
 			if s.io.fd < 0 {
 				return
@@ -397,8 +399,9 @@ func (s *stream) fail(err error) {
 }
 
 // ReadStart starts reading (uv_read_start). It fails with an error wrapping ENOTCONN when
-// the stream is not readable (IsReadable): never connected, or a read failed (after EOF it
-// reads again, and gets EOF again, as in libuv).
+// the stream is not readable (IsReadable): never connected (a listener, or a handle with no
+// socket yet, included), or a read failed (after EOF it reads again, and gets EOF again, as in
+// libuv).
 func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if err := s.usable(); err != nil {
 		return err
@@ -406,13 +409,10 @@ func (s *stream) ReadStart(cb func(data []byte, err error)) error {
 	if cb == nil {
 		return ErrNilCallback
 	}
-	if s.io.fd < 0 || s.sflags&sListening != 0 {
-		return errReadBadFd
-	}
 	if s.sflags&sReading != 0 {
 		return errReadAlready
 	}
-	if s.sflags&sReadable == 0 {
+	if s.io.fd < 0 || s.sflags&(sListening|sReadable) != sReadable {
 		return errReadNotConn
 	}
 	s.sflags &^= sEOF
@@ -543,8 +543,13 @@ func (s *stream) Write(data []byte, cb func(err error)) error {
 	return nil
 }
 
-// Writev queues bufs as one request (uv_write with several buffers).
+// Writev queues bufs as one request (uv_write with several buffers). It fails with an error
+// wrapping EINVAL, before any other check, if bufs is empty or has more than maxWriteBufs
+// buffers, as uv_write does.
 func (s *stream) Writev(bufs [][]byte, cb func(err error)) error {
+	if len(bufs) == 0 || len(bufs) > maxWriteBufs {
+		return errWriteInval
+	}
 	if err := s.checkWrite(); err != nil {
 		return err
 	}
@@ -564,6 +569,10 @@ func (s *stream) Writev(bufs [][]byte, cb func(err error)) error {
 	s.enqueue(r, cb)
 	return nil
 }
+
+// maxWriteBufs is the most buffers one Writev takes (libuv's bound, 1024*1024, which catches
+// a count that went wrong rather than any system limit: the writes are split at IOV_MAX).
+const maxWriteBufs = 1 << 20
 
 func (s *stream) checkWrite() error {
 	if err := s.usable(); err != nil {

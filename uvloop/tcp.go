@@ -56,8 +56,10 @@ func (t *TCP) ensureSocket(family int) error {
 	return nil
 }
 
-// Open adopts fd, a TCP socket (connected or listening), as the handle's socket and takes
-// ownership of it: Close closes it. It is made non-blocking. To adopt a net.Listener's or
+// Open adopts fd, a TCP socket (fresh, bound, connected or listening), as the handle's socket
+// and takes ownership of it: Close closes it. It is made non-blocking. A socket not yet
+// connected may then Connect (uv_tcp_open). An fd another handle of the loop watches fails
+// with an error wrapping both ErrFdInUse and syscall.EEXIST. To adopt a net.Listener's or
 // net.Conn's socket, dup the fd of its File() (and close the File), or hand over the File's
 // fd and never close the File.
 func (t *TCP) Open(fd int) error {
@@ -70,7 +72,11 @@ func (t *TCP) Open(fd int) error {
 	if err := sock.SetNonblock(fd); err != nil {
 		return sysErr("fcntl", err)
 	}
-	return t.open(fd, sReadable|sWritable|sConnected)
+	flags := sReadable | sWritable
+	if _, _, err := sock.Peername(fd); err == nil {
+		flags |= sConnected // a fresh or bound socket may still Connect, as after uv_tcp_open
+	}
+	return t.open(fd, flags)
 }
 
 // Bind binds the handle to addr (uv_tcp_bind), creating the socket for addr's family.
@@ -82,7 +88,7 @@ func (t *TCP) Bind(addr netip.AddrPort, flags TCPFlags) error {
 	}
 	family, scope, err := tcpTarget(addr)
 	if err != nil {
-		return err
+		return sysErr("bind", err)
 	}
 	if flags&TCPIPv6Only != 0 && family != sock.IPv6 {
 		return os.NewSyscallError("bind", syscall.EINVAL)
@@ -180,6 +186,8 @@ func (t *TCP) Accept(client *TCP) error {
 // such as one wrapping ECONNREFUSED — never from inside Connect; a refusal the kernel
 // reports at once arrives in the pending phase, as in libuv. Writes made before the
 // connection completes are queued. Closing the handle first completes cb with ECANCELED.
+// An IPv6 link-local address without a zone goes by the first interface that has a
+// link-local address, as in libuv (1.47 on).
 func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if err := t.usable(); err != nil {
 		return err
@@ -193,10 +201,13 @@ func (t *TCP) Connect(addr netip.AddrPort, cb func(err error)) error {
 	if t.delayed() == nil {
 		family, scope, err := tcpTarget(addr)
 		if err != nil {
-			return err
+			return sysErr("connect", err)
 		}
 		if err := t.ensureSocket(family); err != nil {
 			return err
+		}
+		if scope == 0 && sock.IsLinkLocal6(addr.Addr()) {
+			scope = sock.LinkLocalScope() // as uv__tcp_connect: it does not route without one
 		}
 		err = sock.Connect(t.io.fd, addr, scope)
 		switch err {
@@ -290,7 +301,7 @@ func setKeepAlive(fd int, secs int32) error {
 func tcpTarget(addr netip.AddrPort) (family int, scope uint32, err error) {
 	family = sock.FamilyOf(addr.Addr())
 	if family == 0 {
-		return 0, 0, syscall.EAFNOSUPPORT
+		return 0, 0, syscall.EINVAL // an address of no family, as libuv's unknown sa_family
 	}
 	scope, err = sock.ZoneIndex(addr.Addr().Zone())
 	return family, scope, err

@@ -68,9 +68,10 @@ var savedTTY struct {
 }
 
 // NewTTY creates a TTY handle for fd, a terminal (uv_tty_init). readable says whether it
-// will be read (stdin) or written (stdout, stderr). The handle reads and writes a new open
-// file description of the terminal, non-blocking; fd itself is left as it was and is not
-// closed by Close. Where the terminal cannot be reopened, a duplicate of fd is used, and then
+// will be read (stdin) or written (stdout, stderr); as in libuv, fd's access mode bounds it:
+// the handle is writable only if fd was opened for writing, readable only if also opened for
+// reading. The handle reads and writes a new open file description of the terminal (with
+// fd's access mode), non-blocking; fd itself is left as it was and is not closed by Close. Where the terminal cannot be reopened, a duplicate of fd is used, and then
 // it is made non-blocking for as long as the handle is open. It fails with an error wrapping
 // EINVAL if fd is not a terminal, ErrBadFd for a negative fd.
 func (l *Loop) NewTTY(fd int, readable bool) (*TTY, error) {
@@ -82,6 +83,10 @@ func (l *Loop) NewTTY(fd int, readable bool) (*TTY, error) {
 	}
 	if !tty.IsTerminal(fd) {
 		return nil, os.NewSyscallError("tty", syscall.EINVAL)
+	}
+	canRead, canWrite, err := tty.Access(fd)
+	if err != nil {
+		return nil, os.NewSyscallError("fcntl", err)
 	}
 	t := &TTY{orig: fd}
 	nfd, err := tty.Reopen(fd)
@@ -99,8 +104,11 @@ func (l *Loop) NewTTY(fd int, readable bool) (*TTY, error) {
 		return nil, os.NewSyscallError("fcntl", err)
 	}
 	t.stream.init(l, t, KindTTY)
-	flags := sWritable | sConnected
-	if readable {
+	flags := sConnected
+	if canWrite {
+		flags |= sWritable
+	}
+	if readable && canRead {
 		flags |= sReadable
 	}
 	if err := t.open(nfd, flags); err != nil {

@@ -60,7 +60,7 @@ type udpSend struct {
 //
 // The socket is created by Bind, or implicitly by Connect, Send, TrySend, RecvStart or
 // JoinGroup, which bind it to the unspecified address of the family at hand and port 0
-// (RecvStart: IPv4), as libuv does.
+// (RecvStart: IPv4), as libuv does; or it is adopted with Open.
 //
 // Sends are queued in order. A send that the kernel takes at once still reports through its
 // callback, in the pending phase of the loop (never from inside Send); one that would block
@@ -113,6 +113,45 @@ func (l *Loop) NewUDP() (*UDP, error) {
 
 // Fd returns the socket's file descriptor, or -1 if there is none yet (or any more).
 func (u *UDP) Fd() int { return u.fd }
+
+// Open adopts fd, an IPv4 or IPv6 datagram socket (bound or not, connected or not), as the
+// handle's socket and takes ownership of it: Close closes it (uv_udp_open). It is made
+// non-blocking and its address reusable (SO_REUSEADDR), as libuv does; a connected socket
+// sends without an address. It fails with an error wrapping EBUSY if the handle has a socket
+// already, wrapping both ErrFdInUse and EEXIST if another handle of the loop watches fd, and
+// wrapping EINVAL for a socket of another family.
+func (u *UDP) Open(fd int) error {
+	if err := u.usable(); err != nil {
+		return err
+	}
+	if fd < 0 {
+		return ErrBadFd
+	}
+	if u.fd >= 0 {
+		return os.NewSyscallError("open", syscall.EBUSY)
+	}
+	local, _, err := sock.Sockname(fd)
+	if err != nil {
+		return os.NewSyscallError("getsockname", err)
+	}
+	family := sock.FamilyOf(local.Addr())
+	if family == 0 {
+		return os.NewSyscallError("open", syscall.EINVAL)
+	}
+	if err := sock.SetNonblock(fd); err != nil {
+		return os.NewSyscallError("fcntl", err)
+	}
+	if err := sock.SetReuseAddrDgram(fd); err != nil {
+		return os.NewSyscallError("setsockopt", err)
+	}
+	if err := u.loop.io.attach(&u.io, fd, u.ready); err != nil {
+		return err
+	}
+	u.fd, u.family = fd, family
+	_, _, err = sock.Peername(fd)
+	u.connected = err == nil
+	return nil
+}
 
 // Bind binds the socket to addr (port 0: the system picks one), creating it for addr's
 // family. Binding a handle whose socket exists fails as the system says (EINVAL if it is

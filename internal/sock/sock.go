@@ -89,6 +89,40 @@ func ZoneName(idx uint32) string {
 	return strconv.FormatUint(uint64(idx), 10)
 }
 
+// IsLinkLocal6 reports whether a is an IPv6 link-local address (fe80::/16, the test of
+// libuv's uv__is_ipv6_link_local).
+func IsLinkLocal6(a netip.Addr) bool {
+	if !a.Is6() || a.Is4In6() {
+		return false
+	}
+	b := a.As16()
+	return b[0] == 0xfe && b[1] == 0x80
+}
+
+// LinkLocalScope is the index of the first interface that has an IPv6 link-local address,
+// or 0 if none has: the scope libuv gives a link-local address that names none
+// (uv__ipv6_link_local_scope_id), for it does not route without one.
+func LinkLocalScope() uint32 {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return 0
+	}
+	for _, ifi := range ifs {
+		addrs, err := ifi.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok {
+				if ip, ok := netip.AddrFromSlice(ipn.IP); ok && IsLinkLocal6(ip) {
+					return uint32(ifi.Index)
+				}
+			}
+		}
+	}
+	return 0
+}
+
 // boolInt is a boolean socket option's value.
 func boolInt(b bool) int {
 	if b {

@@ -4,6 +4,7 @@ package sock
 
 import (
 	"net/netip"
+	"strings"
 	"syscall"
 )
 
@@ -14,7 +15,9 @@ import (
 const UnixPathMax = 108
 
 // UnixPathOK reports whether path can name a Unix socket.
-func UnixPathOK(path string) bool { return path != "" && len(path) < UnixPathMax }
+func UnixPathOK(path string) bool {
+	return path != "" && len(path) < UnixPathMax && strings.IndexByte(path, 0) < 0
+}
 
 // Sockaddr is a datagram socket's scratch address.
 type Sockaddr struct{}

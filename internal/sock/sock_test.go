@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -94,8 +95,9 @@ func TestUnixPathOK(t *testing.T) {
 	}{
 		{name: "empty", path: "", want: false},
 		{name: "short", path: "/tmp/x.sock", want: true},
-		{name: "longest", path: string(make([]byte, UnixPathMax-1)), want: true},
-		{name: "no room for the NUL", path: string(make([]byte, UnixPathMax)), want: false},
+		{name: "longest", path: strings.Repeat("a", UnixPathMax-1), want: true},
+		{name: "no room for the NUL", path: strings.Repeat("a", UnixPathMax), want: false},
+		{name: "a NUL inside", path: "bad\x00path", want: false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package sock
 import (
 	"net/netip"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -149,9 +150,12 @@ func connect(fd int, sa unix.Sockaddr) error {
 	}
 }
 
-// UnixPathOK reports whether path can name a Unix socket: not empty, and short enough for
-// sun_path with its terminating NUL.
-func UnixPathOK(path string) bool { return path != "" && len(path) < UnixPathMax }
+// UnixPathOK reports whether path can name a Unix socket: not empty, short enough for
+// sun_path with its terminating NUL, and with no NUL of its own (the kernel would take the
+// path only up to it, so bind would create, and close fail to unlink, another file).
+func UnixPathOK(path string) bool {
+	return path != "" && len(path) < UnixPathMax && strings.IndexByte(path, 0) < 0
+}
 
 // BindUnix binds fd, a Unix socket, to path. EINVAL unless UnixPathOK(path).
 func BindUnix(fd int, path string) error {
@@ -200,7 +204,9 @@ func unixPath(sa unix.Sockaddr, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if u, ok := sa.(*unix.SockaddrUnix); ok {
+	// x/sys/unix reports an unnamed socket (a client that never bound) as "@", the mark of
+	// an abstract name with nothing after it.
+	if u, ok := sa.(*unix.SockaddrUnix); ok && u.Name != "@" {
 		return u.Name, nil
 	}
 	return "", nil

@@ -14,6 +14,7 @@ func WinSize(fd int) (width, height int, err error)   { return 0, 0, ErrUnsuppor
 func Reopen(fd int) (int, error)                      { return -1, ErrUnsupported }
 func Dup(fd int) (int, error)                         { return -1, ErrUnsupported }
 func Flags(fd int) (int, error)                       { return 0, ErrUnsupported }
+func Access(fd int) (read, write bool, err error)     { return false, false, ErrUnsupported }
 func SetFlags(fd, flags int) error                    { return ErrUnsupported }
 func SetNonblock(fd int, on bool) error               { return ErrUnsupported }
 func Close(fd int) error                              { return ErrUnsupported }

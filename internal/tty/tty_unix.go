@@ -124,16 +124,20 @@ func WinSize(fd int) (width, height int, err error) {
 }
 
 // Reopen opens the terminal fd refers to again, as a new open file description (close-on-
-// exec, read-write), so that the loop can make it non-blocking without changing the flags
-// that the fd's other users (the parent shell) see, as libuv's uv_tty_init does. It fails
-// where the path cannot be found or opened; then use the fd itself.
+// exec, with fd's access mode), so that the loop can make it non-blocking without changing
+// the flags that the fd's other users (the parent shell) see, as libuv's uv_tty_init does.
+// It fails where the path cannot be found or opened; then use the fd itself.
 func Reopen(fd int) (int, error) {
+	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		return -1, bare(err)
+	}
 	path, err := ttyName(fd)
 	if err != nil {
 		return -1, err
 	}
 	for {
-		nfd, err := unix.Open(path, unix.O_RDWR|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+		nfd, err := unix.Open(path, fl&unix.O_ACCMODE|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
 		if err == unix.EINTR {
 			continue
 		}
@@ -159,6 +163,17 @@ func Dup(fd int) (int, error) {
 func Flags(fd int) (int, error) {
 	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 	return fl, bare(err)
+}
+
+// Access reports whether fd was opened for reading and for writing (its F_GETFL access
+// mode).
+func Access(fd int) (read, write bool, err error) {
+	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		return false, false, bare(err)
+	}
+	mode := fl & unix.O_ACCMODE
+	return mode != unix.O_WRONLY, mode != unix.O_RDONLY, nil
 }
 
 // SetFlags: see Flags.
