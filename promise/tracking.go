@@ -168,7 +168,10 @@ func (rt *Runtime) checkpoint() bool {
 		}
 	}
 	rt.asyncHandled = nil
-	for len(rt.pendingUnhandled) > 0 {
+	// Only the rejections recorded before this checkpoint: one that a hook makes waits for the
+	// next round of the drain, after the ticks and microtasks the hook queued, as Node's
+	// processPromiseRejections takes the length of its list before the loop.
+	for n := len(rt.pendingUnhandled); n > 0; n-- {
 		e := rt.pendingUnhandled[0]
 		rt.pendingUnhandled = rt.pendingUnhandled[1:]
 		b := e.b
@@ -197,6 +200,9 @@ func (rt *Runtime) checkpoint() bool {
 			}
 		}
 		again = true
+	}
+	if len(rt.pendingUnhandled) > 0 {
+		return true // the drain goes round again for them
 	}
 	rt.pendingUnhandled = nil
 	return again
