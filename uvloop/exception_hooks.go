@@ -7,10 +7,12 @@ import "runtime/debug"
 // with a microtask that throws. All of it is for the loop goroutine only.
 
 // DeferDrain makes the next Run leave the nextTick and microtask queues as they are until
-// its first callback has run, instead of draining them before anything else. That is where
-// Node's queues wait after an uncaught exception that a listener handled: the rest of the
-// interrupted batch of timeouts or immediates runs first, and the queues drain after the
-// next callback. Node queues a no-op immediate at that point so that a callback comes; do
+// its first callback has run, or its first check phase begins, instead of draining them
+// before anything else. That is where Node's queues wait after an uncaught exception that a
+// listener handled: the rest of the interrupted batch of timeouts or immediates runs first,
+// and the queues drain after the next callback, or at the start of the check phase (where
+// Node runs its native immediates in a callback scope of their own), before the
+// immediates. Node queues a no-op immediate at that point so that a check phase comes; do
 // the same, or the queues may wait for a long time, or for ever if nothing keeps the loop
 // alive.
 func (l *Loop) DeferDrain() { l.promise.deferDrain = true }

@@ -473,6 +473,11 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
 // outstanding queue does.
 func (l *Loop) runImmediates() {
+	if l.ticks.Pending() {
+		// Left by an uncaught exception (DeferDrain): Node's check phase opens a callback
+		// scope of its own first (for its native immediates), whose end drains them.
+		l.drain()
+	}
 	if l.immediates.Len() == 0 {
 		return
 	}
