@@ -164,7 +164,7 @@ func (rt *Runtime) checkpoint() bool {
 		if rt.hook != nil {
 			rt.hook(RejectionEvent{Kind: Handled, Promise: e.p, Reason: e.b.Err(), ID: e.id})
 		} else {
-			rt.warn("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously")
+			rt.warn(fmt.Sprintf("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously (rejection id: %d)", e.id))
 		}
 	}
 	rt.asyncHandled = nil
