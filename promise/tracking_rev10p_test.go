@@ -93,3 +93,75 @@ func TestRev10pRejectionEvents(t *testing.T) {
 		log("sync")
 	})
 }
+
+const unhandledWhichJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('unhandledRejection', (r, p) => log('unhandled', r.message));
+process.on('rejectionHandled', p => log('handled', p.tag));
+setTimeout(() => {
+  const e = (m) => Promise.reject(new Error(m));
+  e('then without onRejected').then(() => {});
+  Promise.all([e('all input')]);
+  Promise.race([new Promise(() => {}), e('race 1'), e('race 2')]);
+  (async () => { await e('await'); })();
+  e('finally').finally(() => {});
+  new Promise(r => r(e('adopted')));
+  Promise.any([e('any 1'), e('any 2')]).catch(err => log('any caught', err.errors.length));
+  Promise.allSettled([e('allSettled')]).then(v => log('allSettled', v.length));
+  const late = e('late'); late.tag = 'late';
+  setImmediate(() => { late.then(() => {}).catch(() => log('late caught')); });
+  Promise.resolve().then(() => { throw new Error('handler throws'); });
+  (async () => { throw new Error('async throws'); })();
+  e('caught twice').catch(() => {}).catch(() => {});
+  log('sync');
+}, 0);
+`
+
+// TestRev10pUnhandledWhich pins which promises are reported unhandled, and in which order:
+// the derived promise of a Then with no onRejected, of All, Race, an async body awaiting a
+// rejection, Finally and a promise adopting a rejected one, not their inputs; a handler's
+// and an async body's error; none for Any, AllSettled or a caught chain; a late handler on
+// a derived promise counts for the original, against node's, in every mode.
+func TestRev10pUnhandledWhich(t *testing.T) {
+	want := looptest.NodeLines(t, unhandledWhichJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		var late *promise.Promise[int]
+		promise.SetRejectionHook(l, func(ev promise.RejectionEvent) {
+			if ev.Kind == promise.Handled {
+				if ev.Promise == promise.AnyPromise(late) {
+					log("handled", "late")
+				} else {
+					log("handled", "?")
+				}
+				return
+			}
+			log("unhandled", ev.Reason.Error())
+		})
+		e := func(m string) *promise.Promise[int] { return promise.Reject[int](l, errors.New(m)) }
+		nop := func(int) (int, error) { return 0, nil }
+		promise.Then(e("then without onRejected"), nop, nil)
+		promise.All(l, e("all input"))
+		never, _ := promise.WithResolvers[int](l)
+		promise.Race(l, never, e("race 1"), e("race 2"))
+		promise.Async(l, func() (int, error) { return promise.Await(e("await")) })
+		e("finally").Finally(func() promise.AnyPromise { return nil })
+		promise.NewAdopting(l, func(resolve func(promise.Thenable[int]), _ func(error)) { resolve(e("adopted")) })
+		promise.Any(l, e("any 1"), e("any 2")).Catch(func(err error) (int, error) {
+			var ae *promise.AggregateError
+			errors.As(err, &ae)
+			log("any caught", len(ae.Errors))
+			return 0, nil
+		})
+		promise.Then(promise.AllSettled(l, e("allSettled")), func(v []promise.Settlement[int]) (any, error) { log("allSettled", len(v)); return nil, nil }, nil)
+		late = e("late")
+		l.SetImmediate(func() {
+			promise.Then(late, nop, nil).Catch(func(error) (int, error) { log("late caught"); return 0, nil })
+		})
+		promise.Then(promise.Resolve(l, 0), func(int) (int, error) { return 0, errors.New("handler throws") }, nil)
+		promise.Async(l, func() (int, error) { return 0, errors.New("async throws") })
+		e("caught twice").Catch(nop2).Catch(nop2)
+		log("sync")
+	})
+}
+
+func nop2(error) (int, error) { return 0, nil }
