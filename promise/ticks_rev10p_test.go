@@ -186,3 +186,47 @@ func TestRev10pTimerImmediate(t *testing.T) {
 		}, 0)
 	})
 }
+
+const clearImmediateJS = `
+const log = (...a) => console.log(a.join(' '));
+setTimeout(() => {
+  let i2, i3, i5;
+  setImmediate(() => {
+    log('i1');
+    clearImmediate(i2);
+    i5 = setImmediate(() => log('i5 never'));
+    process.nextTick(() => { log('tick i1'); clearImmediate(i3); });
+    Promise.resolve().then(() => { log('m i1'); clearImmediate(i5); setImmediate(() => log('i6 from m')); });
+  });
+  i2 = setImmediate(() => log('i2 never'));
+  i3 = setImmediate(() => log('i3 never'));
+  const i4 = setImmediate(() => { log('i4'); clearImmediate(i4); });
+  setImmediate(() => log('i7 unref')).unref();
+  process.nextTick(() => log('tick'));
+  log('sync');
+}, 0);
+`
+
+// TestRev10pClearImmediate pins ClearImmediate of immediates later in the running batch
+// (from the callback, its tick and its microtask), of one queued for the next batch, of
+// itself, and an unref'd immediate in a batch that runs anyway, against node's, in every
+// mode.
+func TestRev10pClearImmediate(t *testing.T) {
+	want := looptest.NodeLines(t, clearImmediateJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		var i2, i3, i4, i5 *uvloop.Immediate
+		l.SetImmediate(func() {
+			log("i1")
+			l.ClearImmediate(i2)
+			i5 = l.SetImmediate(func() { log("i5 never") })
+			l.NextTick(func() { log("tick i1"); l.ClearImmediate(i3) })
+			thenLog(l, func() { log("m i1"); l.ClearImmediate(i5); l.SetImmediate(func() { log("i6 from m") }) })
+		})
+		i2 = l.SetImmediate(func() { log("i2 never") })
+		i3 = l.SetImmediate(func() { log("i3 never") })
+		i4 = l.SetImmediate(func() { log("i4"); l.ClearImmediate(i4) })
+		l.SetImmediate(func() { log("i7 unref") }).Unref()
+		l.NextTick(func() { log("tick") })
+		log("sync")
+	})
+}
