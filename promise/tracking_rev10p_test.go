@@ -165,3 +165,42 @@ func TestRev10pUnhandledWhich(t *testing.T) {
 }
 
 func nop2(error) (int, error) { return 0, nil }
+
+const listenerHandlesJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('unhandledRejection', (r, p) => {
+  log('unhandled', r.message);
+  p.catch(() => log('caught by listener'));
+  process.nextTick(() => log('tick from listener'));
+});
+process.on('rejectionHandled', p => log('handled', p.tag));
+setTimeout(() => {
+  const a = Promise.reject(new Error('a')); a.tag = 'a';
+  const b = Promise.reject(new Error('b')); b.tag = 'b';
+  log('sync');
+}, 0);
+`
+
+// TestRev10pListenerHandles pins a hook that handles the promise it is told about: the
+// Handled event follows in the next round of the drain, after the hook's ticks and the
+// handlers' microtasks, against node's, in every mode.
+func TestRev10pListenerHandles(t *testing.T) {
+	want := looptest.NodeLines(t, listenerHandlesJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		var a, b *promise.Promise[int]
+		promise.SetRejectionHook(l, func(ev promise.RejectionEvent) {
+			p := ev.Promise.(*promise.Promise[int])
+			if ev.Kind == promise.Handled {
+				tag := map[*promise.Promise[int]]string{a: "a", b: "b"}[p]
+				log("handled", tag)
+				return
+			}
+			log("unhandled", ev.Reason.Error())
+			p.Catch(func(error) (int, error) { log("caught by listener"); return 0, nil })
+			l.NextTick(func() { log("tick from listener") })
+		})
+		a = promise.Reject[int](l, errors.New("a"))
+		b = promise.Reject[int](l, errors.New("b"))
+		log("sync")
+	})
+}
