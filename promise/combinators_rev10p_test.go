@@ -45,7 +45,7 @@ func aggregateLine(err error) string {
 	for i, e := range ae.Errors {
 		msgs[i] = e.Error()
 	}
-	return "AggregateError " + ae.Error() + " " + strings.Join(msgs, ",")
+	return ae.Name() + " " + ae.Error() + " " + strings.Join(msgs, ",")
 }
 
 // TestRev10pCombinators pins All, AllSettled, Race and Any with empty input, pending inputs
@@ -64,7 +64,7 @@ func TestRev10pCombinators(t *testing.T) {
 		promise.Any[int](l).Catch(func(err error) (int, error) {
 			var ae *promise.AggregateError
 			errors.As(err, &ae)
-			log("any empty", "AggregateError", err.Error(), len(ae.Errors))
+			log("any empty", ae.Name(), err.Error(), len(ae.Errors))
 			return 0, nil
 		})
 		promise.Then(promise.All(l, D.p, E.p, D.p),
