@@ -11,6 +11,7 @@ import (
 	"github.com/uvgo/uvgo/internal/looptest"
 	"github.com/uvgo/uvgo/nodeprocess"
 	"github.com/uvgo/uvgo/promise"
+	"github.com/uvgo/uvgo/uvloop"
 )
 
 // processScenario runs main as a Process's main script (nodeprocess.Process.Run) on every
@@ -295,5 +296,73 @@ func TestRev10pBeforeExitThrowsTimerDue(t *testing.T) {
 			promise.Then(promise.Resolve[any](l, nil), func(any) (any, error) { log("m"); return nil, nil }, nil)
 			panic(errors.New("b"))
 		})
+	})
+}
+
+const ioTickThrowsJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('uncaughtException', (e, origin) => log('caught', e.message, origin));
+require('fs').stat('.', () => {
+  log('io');
+  setTimeout(() => log('timeout'), 1);
+  const end = Date.now() + 5; while (Date.now() < end);
+  process.nextTick(() => { log('tick'); throw new Error('t'); });
+  process.nextTick(() => log('tick 2'));
+  Promise.resolve().then(() => log('m'));
+});
+`
+
+// TestRev10pIOTickThrows pins a tick of an I/O callback that throws while a timeout is due:
+// the rest of the queues drain in that iteration's check phase, before the next timers
+// phase runs the timeout, against node's, in every mode.
+func TestRev10pIOTickThrows(t *testing.T) {
+	want := append(looptest.NodeLines(t, ioTickThrowsJS), "status 0")
+	processScenario(t, want, func(p *nodeprocess.Process, log func(...any)) {
+		l := p.Loop()
+		p.OnUncaughtException(func(e any, origin string) { log("caught", message(e), origin) })
+		err := l.FSStat(new(uvloop.FSReq), ".", func(*uvloop.FSReq) {
+			log("io")
+			l.SetTimeout(func() { log("timeout") }, time.Millisecond)
+			spin()
+			l.NextTick(func() { log("tick"); panic(errors.New("t")) })
+			l.NextTick(func() { log("tick 2") })
+			promise.Then(promise.Resolve[any](l, nil), func(any) (any, error) { log("m"); return nil, nil }, nil)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+const immediateThrowsJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('uncaughtException', (e, origin) => log('caught', e.message, origin));
+require('fs').stat('.', () => {
+  log('io');
+  setTimeout(() => log('timeout'), 1);
+  setImmediate(() => { log('i1'); process.nextTick(() => log('tick')); throw new Error('i'); });
+  setImmediate(() => { log('i2'); setImmediate(() => log('i3')); });
+  const end = Date.now() + 5; while (Date.now() < end);
+});
+`
+
+// TestRev10pImmediateThrows pins an immediate that throws while a timeout is due: the rest
+// of its batch, then its tick, then the timeout, then the next batch, against node's, in
+// every mode.
+func TestRev10pImmediateThrows(t *testing.T) {
+	want := append(looptest.NodeLines(t, immediateThrowsJS), "status 0")
+	processScenario(t, want, func(p *nodeprocess.Process, log func(...any)) {
+		l := p.Loop()
+		p.OnUncaughtException(func(e any, origin string) { log("caught", message(e), origin) })
+		err := l.FSStat(new(uvloop.FSReq), ".", func(*uvloop.FSReq) {
+			log("io")
+			l.SetTimeout(func() { log("timeout") }, time.Millisecond)
+			l.SetImmediate(func() { log("i1"); l.NextTick(func() { log("tick") }); panic(errors.New("i")) })
+			l.SetImmediate(func() { log("i2"); l.SetImmediate(func() { log("i3") }) })
+			spin()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	})
 }

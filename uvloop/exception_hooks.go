@@ -15,6 +15,13 @@ import "runtime/debug"
 // immediates. Node queues a no-op immediate at that point so that a check phase comes; do
 // the same, or the queues may wait for a long time, or for ever if nothing keeps the loop
 // alive.
+//
+// An exception does not unwind Node's loop, where a panic ends Run: so when the last Run
+// ended in a panic between its timers and check phases (in an I/O callback, a pending or
+// an idle one), the next Run goes on with that iteration, to its check phase, instead of
+// beginning with a timers phase, and a timeout that came due meanwhile runs after the check
+// phase, as in Node. (After a panic in the check phase the rest of its batch of immediates
+// runs first, then the timers phase, as Node's iteration goes on to its timers.)
 func (l *Loop) DeferDrain() { l.promise.deferDrain = true }
 
 // SetMicrotaskPanicHandler makes a panic in a microtask (a QueueMicrotask callback; promise

@@ -275,13 +275,15 @@ func (l *Loop) run(mode RunMode) (alive bool, err error) {
 	}
 	l.startMetrics()
 
+	goOn := l.promise.deferDrain && l.promise.midIteration // DeferDrain: no timers phase first
+	l.promise.midIteration = false
 	l.nodePrologue()
 	l.endPhase() // the writes of the main script (each phase submits its own: ring_write.go)
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
 	}
-	if mode == RunDefault && r && !l.stopFlag {
+	if mode == RunDefault && r && !l.stopFlag && !goOn {
 		l.UpdateTime()
 		l.observeIteration()
 		l.runTimers()
@@ -351,6 +353,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 			*err = f.err
 		} else {
 			*err = &PanicError{Value: v, Stack: debug.Stack()}
+			l.promise.midIteration = l.metrics.phase > PhaseTimers && l.metrics.phase <= PhasePoll
 		}
 		*alive = l.Alive()
 		l.stopFlag = false
