@@ -96,3 +96,117 @@ func TestRev10pAsyncAwait(t *testing.T) {
 		log("sync")
 	})
 }
+
+const asyncTicksJS = `
+const log = (...a) => console.log(a.join(' '));
+setTimeout(() => {
+  (async () => {
+    await null;
+    log('a1');
+    process.nextTick(() => log('tick from a'));
+    await null;
+    log('a2');
+    const r = Promise.reject(new Error('r'));
+    await null;
+    r.catch(() => log('r caught'));
+    await Promise.resolve();
+    log('a3');
+    queueMicrotask(() => log('qm from a'));
+    await null;
+    log('a4');
+  })();
+  (async () => { await null; log('b1'); await null; log('b2'); await null; log('b3'); })();
+  process.on('unhandledRejection', r => log('unhandled', r.message));
+  Promise.resolve().then(() => log('m1')).then(() => log('m2')).then(() => log('m3')).then(() => log('m4')).then(() => log('m5'));
+}, 0);
+`
+
+// TestRev10pAsyncTicks pins awaits of settled promises in bodies resumed by the microtask
+// queue (Await's shortcut must not move them) with a tick, a queueMicrotask and a rejection
+// handled after an await, interleaved with another body and a ruler, against node's, in
+// every mode.
+func TestRev10pAsyncTicks(t *testing.T) {
+	want := looptest.NodeLines(t, asyncTicksJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		null := func() { promise.Await(promise.Resolve[any](l, nil)) }
+		promise.Async(l, func() (any, error) {
+			null()
+			log("a1")
+			l.NextTick(func() { log("tick from a") })
+			null()
+			log("a2")
+			r := promise.Reject[int](l, errors.New("r"))
+			null()
+			r.Catch(func(error) (int, error) { log("r caught"); return 0, nil })
+			null()
+			log("a3")
+			l.QueueMicrotask(func() { log("qm from a") })
+			null()
+			log("a4")
+			return nil, nil
+		})
+		promise.Async(l, func() (any, error) {
+			null()
+			log("b1")
+			null()
+			log("b2")
+			null()
+			log("b3")
+			return nil, nil
+		})
+		promise.SetRejectionHook(l, func(ev promise.RejectionEvent) { log("unhandled", ev.Reason.Error()) })
+		rev10pRuler(l, log, 5, nil)
+	})
+}
+
+const asyncAloneJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('unhandledRejection', r => log('unhandled', r.message));
+setTimeout(() => {
+  (async () => {
+    await null;
+    log('a1');
+    const r = Promise.reject(new Error('r'));
+    await null;
+    log('a2');
+    await null;
+    r.catch(() => log('r caught'));
+    const s = Promise.reject(new Error('s'));
+    process.nextTick(() => { log('tick'); s.catch(() => log('s caught')); });
+    await null;
+    log('a3');
+    const u = Promise.reject(new Error('u'));
+    await null;
+    log('a4');
+  })();
+}, 0);
+`
+
+// TestRev10pAsyncAlone pins one body alone on the microtask queue, where Await's shortcut
+// continues without a switch: a rejection caught two awaits later is not reported, one
+// caught from a tick queued before an await is not either, one never caught is, after the
+// body ends, against node's, in every mode.
+func TestRev10pAsyncAlone(t *testing.T) {
+	want := looptest.NodeLines(t, asyncAloneJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		promise.SetRejectionHook(l, func(ev promise.RejectionEvent) { log("unhandled", ev.Reason.Error()) })
+		null := func() { promise.Await(promise.Resolve[any](l, nil)) }
+		promise.Async(l, func() (any, error) {
+			null()
+			log("a1")
+			r := promise.Reject[int](l, errors.New("r"))
+			null()
+			log("a2")
+			null()
+			r.Catch(func(error) (int, error) { log("r caught"); return 0, nil })
+			s := promise.Reject[int](l, errors.New("s"))
+			l.NextTick(func() { log("tick"); s.Catch(func(error) (int, error) { log("s caught"); return 0, nil }) })
+			null()
+			log("a3")
+			promise.Reject[int](l, errors.New("u"))
+			null()
+			log("a4")
+			return nil, nil
+		})
+	})
+}
