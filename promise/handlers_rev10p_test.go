@@ -114,3 +114,44 @@ func TestRev10pHandlerResults(t *testing.T) {
 		log("sync")
 	})
 }
+
+const adoptJS = `
+const log = (...a) => console.log(a.join(' '));
+setTimeout(() => {
+  const p = Promise.resolve(1);
+  log('identity', Promise.resolve(p) === p);
+  const q = new Promise(r => r(p));
+  log('adopting is new', q !== p);
+  q.then(v => log('adopted', v));
+  Promise.resolve(p).then(v => log('resolved', v));
+  let res; const pend = new Promise(r => { res = r; });
+  const q2 = new Promise(r => r(pend));
+  q2.then(v => log('adopted pending', v));
+  const q3 = new Promise((r, j) => { r(p); j(new Error('ignored')); });
+  q3.then(v => log('first call counts', v));
+  Promise.resolve().then(() => log('m1')).then(() => { log('m2'); res(2); }).then(() => log('m3')).then(() => log('m4')).then(() => log('m5'));
+}, 0);
+`
+
+// TestRev10pResolveVsAdopt pins From of a native promise (itself, no turn) against
+// NewAdopting of one (a new promise, two turns later), of a pending one, and a reject after
+// the resolve that adopts (ignored), against node's Promise.resolve and new Promise, in
+// every mode.
+func TestRev10pResolveVsAdopt(t *testing.T) {
+	want := looptest.NodeLines(t, adoptJS)
+	looptest.Scenario(t, want, func(l *uvloop.Loop, log func(...any)) {
+		p := promise.Resolve(l, 1)
+		log("identity", promise.From[int](l, p) == p)
+		q := promise.NewAdopting(l, func(resolve func(promise.Thenable[int]), _ func(error)) { resolve(p) })
+		log("adopting is new", q != p)
+		logValue(q, log, "adopted")
+		logValue(promise.From[int](l, p), log, "resolved")
+		pend, res := promise.WithResolvers[int](l)
+		logValue(promise.NewAdopting(l, func(resolve func(promise.Thenable[int]), _ func(error)) { resolve(pend) }), log, "adopted pending")
+		logValue(promise.NewAdopting(l, func(resolve func(promise.Thenable[int]), reject func(error)) {
+			resolve(p)
+			reject(errors.New("ignored"))
+		}), log, "first call counts")
+		rev10pRuler(l, log, 5, map[int]func(){2: func() { res.Resolve(2) }})
+	})
+}
