@@ -47,3 +47,37 @@ func TestRev10pHandledWarningEvent(t *testing.T) {
 		}, time.Millisecond)
 	})
 }
+
+const beforeExitRejectsJS = `
+const log = (...a) => console.log(a.join(' '));
+let n = 0;
+process.on('beforeExit', (c) => { log('beforeExit', c); if (n++) return; Promise.reject(new Error('late')); process.nextTick(() => log('tick')); });
+process.on('exit', c => log('exit', c));
+process.on('uncaughtException', (e, o) => log('caught', e.message, o));
+Promise.reject(new Error('main'));
+log('main');
+`
+
+// TestRev10pBeforeExitRejects pins unhandled rejections of the main script and of a
+// 'beforeExit' listener with an 'uncaughtException' listener: each is reported (origin
+// unhandledRejection) after the ticks, and 'beforeExit' comes again, against node's, in
+// every mode.
+func TestRev10pBeforeExitRejects(t *testing.T) {
+	want := append(looptest.NodeLines(t, beforeExitRejectsJS), "status 0")
+	processScenario(t, want, func(p *nodeprocess.Process, log func(...any)) {
+		l := p.Loop()
+		n := 0
+		p.OnBeforeExit(func(c int) {
+			log("beforeExit", c)
+			if n++; n > 1 {
+				return
+			}
+			promise.Reject[int](l, errors.New("late"))
+			l.NextTick(func() { log("tick") })
+		})
+		p.OnExit(func(c int) { log("exit", c) })
+		p.OnUncaughtException(func(e any, origin string) { log("caught", message(e), origin) })
+		promise.Reject[int](l, errors.New("main"))
+		log("main")
+	})
+}
