@@ -366,3 +366,29 @@ func TestRev10pImmediateThrows(t *testing.T) {
 		}
 	})
 }
+
+const ticksThrowTwiceJS = `
+const log = (...a) => console.log(a.join(' '));
+process.on('uncaughtException', (e, o) => log('caught', e.message, o));
+process.nextTick(() => { throw new Error('A'); });
+process.nextTick(() => { throw new Error('B'); });
+process.nextTick(() => { log('t3'); setImmediate(() => log('imm from t3')); });
+setImmediate(() => log('imm'));
+setImmediate(() => log('imm2'));
+`
+
+// TestRev10pTicksThrowTwice pins two ticks of a main script that throw: the second throws
+// in the drain that opens the check phase, whose immediates then run first, the first of
+// them before the tick left, against node's, in every mode.
+func TestRev10pTicksThrowTwice(t *testing.T) {
+	want := append(looptest.NodeLines(t, ticksThrowTwiceJS), "status 0")
+	processScenario(t, want, func(p *nodeprocess.Process, log func(...any)) {
+		l := p.Loop()
+		p.OnUncaughtException(func(e any, origin string) { log("caught", message(e), origin) })
+		l.NextTick(func() { panic(errors.New("A")) })
+		l.NextTick(func() { panic(errors.New("B")) })
+		l.NextTick(func() { log("t3"); l.SetImmediate(func() { log("imm from t3") }) })
+		l.SetImmediate(func() { log("imm") })
+		l.SetImmediate(func() { log("imm2") })
+	})
+}

@@ -21,7 +21,9 @@ import "runtime/debug"
 // an idle one), the next Run goes on with that iteration, to its check phase, instead of
 // beginning with a timers phase, and a timeout that came due meanwhile runs after the check
 // phase, as in Node. (After a panic in the check phase the rest of its batch of immediates
-// runs first, then the timers phase, as Node's iteration goes on to its timers.)
+// runs first, then the timers phase, as Node's iteration goes on to its timers; after one in
+// the drain that opens a check phase, that phase's batch of immediates runs first, the
+// queues after its first immediate, as Node goes on to its immediates.)
 func (l *Loop) DeferDrain() { l.promise.deferDrain = true }
 
 // SetMicrotaskPanicHandler makes a panic in a microtask (a QueueMicrotask callback; promise

@@ -332,14 +332,18 @@ func (l *Loop) run(mode RunMode) (alive bool, err error) {
 // nodePrologue is what Node does before the loop's first phase: it drains the ticks and
 // microtasks queued before Run (the "main script"), then, if an immediate panicked in the
 // last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
-// its outstanding queue right after an uncaught exception.
+// its outstanding queue right after an uncaught exception; or, if the drain that opens a
+// check phase panicked (and DeferDrain), the batch of immediates that check phase was to
+// run, as Node goes on to processImmediate.
 func (l *Loop) nodePrologue() {
+	checkStart := l.promise.checkStart && l.promise.deferDrain
+	l.promise.checkStart = false
 	if l.promise.deferDrain {
 		l.promise.deferDrain = false
 	} else {
 		l.drain()
 	}
-	if l.immediates.Outstanding() > 0 {
+	if l.immediates.Outstanding() > 0 || checkStart {
 		l.enter(PhaseCheck)
 		l.runImmediateBatch()
 	}
@@ -348,12 +352,15 @@ func (l *Loop) nodePrologue() {
 // leave ends a Run: it turns a panic from a callback into a *PanicError.
 func (l *Loop) leave(alive *bool, err *error) {
 	l.leaveOwner()
+	inCheckDrain := l.promise.inCheckDrain // a panic there left it set
+	l.promise.inCheckDrain = false
 	if v := recover(); v != nil {
 		if f, ok := v.(failure); ok { // Fail
 			*err = f.err
 		} else {
 			*err = &PanicError{Value: v, Stack: debug.Stack()}
-			l.promise.midIteration = l.metrics.phase > PhaseTimers && l.metrics.phase <= PhasePoll
+			l.promise.checkStart = inCheckDrain
+			l.promise.midIteration = !inCheckDrain && l.metrics.phase > PhaseTimers && l.metrics.phase <= PhasePoll
 		}
 		*alive = l.Alive()
 		l.stopFlag = false
@@ -479,7 +486,9 @@ func (l *Loop) runImmediates() {
 	if l.ticks.Pending() {
 		// Left by an uncaught exception (DeferDrain): Node's check phase opens a callback
 		// scope of its own first (for its native immediates), whose end drains them.
+		l.promise.inCheckDrain = true
 		l.drain()
+		l.promise.inCheckDrain = false
 	}
 	if l.immediates.Len() == 0 {
 		return
