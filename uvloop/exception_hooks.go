@@ -23,7 +23,9 @@ import "runtime/debug"
 // phase, as in Node. (After a panic in the check phase the rest of its batch of immediates
 // runs first, then the timers phase, as Node's iteration goes on to its timers; after one in
 // the drain that opens a check phase, that phase's batch of immediates runs first, the
-// queues after its first immediate, as Node goes on to its immediates.)
+// queues after its first immediate, as Node goes on to its immediates; after one in a close
+// callback, the close callbacks left run first, then the timers phase, as libuv goes on
+// with its close phase. Handles closed meanwhile, by the listener, are closed with them.)
 func (l *Loop) DeferDrain() { l.promise.deferDrain = true }
 
 // SetMicrotaskPanicHandler makes a panic in a microtask (a QueueMicrotask callback; promise

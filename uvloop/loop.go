@@ -334,10 +334,12 @@ func (l *Loop) run(mode RunMode) (alive bool, err error) {
 // last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
 // its outstanding queue right after an uncaught exception; or, if the drain that opens a
 // check phase panicked (and DeferDrain), the batch of immediates that check phase was to
-// run, as Node goes on to processImmediate.
+// run, as Node goes on to processImmediate. After a close callback panicked (and
+// DeferDrain), it runs the close callbacks left, as libuv goes on with its close phase.
 func (l *Loop) nodePrologue() {
 	checkStart := l.promise.checkStart && l.promise.deferDrain
-	l.promise.checkStart = false
+	closeRest := l.promise.closeRest && l.promise.deferDrain
+	l.promise.checkStart, l.promise.closeRest = false, false
 	if l.promise.deferDrain {
 		l.promise.deferDrain = false
 	} else {
@@ -346,6 +348,9 @@ func (l *Loop) nodePrologue() {
 	if l.immediates.Outstanding() > 0 || checkStart {
 		l.enter(PhaseCheck)
 		l.runImmediateBatch()
+	}
+	if closeRest {
+		l.runClosing()
 	}
 }
 
@@ -360,6 +365,7 @@ func (l *Loop) leave(alive *bool, err *error) {
 		} else {
 			*err = &PanicError{Value: v, Stack: debug.Stack()}
 			l.promise.checkStart = inCheckDrain
+			l.promise.closeRest = !inCheckDrain && l.metrics.phase == PhaseClose
 			l.promise.midIteration = !inCheckDrain && l.metrics.phase > PhaseTimers && l.metrics.phase <= PhasePoll
 		}
 		*alive = l.Alive()
