@@ -210,13 +210,13 @@ func (p *Process) run(main func()) int {
 		return false
 	})
 
-	p.invoke(main)
+	p.invoke(main, false)
 	if !p.done {
 		p.runLoop()
 	}
 	for !p.done {
 		n := l.Metrics().LoopCount
-		p.invoke(func() { p.Emit("beforeExit", p.code(0)) })
+		p.invoke(func() { p.Emit("beforeExit", p.code(0)) }, true)
 		if p.done {
 			break
 		}
@@ -265,15 +265,17 @@ func (p *Process) invokeExit(fn func()) (ok bool) {
 }
 
 // invoke calls fn (main, a 'beforeExit' emit) outside Run, as Node calls them outside the
-// event loop: a panic is an uncaught exception, Exit unwinds it.
-func (p *Process) invoke(fn func()) {
+// event loop: a panic is an uncaught exception, Exit unwinds it. After a panic that a
+// listener handled, the ticks and microtasks fn queued drain first in the next Run when
+// deferDrain is false (as after Node's main script), else after its first callback.
+func (p *Process) invoke(fn func(), deferDrain bool) {
 	defer func() {
 		if v := recover(); v != nil {
 			if v == exitUnwind {
 				return
 			}
 			p.uncaught(v, debug.Stack(), "uncaughtException")
-			p.afterHandled()
+			p.afterHandled(deferDrain)
 		}
 	}()
 	fn()
@@ -297,7 +299,7 @@ func (p *Process) runLoop() {
 			p.done = true
 		case isPanic:
 			p.uncaught(pe.Value, pe.Stack, "uncaughtException")
-			p.afterHandled()
+			p.afterHandled(true)
 		default: // the poller failed, say: Node would abort
 			fmt.Fprintf(p.errOut, "nodeprocess: the loop failed: %v\n", err)
 			p.fatal()
@@ -306,13 +308,16 @@ func (p *Process) runLoop() {
 }
 
 // afterHandled is what Node does after a listener handled an uncaught exception: a no-op
-// immediate, so that the queues the exception interrupted drain after the next callback.
-func (p *Process) afterHandled() {
+// immediate, so that the queues the exception interrupted drain after the next callback
+// (or as the next check phase begins: uvloop.Loop.DeferDrain). deferDrain is false where
+// they drain first in the next Run instead: after an exception of the main script itself,
+// and inside Run, which goes on with them.
+func (p *Process) afterHandled(deferDrain bool) {
 	if p.done {
 		return
 	}
 	p.loop.SetImmediate(func() {})
-	if !p.inRun {
+	if deferDrain {
 		p.loop.DeferDrain()
 	}
 }
@@ -347,7 +352,7 @@ func (p *Process) uncaught(v any, stack []byte, origin string) {
 		p.Emit("uncaughtException", v, origin)
 		handled = true
 		if p.inRun {
-			p.afterHandled()
+			p.afterHandled(false) // Run goes on: its queues drain as they would
 		}
 	}()
 	if !handled && !p.fatal() {

@@ -1,5 +1,7 @@
 package promise
 
+import "reflect"
+
 // Node-style callbacks: the last argument is a func(err error, value T) called once, with a
 // non-nil err on failure. Promisify and its variants turn such a call into a promise, as
 // Node's util.promisify does; Callbackify goes the other way, as util.callbackify.
@@ -55,10 +57,16 @@ func Promisify2[A, B, T any](s Scheduler, fn func(a A, b B, cb func(err error, v
 // Callbackify calls cb(nil, v) once p is fulfilled with v, or cb(err, zero) once it is
 // rejected, as util.callbackify does: from a nextTick queued by the reaction to p when p's
 // scheduler is a Ticker (so a panic in cb is not a rejection, and the microtasks queued
-// before it run first), else from the reaction itself. It counts as a handler of p.
+// before it run first), else from the reaction itself. A reason that is JavaScript's falsy
+// value (a *ValueError of nil, false, a zero number, NaN or "": Reject(nil), panic(0)) reaches
+// cb as a *FalsyValueRejectionError, as Node's ERR_FALSY_VALUE_REJECTION. It counts as a
+// handler of p.
 func Callbackify[T any](p *Promise[T], cb func(err error, v T)) {
 	call := func() {
 		v, err := p.Result()
+		if ve, ok := err.(*ValueError); ok && falsy(ve.Value) {
+			err = &FalsyValueRejectionError{Reason: ve.Value, err: ve}
+		}
 		cb(err, v)
 	}
 	if t, ok := p.rt.sched.(Ticker); ok {
@@ -66,4 +74,47 @@ func Callbackify[T any](p *Promise[T], cb func(err error, v T)) {
 		return
 	}
 	p.addReaction(funcJob(call))
+}
+
+// FalsyValueRejectionError is the error Callbackify's callback gets for a promise rejected
+// with a falsy value (Node's ERR_FALSY_VALUE_REJECTION), so that the callback never sees an
+// error it could take for success. Reason is the value; the error unwraps to the
+// *ValueError the promise was rejected with.
+type FalsyValueRejectionError struct {
+	Reason any
+	err    error
+}
+
+func (e *FalsyValueRejectionError) Error() string { return "Promise was rejected with falsy value" }
+
+// Unwrap returns the promise's reason, a *ValueError.
+func (e *FalsyValueRejectionError) Unwrap() error { return e.err }
+
+// Name is the error's name, as Node prints it ("Error").
+func (e *FalsyValueRejectionError) Name() string { return "Error" }
+
+// Code is Node's error code, "ERR_FALSY_VALUE_REJECTION".
+func (e *FalsyValueRejectionError) Code() string { return "ERR_FALSY_VALUE_REJECTION" }
+
+// falsy reports whether v is what JavaScript counts false: nil, false, a zero number, NaN or
+// "".
+func falsy(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Bool:
+		return !rv.Bool()
+	case reflect.String:
+		return rv.Len() == 0
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		return f == 0 || f != f
+	}
+	return false
 }

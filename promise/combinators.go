@@ -199,6 +199,10 @@ type AggregateError struct {
 
 func (e *AggregateError) Error() string { return "All promises were rejected" }
 
+// Name is the error's name, as JavaScript's err.name: "AggregateError" (nodeprocess prints an
+// uncaught error with it).
+func (e *AggregateError) Name() string { return "AggregateError" }
+
 // Unwrap returns the reasons, so errors.Is and errors.As look into each.
 func (e *AggregateError) Unwrap() []error { return e.Errors }
 

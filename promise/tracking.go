@@ -164,11 +164,14 @@ func (rt *Runtime) checkpoint() bool {
 		if rt.hook != nil {
 			rt.hook(RejectionEvent{Kind: Handled, Promise: e.p, Reason: e.b.Err(), ID: e.id})
 		} else {
-			rt.warn("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously")
+			rt.warn(fmt.Sprintf("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously (rejection id: %d)", e.id))
 		}
 	}
 	rt.asyncHandled = nil
-	for len(rt.pendingUnhandled) > 0 {
+	// Only the rejections recorded before this checkpoint: one that a hook makes waits for the
+	// next round of the drain, after the ticks and microtasks the hook queued, as Node's
+	// processPromiseRejections takes the length of its list before the loop.
+	for n := len(rt.pendingUnhandled); n > 0; n-- {
 		e := rt.pendingUnhandled[0]
 		rt.pendingUnhandled = rt.pendingUnhandled[1:]
 		b := e.b
@@ -197,6 +200,9 @@ func (rt *Runtime) checkpoint() bool {
 			}
 		}
 		again = true
+	}
+	if len(rt.pendingUnhandled) > 0 {
+		return true // the drain goes round again for them
 	}
 	rt.pendingUnhandled = nil
 	return again

@@ -7,12 +7,25 @@ import "runtime/debug"
 // with a microtask that throws. All of it is for the loop goroutine only.
 
 // DeferDrain makes the next Run leave the nextTick and microtask queues as they are until
-// its first callback has run, instead of draining them before anything else. That is where
-// Node's queues wait after an uncaught exception that a listener handled: the rest of the
-// interrupted batch of timeouts or immediates runs first, and the queues drain after the
-// next callback. Node queues a no-op immediate at that point so that a callback comes; do
+// its first callback has run, or its first check phase begins, instead of draining them
+// before anything else. That is where Node's queues wait after an uncaught exception that a
+// listener handled: the rest of the interrupted batch of timeouts or immediates runs first,
+// and the queues drain after the next callback, or at the start of the check phase (where
+// Node runs its native immediates in a callback scope of their own), before the
+// immediates. Node queues a no-op immediate at that point so that a check phase comes; do
 // the same, or the queues may wait for a long time, or for ever if nothing keeps the loop
 // alive.
+//
+// An exception does not unwind Node's loop, where a panic ends Run: so when the last Run
+// ended in a panic between its timers and check phases (in an I/O callback, a pending or
+// an idle one), the next Run goes on with that iteration, to its check phase, instead of
+// beginning with a timers phase, and a timeout that came due meanwhile runs after the check
+// phase, as in Node. (After a panic in the check phase the rest of its batch of immediates
+// runs first, then the timers phase, as Node's iteration goes on to its timers; after one in
+// the drain that opens a check phase, that phase's batch of immediates runs first, the
+// queues after its first immediate, as Node goes on to its immediates; after one in a close
+// callback, the close callbacks left run first, then the timers phase, as libuv goes on
+// with its close phase. Handles closed meanwhile, by the listener, are closed with them.)
 func (l *Loop) DeferDrain() { l.promise.deferDrain = true }
 
 // SetMicrotaskPanicHandler makes a panic in a microtask (a QueueMicrotask callback; promise

@@ -275,13 +275,15 @@ func (l *Loop) run(mode RunMode) (alive bool, err error) {
 	}
 	l.startMetrics()
 
+	goOn := l.promise.deferDrain && l.promise.midIteration // DeferDrain: no timers phase first
+	l.promise.midIteration = false
 	l.nodePrologue()
 	l.endPhase() // the writes of the main script (each phase submits its own: ring_write.go)
 	r := l.Alive()
 	if !r {
 		l.UpdateTime()
 	}
-	if mode == RunDefault && r && !l.stopFlag {
+	if mode == RunDefault && r && !l.stopFlag && !goOn {
 		l.UpdateTime()
 		l.observeIteration()
 		l.runTimers()
@@ -330,27 +332,41 @@ func (l *Loop) run(mode RunMode) (alive bool, err error) {
 // nodePrologue is what Node does before the loop's first phase: it drains the ticks and
 // microtasks queued before Run (the "main script"), then, if an immediate panicked in the
 // last Run, runs the rest of its batch before anything else, as Node's processImmediate runs
-// its outstanding queue right after an uncaught exception.
+// its outstanding queue right after an uncaught exception; or, if the drain that opens a
+// check phase panicked (and DeferDrain), the batch of immediates that check phase was to
+// run, as Node goes on to processImmediate. After a close callback panicked (and
+// DeferDrain), it runs the close callbacks left, as libuv goes on with its close phase.
 func (l *Loop) nodePrologue() {
+	checkStart := l.promise.checkStart && l.promise.deferDrain
+	closeRest := l.promise.closeRest && l.promise.deferDrain
+	l.promise.checkStart, l.promise.closeRest = false, false
 	if l.promise.deferDrain {
 		l.promise.deferDrain = false
 	} else {
 		l.drain()
 	}
-	if l.immediates.Outstanding() > 0 {
+	if l.immediates.Outstanding() > 0 || checkStart {
 		l.enter(PhaseCheck)
 		l.runImmediateBatch()
+	}
+	if closeRest {
+		l.runClosing()
 	}
 }
 
 // leave ends a Run: it turns a panic from a callback into a *PanicError.
 func (l *Loop) leave(alive *bool, err *error) {
 	l.leaveOwner()
+	inCheckDrain := l.promise.inCheckDrain // a panic there left it set
+	l.promise.inCheckDrain = false
 	if v := recover(); v != nil {
 		if f, ok := v.(failure); ok { // Fail
 			*err = f.err
 		} else {
 			*err = &PanicError{Value: v, Stack: debug.Stack()}
+			l.promise.checkStart = inCheckDrain
+			l.promise.closeRest = !inCheckDrain && l.metrics.phase == PhaseClose
+			l.promise.midIteration = !inCheckDrain && l.metrics.phase > PhaseTimers && l.metrics.phase <= PhasePoll
 		}
 		*alive = l.Alive()
 		l.stopFlag = false
@@ -473,6 +489,13 @@ func (l *Loop) deferPending(fn func()) { l.pending.Push(fn) }
 // panicked in an earlier check phase, the rest of its batch runs first, alone, as Node's
 // outstanding queue does.
 func (l *Loop) runImmediates() {
+	if l.ticks.Pending() {
+		// Left by an uncaught exception (DeferDrain): Node's check phase opens a callback
+		// scope of its own first (for its native immediates), whose end drains them.
+		l.promise.inCheckDrain = true
+		l.drain()
+		l.promise.inCheckDrain = false
+	}
 	if l.immediates.Len() == 0 {
 		return
 	}

@@ -15,6 +15,10 @@ type promiseHooks struct {
 	onClose       []func()      // run by Close, in registration order
 	runtime       any           // the promise package's state for this loop (RuntimeSlot)
 	deferDrain    bool          // the next Run does not drain before its first callback (DeferDrain)
+	midIteration  bool          // the last Run ended in a panic between its timers and check phases (DeferDrain)
+	inCheckDrain  bool          // the drain that opens a check phase is running (runImmediates)
+	checkStart    bool          // the last Run ended in a panic in that drain (DeferDrain)
+	closeRest     bool          // the last Run ended in a panic in a close callback (DeferDrain)
 }
 
 // RuntimeSlot returns what SetRuntimeSlot stored last, nil at first. The promise package keeps
