@@ -131,9 +131,10 @@ func (p *Promises) Access(path string, mode int) *promise.Promise[Void] {
 	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Access(path, mode, cb) })
 }
 
-// Realpath is fsPromises.realpath(path).
+// Realpath is fsPromises.realpath(path): libuv's realpath, as fs.realpath.native and not
+// fs.realpath's walk (a missing path fails as "realpath 'path'").
 func (p *Promises) Realpath(path string) *promise.Promise[string] {
-	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.Realpath(path, cb) })
+	return settle(p.fs.loop, func(cb func(error, string)) error { return p.fs.RealpathNative(path, cb) })
 }
 
 // Mkdtemp is fsPromises.mkdtemp(prefix).
