@@ -1,6 +1,7 @@
 package nodefs
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/uvgo/uvgo/nodeevents"
@@ -100,7 +101,8 @@ type StatWatcher struct {
 }
 
 // WatchFile is fs.watchFile(filename, {interval}, listener); interval 0 is Node's default,
-// 5007 ms. Calling it again for the same filename adds the listener to the same watcher.
+// 5007 ms. Calling it again for the same file, however its path is spelled ('f', './f',
+// its absolute path: Node's path.resolve), adds the listener to the same watcher.
 func (f *FS) WatchFile(filename string, interval time.Duration, listener func(curr, prev *Stats)) (*StatWatcher, error) {
 	if listener == nil {
 		return nil, argError("ERR_INVALID_ARG_TYPE", `The "listener" argument must be of type function. Received undefined`)
@@ -111,6 +113,7 @@ func (f *FS) WatchFile(filename string, interval time.Duration, listener func(cu
 	if interval <= 0 {
 		interval = 5007 * time.Millisecond
 	}
+	filename = resolvePath(filename)
 	if f.statWatchers == nil {
 		f.statWatchers = make(map[string]*StatWatcher)
 	}
@@ -131,15 +134,26 @@ func (f *FS) WatchFile(filename string, interval time.Duration, listener func(cu
 	return w, nil
 }
 
-// UnwatchFile is fs.unwatchFile(filename): it stops the watcher of filename and drops all
-// its listeners.
+// UnwatchFile is fs.unwatchFile(filename): it drops all the "change" listeners of the
+// file's watcher (found by the resolved path, as WatchFile) and stops it.
 func (f *FS) UnwatchFile(filename string) {
+	filename = resolvePath(filename)
 	w := f.statWatchers[filename]
 	if w == nil {
 		return
 	}
 	delete(f.statWatchers, filename)
+	w.RemoveAllListeners("change")
 	w.Stop()
+}
+
+// resolvePath is Node's path.resolve(p): absolute and clean (p as it is if the working
+// directory is unknown).
+func resolvePath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // Stop stops the watcher (it emits "stop" from a nextTick, as Node's).
