@@ -179,10 +179,11 @@ func (f *FS) StatSync(p string) (*Stats, error) {
 }
 
 // StatSyncNoThrow is fs.statSync(path, {throwIfNoEntry: false}): nil and no error for a
-// missing path (ENOENT or ENOTDIR), as Node's undefined.
+// missing path (ENOENT), as Node's undefined; a file used as a directory (ENOTDIR) still
+// fails, as in Node 20.
 func (f *FS) StatSyncNoThrow(p string) (*Stats, error) {
 	st, err := f.StatSync(p)
-	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
+	if errors.Is(err, syscall.ENOENT) {
 		return nil, nil
 	}
 	return st, err
