@@ -114,7 +114,9 @@ next();
 			func(cb func(...any)) error {
 				return fs.Chown("f", syscall.Getuid(), syscall.Getgid(), func(e error) { cb("chown own", show(e)) })
 			},
-			func(cb func(...any)) error { return fs.Chown("nope", 0, 0, func(e error) { cb("chown missing", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Chown("nope", 0, 0, func(e error) { cb("chown missing", show(e)) })
+			},
 			func(cb func(...any)) error {
 				return fs.Truncate("f", 3, func(e error) { c, _ := fs.ReadFileStringSync("f", "latin1"); cb("truncate", show(e), c) })
 			},
@@ -146,7 +148,9 @@ next();
 				})
 			},
 			func(cb func(...any)) error { return fs.Link("m", "mh", func(e error) { cb("link dir", show(e)) }) },
-			func(cb func(...any)) error { return fs.Link("nope", "nh", func(e error) { cb("link missing", show(e)) }) },
+			func(cb func(...any)) error {
+				return fs.Link("nope", "nh", func(e error) { cb("link missing", show(e)) })
+			},
 			func(cb func(...any)) error {
 				return fs.Rename("m", "f", func(e error) { cb("rename dir over file", show(e)) })
 			},

@@ -3,7 +3,6 @@ package nodefs
 import (
 	"errors"
 	"os"
-	"path"
 	"strings"
 	"syscall"
 
@@ -324,73 +323,62 @@ func (f *FS) Mkdir(p string, opts *MkdirOptions, cb func(err error, first string
 	return start(err)
 }
 
-// mkdirp makes p and its missing parents, as Node's MKDirp: it works on the path's text
-// (dirname), and reports the first directory it made ("" if p existed).
+// mkdirp makes p and its missing parents as Node's MKDirp does, on the path's text: a
+// parent is the text before the last '/' (so './r/s' makes './r', 'p//q' makes 'p/', and
+// 'c/../d' makes 'c' and then 'c/..'), and the first directory it made is reported as
+// spelled ("" if none was made).
 func mkdirp(p string, mode uint32) (string, error) {
 	fail := func(err error) (string, error) { return "", &os.PathError{Op: "mkdir", Path: p, Err: err} }
-	var todo []string // the directories still to make, deepest first
-	cur := p
-	made := false
-	for {
-		err := mkdirOne(cur, mode)
-		if err == nil {
-			made = true
-			break
-		}
-		if err == syscall.ENOENT {
-			parent := path.Dir(cur)
-			if parent == cur {
-				return fail(err)
-			}
-			todo = append(todo, cur)
-			cur = parent
-			continue
-		}
-		if err == syscall.EEXIST {
-			if !isDir(cur) {
-				if cur == p {
-					return fail(syscall.EEXIST)
-				}
-				return fail(syscall.ENOTDIR)
-			}
-			if cur == p {
-				return "", nil
-			}
-			break
-		}
-		return fail(err)
-	}
 	first := ""
-	if made {
-		first = cur
-	}
-	for i := len(todo) - 1; i >= 0; i-- {
-		err := mkdirOne(todo[i], mode)
-		if err == syscall.EEXIST && isDir(todo[i]) { // made meanwhile by someone else
-			continue
+	stack := []string{p} // the paths still to make, the next one last
+	for len(stack) > 0 {
+		next := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		err := mkdirOne(next, mode)
+		if err == syscall.ENOENT {
+			dir := next
+			if i := strings.LastIndexByte(next, '/'); i >= 0 {
+				dir = next[:i]
+			}
+			if dir != next {
+				stack = append(stack, next, dir)
+				continue
+			}
+			if len(stack) > 0 {
+				continue
+			}
+			err = syscall.EEXIST
 		}
-		if err != nil {
+		switch err {
+		case nil:
+			if first == "" {
+				first = next
+			}
+		case syscall.EACCES, syscall.ENOSPC, syscall.ENOTDIR, syscall.EPERM:
 			return fail(err)
-		}
-		if first == "" {
-			first = todo[i]
+		default:
+			st, serr := os.Stat(next)
+			if serr != nil {
+				return fail(errnoOf(serr))
+			}
+			if !st.IsDir() {
+				if err == syscall.EEXIST && len(stack) > 0 {
+					return fail(syscall.ENOTDIR)
+				}
+				return fail(syscall.EEXIST)
+			}
 		}
 	}
 	return first, nil
 }
 
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
-}
-
-// mkdirOne is mkdir(2), reporting the bare errno.
+// mkdirOne is mkdir(2) with all of mode (the sticky and set-id bits too, as libuv's
+// mkdir), reporting the bare errno.
 func mkdirOne(p string, mode uint32) error {
-	err := os.Mkdir(p, os.FileMode(mode&0o777))
-	if err == nil {
-		return nil
+	if err := syscall.Mkdir(p, mode); err != nil {
+		return errnoOf(err)
 	}
-	return errnoOf(err)
+	return nil
 }
 
 // errnoOf is the errno inside err, or err itself if there is none.

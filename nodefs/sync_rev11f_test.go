@@ -194,5 +194,3 @@ func replaceWd(s, wd string) string {
 func rev10sJSONArray(n int, s string) string {
 	return "[" + strconv.Itoa(n) + "," + rev10sJSON(s) + "]"
 }
-
-
