@@ -322,11 +322,16 @@ func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
 	})
 }
 
-// ReadFileString is filehandle.readFile(encoding).
+// ReadFileString is filehandle.readFile(encoding): on a closed handle EBADF "file closed",
+// whatever the encoding; an unknown encoding then is ERR_INVALID_ARG_VALUE, as Node's
+// readFileHandle checks it.
 func (h *FileHandle) ReadFileString(encoding string) *promise.Promise[string] {
-	enc, ok := normEncoding(encoding)
-	if !ok {
-		return promise.Reject[string](h.fs.loop, unknownEncoding(encoding))
+	if h.fd < 0 {
+		return promise.Reject[string](h.fs.loop, h.closedErr("readFile"))
+	}
+	enc, err := checkEncoding(encoding)
+	if err != nil {
+		return promise.Reject[string](h.fs.loop, err)
 	}
 	return promise.Then(h.ReadFile(), func(b []byte) (string, error) { return encodeNorm(b, enc), nil }, nil)
 }
