@@ -41,7 +41,9 @@ fs.copyFile('/dev/null', 'z', (e) => { console.log('from dev null', showE(e), fs
 		rev10sMust(t, os.Symlink("t", "lt"))
 		rev10sMust(t, os.Symlink("f", "lf"))
 		steps := []func(cb func(a ...any)) error{
-			func(cb func(...any)) error { return fs.CopyFile("f", "f", 0, func(e error) { cb("self", show(e), read("f")) }) },
+			func(cb func(...any)) error {
+				return fs.CopyFile("f", "f", 0, func(e error) { cb("self", show(e), read("f")) })
+			},
 			func(cb func(...any)) error {
 				return fs.CopyFile("f", "long", 0, func(e error) { cb("over longer", show(e), read("long"), m("long")) })
 			},

@@ -430,7 +430,7 @@ func (f *FS) Rm(p string, opts *RmOptions, cb func(err error)) error {
 			return
 		}
 		var rerr error
-		if _, err := f.loop.QueueWork(func() { rerr = rimraf(p, o.Force) }, func(err error) {
+		if _, err := f.loop.QueueWork(func() { rerr = rimraf(p) }, func(err error) {
 			if err == nil {
 				err = rerr
 			}
@@ -447,31 +447,60 @@ func errRmIsDir(p string) *Error {
 		Message: "Path is a directory: rm returned EISDIR (is a directory) " + p, Err: syscall.EISDIR}
 }
 
-// rimraf removes p and, for a directory, everything under it.
-func rimraf(p string, force bool) error {
+// rimraf removes p as Node's rimraf: a file is unlinked; a directory is rmdir'ed, and only
+// if that fails ENOTEMPTY, EEXIST or EPERM are its children (named p + "/" + name, as
+// spelled) removed and the rmdir tried again. So 'd/.' fails EINVAL with its contents left
+// in place, and 'd/s/..' removes d's children. A path gone meanwhile (ENOENT) is success.
+func rimraf(p string) error {
 	st, err := os.Lstat(p)
 	if err != nil {
-		if force && errors.Is(err, syscall.ENOENT) {
+		if errors.Is(err, syscall.ENOENT) {
 			return nil
 		}
 		return withOp(err, "lstat", p)
 	}
-	if !st.IsDir() {
-		if err := syscall.Unlink(p); err != nil && !(force && err == syscall.ENOENT) {
-			return &os.PathError{Op: "unlink", Path: p, Err: err}
-		}
+	if st.IsDir() {
+		return rmdirTree(p, nil)
+	}
+	switch err := syscall.Unlink(p); err {
+	case nil, syscall.ENOENT:
 		return nil
+	case syscall.EISDIR, syscall.EPERM:
+		return rmdirTree(p, err)
+	default:
+		return &os.PathError{Op: "unlink", Path: p, Err: err}
+	}
+}
+
+// rmdirTree is Node's _rmdir: rmdir, and on a directory that is not empty, its children
+// and rmdir again. unlinkErr is the unlink failure that led here, reported if p turns out
+// not to be a directory.
+func rmdirTree(p string, unlinkErr error) error {
+	switch err := syscall.Rmdir(p); err {
+	case nil, syscall.ENOENT:
+		return nil
+	case syscall.ENOTEMPTY, syscall.EEXIST, syscall.EPERM:
+	case syscall.ENOTDIR:
+		if unlinkErr != nil {
+			return &os.PathError{Op: "unlink", Path: p, Err: unlinkErr}
+		}
+		return &os.PathError{Op: "rmdir", Path: p, Err: err}
+	default:
+		return &os.PathError{Op: "rmdir", Path: p, Err: err}
 	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
+		if errors.Is(err, syscall.ENOENT) {
+			return nil
+		}
 		return withOp(err, "scandir", p)
 	}
 	for _, e := range ents {
-		if err := rimraf(filepath.Join(p, e.Name()), force); err != nil {
+		if err := rimraf(p + "/" + e.Name()); err != nil {
 			return err
 		}
 	}
-	if err := syscall.Rmdir(p); err != nil && !(force && err == syscall.ENOENT) {
+	if err := syscall.Rmdir(p); err != nil && err != syscall.ENOENT {
 		return &os.PathError{Op: "rmdir", Path: p, Err: err}
 	}
 	return nil
