@@ -1,6 +1,7 @@
 package nodefs_test
 
 import (
+	"net"
 	"os"
 	"sort"
 	"strconv"
@@ -122,5 +123,35 @@ fs.stat('p', (e, s) => { console.log('cb p', kinds(s)); fs.lstat('l', (e, s) => 
 				})
 			})
 		}))
+	})
+}
+
+// A Unix socket's Stats and Dirent say isSocket, and nothing else.
+func TestRev11fStatsOfSocket(t *testing.T) {
+	const js = `
+const kinds = (s) => ['isFile', 'isDirectory', 'isSymbolicLink', 'isFIFO', 'isSocket', 'isCharacterDevice', 'isBlockDevice'].filter((m) => s[m]()).join(',');
+const srv = require('net').createServer().listen('sock', () => {
+  const s = fs.statSync('sock');
+  console.log('stat', kinds(s), s.mode.toString(8), s.size);
+  console.log('dirent', fs.readdirSync('.', { withFileTypes: true }).filter((d) => d.name === 'sock').map(kinds).join());
+  srv.close();
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		ln, err := net.Listen("unix", "sock")
+		rev10sMust(t, err)
+		defer ln.Close()
+		s, err := fs.StatSync("sock")
+		rev10sMust(t, err)
+		log("stat %s %o %d", rev11fKinds(s), s.Mode, s.Size)
+		ents, err := fs.ReaddirWithFileTypesSync(".")
+		rev10sMust(t, err)
+		var k []string
+		for _, d := range ents {
+			if d.Name == "sock" {
+				k = append(k, rev11fKinds(d))
+			}
+		}
+		log("dirent %s", strings.Join(k, ","))
 	})
 }
