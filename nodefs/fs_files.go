@@ -545,7 +545,9 @@ func (f *FS) Access(p string, mode int, cb func(err error)) error {
 
 // Realpath is fs.realpath(path, cb), Node's JavaScript walk: the path is made absolute, and
 // each prefix is lstat'ed and its links followed; a missing component fails as that
-// prefix's lstat ("ENOENT: no such file or directory, lstat '/missing'").
+// prefix's lstat ("ENOENT: no such file or directory, lstat '/missing'"), a dangling link
+// as its stat ("stat '/link'"). A link's target is resolved as text ('x/../y' is y, even
+// where x is a link).
 func (f *FS) Realpath(p string, cb func(err error, resolved string)) error {
 	if cb == nil {
 		return errNoCallback
@@ -601,14 +603,20 @@ func realpathJS(p string) (string, error) {
 		if links++; links > 40 {
 			return "", &os.PathError{Op: "stat", Path: next, Err: syscall.ELOOP}
 		}
+		// As Node's: the link is stat'ed before it is read (a dangling link or a loop fails
+		// there, naming the link), and its target and the rest of the path are resolved
+		// against its directory as text (path.resolve), then walked again from the root.
+		if _, err := os.Stat(next); err != nil {
+			return "", withOp(err, "stat", next)
+		}
 		target, err := os.Readlink(next)
 		if err != nil {
 			return "", withOp(err, "readlink", next)
 		}
-		if filepath.IsAbs(target) {
-			resolved = "/"
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(resolved, target)
 		}
-		rest = target + "/" + rest
+		resolved, rest = "/", filepath.Join(target, rest)
 	}
 	return resolved, nil
 }
