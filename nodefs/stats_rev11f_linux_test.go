@@ -1,6 +1,7 @@
 package nodefs_test
 
 import (
+	"math"
 	"net"
 	"os"
 	"sort"
@@ -153,5 +154,48 @@ const srv = require('net').createServer().listen('sock', () => {
 			}
 		}
 		log("dirent %s", strings.Join(k, ","))
+	})
+}
+
+// birthtimeMs is statx's birth time in node's milliseconds (sec*1e3 + nsec/1e6, printed
+// to the same digits) where the file system keeps one (/dev/null), and 0 where it does
+// not (/proc, /sys); blksize and blocks of /proc files are the kernel's.
+func TestRev11fStatsBirthtime(t *testing.T) {
+	const js = `
+for (const p of ['/proc/version', '/sys/kernel', '/dev/null']) {
+  const s = fs.statSync(p);
+  console.log(p, s.birthtimeMs, s.birthtime.getTime() === Math.round(s.birthtimeMs), s.blksize, s.blocks);
+}
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		for _, p := range []string{"/proc/version", "/sys/kernel", "/dev/null"} {
+			s, err := fs.StatSync(p)
+			rev10sMust(t, err)
+			ms := s.BirthtimeMs
+			log("%s %s %v %d %d", p, strconv.FormatFloat(ms, 'f', -1, 64), s.Birthtime.Round(time.Millisecond).UnixMilli() == int64(math.Round(ms)), s.Blksize, s.Blocks)
+		}
+	})
+}
+
+// /dev's Dirents and Stats: character and block devices (and a directory, a link) say so.
+func TestRev11fDevKinds(t *testing.T) {
+	const js = `
+const kinds = (s) => ['isFile', 'isDirectory', 'isSymbolicLink', 'isFIFO', 'isSocket', 'isCharacterDevice', 'isBlockDevice'].filter((m) => s[m]()).join(',');
+const names = ['null', 'zero', 'vda', 'sda', 'nvme0n1', 'loop0', 'pts', 'fd', 'stdin'];
+for (const d of fs.readdirSync('/dev', { withFileTypes: true })) {
+  if (names.includes(d.name)) console.log('dirent', d.name, kinds(d), d.parentPath, kinds(fs.lstatSync('/dev/' + d.name)));
+}
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		names := map[string]bool{"null": true, "zero": true, "vda": true, "sda": true, "nvme0n1": true, "loop0": true, "pts": true, "fd": true, "stdin": true}
+		ents, err := fs.ReaddirWithFileTypesSync("/dev")
+		rev10sMust(t, err)
+		for _, d := range ents {
+			if names[d.Name] {
+				s, err := fs.LstatSync("/dev/" + d.Name)
+				rev10sMust(t, err)
+				log("dirent %s %s %s %s", d.Name, rev11fKinds(d), d.ParentPath, rev11fKinds(s))
+			}
+		}
 	})
 }
