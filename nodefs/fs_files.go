@@ -430,7 +430,7 @@ func (f *FS) Rm(p string, opts *RmOptions, cb func(err error)) error {
 			return
 		}
 		var rerr error
-		if _, err := f.loop.QueueWork(func() { rerr = rimraf(p) }, func(err error) {
+		if _, err := f.loop.QueueWork(func() { rerr = rimraf(p, false) }, func(err error) {
 			if err == nil {
 				err = rerr
 			}
@@ -451,7 +451,8 @@ func errRmIsDir(p string) *Error {
 // if that fails ENOTEMPTY, EEXIST or EPERM are its children (named p + "/" + name, as
 // spelled) removed and the rmdir tried again. So 'd/.' fails EINVAL with its contents left
 // in place, and 'd/s/..' removes d's children. A path gone meanwhile (ENOENT) is success.
-func rimraf(p string) error {
+// sync is rmSync's rimrafSync rather than the callback's rimraf (see rmdirTree).
+func rimraf(p string, sync bool) error {
 	st, err := os.Lstat(p)
 	if err != nil {
 		if errors.Is(err, syscall.ENOENT) {
@@ -460,13 +461,13 @@ func rimraf(p string) error {
 		return withOp(err, "lstat", p)
 	}
 	if st.IsDir() {
-		return rmdirTree(p, nil)
+		return rmdirTree(p, nil, sync)
 	}
 	switch err := syscall.Unlink(p); err {
 	case nil, syscall.ENOENT:
 		return nil
 	case syscall.EISDIR, syscall.EPERM:
-		return rmdirTree(p, err)
+		return rmdirTree(p, err, sync)
 	default:
 		return &os.PathError{Op: "unlink", Path: p, Err: err}
 	}
@@ -474,8 +475,10 @@ func rimraf(p string) error {
 
 // rmdirTree is Node's _rmdir: rmdir, and on a directory that is not empty, its children
 // and rmdir again. unlinkErr is the unlink failure that led here, reported if p turns out
-// not to be a directory.
-func rmdirTree(p string, unlinkErr error) error {
+// not to be a directory; if there was none (lstat said directory: a link to one named with
+// a trailing slash), Node's callback rimraf reports that absent error, so succeeds having
+// removed nothing, and its rimrafSync throws the rmdir's ENOTDIR.
+func rmdirTree(p string, unlinkErr error, sync bool) error {
 	switch err := syscall.Rmdir(p); err {
 	case nil, syscall.ENOENT:
 		return nil
@@ -483,6 +486,9 @@ func rmdirTree(p string, unlinkErr error) error {
 	case syscall.ENOTDIR:
 		if unlinkErr != nil {
 			return &os.PathError{Op: "unlink", Path: p, Err: unlinkErr}
+		}
+		if !sync {
+			return nil
 		}
 		return &os.PathError{Op: "rmdir", Path: p, Err: err}
 	default:
@@ -496,7 +502,7 @@ func rmdirTree(p string, unlinkErr error) error {
 		return withOp(err, "scandir", p)
 	}
 	for _, e := range ents {
-		if err := rimraf(p + "/" + e.Name()); err != nil {
+		if err := rimraf(p+"/"+e.Name(), sync); err != nil {
 			return err
 		}
 	}

@@ -59,3 +59,42 @@ fs.rm('d/s/.', { recursive: true }, (e) => {
 		}))
 	})
 }
+
+// rm recursive of a link to a directory named with a trailing slash: lstat sees the
+// directory, rmdir fails ENOTDIR; node's rimraf then reports the (absent) unlink error, so
+// the callback and promise APIs succeed and remove nothing, while rmSync throws the rmdir
+// error.
+func TestRev11fRmRecursiveLinkWithSlash(t *testing.T) {
+	const js = `
+function showE(e) { return e ? [e.code, e.errno, e.syscall, e.path, e.dest, '|', e.message].join(' ') : 'null'; }
+fs.mkdirSync('d'); fs.writeFileSync('d/x', ''); fs.symlinkSync('d', 'lnk');
+try { fs.rmSync('lnk/', { recursive: true }); console.log('sync ok'); } catch (e) { console.log('sync', showE(e)); }
+console.log('left', fs.existsSync('d/x'), fs.existsSync('lnk'));
+fs.rm('lnk/', { recursive: true }, (e) => {
+  console.log('cb', showE(e), fs.existsSync('d/x'), fs.existsSync('lnk'));
+  fs.promises.rm('lnk/', { recursive: true, force: true }).then(() => console.log('promise ok', fs.existsSync('d/x'), fs.existsSync('lnk')), (e) => console.log('promise', showE(e)));
+});
+`
+	rev10sDiff(t, js, func(t *testing.T, l *uvloop.Loop, fs *nodefs.FS, log func(string, ...any)) {
+		show := rev10sErrFields
+		rev10sMust(t, os.Mkdir("d", 0o777))
+		rev10sMust(t, fs.WriteFileSync("d/x", nil, nil))
+		rev10sMust(t, os.Symlink("d", "lnk"))
+		if err := fs.RmSync("lnk/", &nodefs.RmOptions{Recursive: true}); err != nil {
+			log("sync %s", show(err))
+		} else {
+			log("sync ok")
+		}
+		log("left %v %v", fs.ExistsSync("d/x"), fs.ExistsSync("lnk"))
+		rev10sMust(t, fs.Rm("lnk/", &nodefs.RmOptions{Recursive: true}, func(e error) {
+			log("cb %s %v %v", show(e), fs.ExistsSync("d/x"), fs.ExistsSync("lnk"))
+			promise.Then(fs.Promises().Rm("lnk/", &nodefs.RmOptions{Recursive: true, Force: true}), func(nodefs.Void) (int, error) {
+				log("promise ok %v %v", fs.ExistsSync("d/x"), fs.ExistsSync("lnk"))
+				return 0, nil
+			}, func(e error) (int, error) {
+				log("promise %s", show(e))
+				return 0, nil
+			})
+		}))
+	})
+}

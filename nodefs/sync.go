@@ -309,7 +309,7 @@ func (f *FS) RmSync(p string, opts *RmOptions) error {
 	if r.Stat().IsDir() && !o.Recursive {
 		return errRmIsDir(p)
 	}
-	return fromErr(rimraf(p))
+	return fromErr(rimraf(p, true))
 }
 
 // RenameSync is fs.renameSync(oldPath, newPath).
