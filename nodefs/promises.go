@@ -162,6 +162,11 @@ func (p *Promises) Chmod(path string, mode uint32) *promise.Promise[Void] {
 	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Chmod(path, mode, cb) })
 }
 
+// Chown is fsPromises.chown(path, uid, gid).
+func (p *Promises) Chown(path string, uid, gid int) *promise.Promise[Void] {
+	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Chown(path, uid, gid, cb) })
+}
+
 // Truncate is fsPromises.truncate(path, len).
 func (p *Promises) Truncate(path string, n int64) *promise.Promise[Void] {
 	return settleVoid(p.fs.loop, func(cb func(error)) error { return p.fs.Truncate(path, n, cb) })
@@ -290,6 +295,21 @@ func (h *FileHandle) Truncate(n int64) *promise.Promise[Void] {
 // Sync is filehandle.sync().
 func (h *FileHandle) Sync() *promise.Promise[Void] {
 	return hold(h, "fsync", func(fd int, cb func(error, Void)) error { return h.fs.Fsync(fd, voidCb(cb)) })
+}
+
+// Datasync is filehandle.datasync().
+func (h *FileHandle) Datasync() *promise.Promise[Void] {
+	return hold(h, "fdatasync", func(fd int, cb func(error, Void)) error { return h.fs.Fdatasync(fd, voidCb(cb)) })
+}
+
+// Chmod is filehandle.chmod(mode).
+func (h *FileHandle) Chmod(mode uint32) *promise.Promise[Void] {
+	return hold(h, "fchmod", func(fd int, cb func(error, Void)) error { return h.fs.Fchmod(fd, mode, voidCb(cb)) })
+}
+
+// Utimes is filehandle.utimes(atime, mtime).
+func (h *FileHandle) Utimes(atime, mtime time.Time) *promise.Promise[Void] {
+	return hold(h, "futimes", func(fd int, cb func(error, Void)) error { return h.fs.Futimes(fd, atime, mtime, voidCb(cb)) })
 }
 
 // ReadFile is filehandle.readFile(): the rest of the file from its position.
