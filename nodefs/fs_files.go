@@ -118,7 +118,7 @@ func (c *readFileCtx) statted(r *uvloop.FSReq) {
 	st := r.Stat()
 	if st.IsRegular() {
 		if st.Size > readFileMax {
-			c.closeWith(&Error{Code: "ERR_FS_FILE_TOO_LARGE", Message: "File size (" + itoa(st.Size) + ") is greater than 2 GiB"})
+			c.closeWith(errFileTooLarge(st.Size))
 			return
 		}
 		c.size = int(st.Size)
@@ -191,6 +191,12 @@ func (c *readFileCtx) closed(r *uvloop.FSReq) {
 		return
 	}
 	c.cb(nil, c.buf)
+}
+
+// errFileTooLarge is Node's ERR_FS_FILE_TOO_LARGE, of a regular file that readFile will not
+// read (larger than kIoMaxLength).
+func errFileTooLarge(size int64) *Error {
+	return &Error{Code: "ERR_FS_FILE_TOO_LARGE", Message: "File size (" + itoa(size) + ") is greater than 2 GiB"}
 }
 
 func itoa(n int64) string {

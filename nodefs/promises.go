@@ -312,11 +312,12 @@ func (h *FileHandle) Utimes(atime, mtime time.Time) *promise.Promise[Void] {
 	return hold(h, "futimes", func(fd int, cb func(error, Void)) error { return h.fs.Futimes(fd, atime, mtime, voidCb(cb)) })
 }
 
-// ReadFile is filehandle.readFile(): the rest of the file from its position.
+// ReadFile is filehandle.readFile(): the rest of the file from its position. As Node's, it
+// fstats the file first: a regular file larger than 2 GiB fails ERR_FS_FILE_TOO_LARGE.
 func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
 	return hold(h, "readFile", func(fd int, cb func(error, []byte)) error {
 		var out []byte
-		buf := make([]byte, readFileChunk)
+		var buf []byte
 		var step func()
 		step = func() {
 			if err := h.fs.Read(fd, buf, 0, len(buf), -1, func(err error, n int, _ []byte) {
@@ -337,8 +338,18 @@ func (h *FileHandle) ReadFile() *promise.Promise[[]byte] {
 				cb(err, nil)
 			}
 		}
-		step()
-		return nil
+		return h.fs.Fstat(fd, func(err error, st *Stats) {
+			if err != nil {
+				cb(err, nil)
+				return
+			}
+			if st.IsFile() && st.Size > readFileMax {
+				cb(errFileTooLarge(st.Size), nil)
+				return
+			}
+			buf = make([]byte, readFileChunk)
+			step()
+		})
 	})
 }
 

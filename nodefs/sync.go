@@ -42,7 +42,7 @@ func (f *FS) readAllSync(r *uvloop.FSReq, fd int) ([]byte, error) {
 	size := 0
 	if st.IsRegular() {
 		if st.Size > readFileMax {
-			return nil, &Error{Code: "ERR_FS_FILE_TOO_LARGE", Message: "File size (" + itoa(st.Size) + ") is greater than 2 GiB"}
+			return nil, errFileTooLarge(st.Size)
 		}
 		size = int(st.Size)
 	}
