@@ -12,7 +12,7 @@ import (
 )
 
 // An empty path reaches the system in every callback call and fails there with node's
-// error ("ENOENT: no such file or directory, lstat ''", the paths quoted even when empty),
+// error ("ENOENT: no such file or directory, lstat ”", the paths quoted even when empty),
 // except fs.realpath's walk (the working directory) and rm with force (nothing to do).
 func TestRev11fEmptyPaths(t *testing.T) {
 	const js = `
@@ -90,7 +90,9 @@ const steps = [
 			}},
 			{"truncate", func(d func()) error { return fs.Truncate("", 0, func(e error) { noV("truncate")(e); d() }) }},
 			{"readFile", func(d func()) error { return fs.ReadFile("", func(e error, _ []byte) { res("readFile", e, ""); d() }) }},
-			{"writeFile", func(d func()) error { return fs.WriteFile("", []byte("x"), nil, func(e error) { noV("writeFile")(e); d() }) }},
+			{"writeFile", func(d func()) error {
+				return fs.WriteFile("", []byte("x"), nil, func(e error) { noV("writeFile")(e); d() })
+			}},
 			{"appendFile", func(d func()) error {
 				return fs.AppendFile("", []byte("x"), nil, func(e error) { noV("appendFile")(e); d() })
 			}},
