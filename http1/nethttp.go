@@ -480,11 +480,16 @@ func takeHeader(hdr http.Header, trailer []string, add func(name, value string) 
 			continue
 		}
 		for _, v := range vs {
+			if strings.ContainsAny(v, "\r\n") {
+				v = newlineToSpace.Replace(v) // as net/http's Header.Write does
+			}
 			add(k, v)
 		}
 	}
 	return trailer, f
 }
+
+var newlineToSpace = strings.NewReplacer("\n", " ", "\r", " ")
 
 // bodyAllowed reports whether a response with status may have a body (net/http's
 // bodyAllowedForStatus).
@@ -704,7 +709,10 @@ func (p *workerPool) serve(w *Response, r *Request) {
 	x.cond.L = &x.mu
 	x.hdr = http.Header{}
 	if r.HasBody() {
-		req.Body = &workerBody{x: x}
+		req.Body = &workerBody{x: x, expect: r.Expect100}
+		if r.Expect100 {
+			r.HoldContinue() // net/http sends the 100 when the handler first reads the body
+		}
 		r.OnBody(x.data, x.end)
 	} else {
 		x.bodyEnd = true
@@ -882,12 +890,17 @@ func (x *exchange) drained() {
 
 // workerBody is the request body a worker reads.
 type workerBody struct {
-	x   *exchange
-	cur []byte
+	x      *exchange
+	cur    []byte
+	expect bool // the 100 (Continue) is still to be sent, at the first Read
 }
 
 func (b *workerBody) Read(p []byte) (int, error) {
 	x := b.x
+	if b.expect {
+		b.expect = false
+		x.post(x.w.WriteContinue)
+	}
 	if len(b.cur) == 0 {
 		x.mu.Lock()
 		for len(x.chunks) == 0 && !x.bodyEnd {

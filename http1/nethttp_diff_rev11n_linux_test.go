@@ -317,6 +317,29 @@ func TestNetHTTPDiffResponseWriterRev11n(t *testing.T) {
 				w.WriteHeader(100)
 				w.WriteHeader(200)
 			})},
+		{name: "newlineInValue", raw: getClose, methods: []string{"GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("X-N", "a\r\nb")
+				w.Header().Set("X-Space", " pad ")
+				io.WriteString(w, "x")
+			})},
+		{name: "controllerFlush", raw: getClose, methods: []string{"GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
+				io.WriteString(w, "abc")
+				obs.add("flush %v", http.NewResponseController(w).Flush())
+				io.WriteString(w, "def")
+			})},
+		{name: "http10KeepAlive", skipBlocking: "FromNetHTTPBlocking frames a body it did not know the length of at its first write by closing, for HTTP/1.0 (documented: no Content-Length unless the handler sets one)", raw: "GET /x HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /y HTTP/1.0\r\n\r\n", methods: []string{"GET", "GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
+		{name: "unreadBody", raw: "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n0123456789" + getClose, methods: []string{"POST", "GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
+		{name: "unreadChunked", raw: "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + strings.Repeat("400\r\n"+strings.Repeat("c", 1024)+"\r\n", 40) + "0\r\n\r\n" + getClose, methods: []string{"POST", "GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
+		{name: "expectRead", raw: "POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc" + getClose, methods: []string{"POST", "GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
+				b, err := io.ReadAll(r.Body)
+				obs.add("body %q %v", b, err)
+			})},
 		{name: "trailerPrefix", raw: getClose, methods: []string{"GET"},
 			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
 				w.(http.Flusher).Flush()
@@ -386,4 +409,56 @@ func TestNetHTTPDiffRequestRev11n(t *testing.T) {
 		{name: "form", raw: "POST /f HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 7\r\nConnection: close\r\n\r\na=1&b=2", methods: []string{"POST"}, handler: dump},
 		{name: "length", raw: "PUT /l HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello" + getClose, methods: []string{"PUT", "GET"}, handler: dump},
 	})
+}
+
+// TestNetHTTPBlockingExpectRev11n: a client that sends "Expect: 100-continue" and waits
+// gets no 100 (Continue) from a handler that answers without reading the body, as from
+// net/http's server; and gets it from one that reads. (FromNetHTTP reads the body before
+// the handler runs, and sends the 100 then: documented.)
+func TestNetHTTPBlockingExpectRev11n(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/read" {
+			b, _ := io.ReadAll(r.Body)
+			w.Write(b)
+			return
+		}
+		w.WriteHeader(403)
+	})
+	first := func(t *testing.T, addr, path string) string {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(20 * time.Second)) // a deadlock guard
+		io.WriteString(c, "POST "+path+" HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
+		br := bufio.NewReader(c)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			return err.Error()
+		}
+		got := resp.Status
+		if resp.StatusCode == 100 {
+			io.WriteString(c, "abc")
+			if resp, err = http.ReadResponse(br, nil); err != nil {
+				return got + ", " + err.Error()
+			}
+			b, _ := io.ReadAll(resp.Body)
+			got += ", " + resp.Status + " " + string(b)
+		}
+		return got
+	}
+	hs := httptest.NewServer(h)
+	want := []string{first(t, hs.Listener.Addr().String(), "/no"), first(t, hs.Listener.Addr().String(), "/read")}
+	hs.Close()
+	for _, m := range looptest.Modes {
+		t.Run(m.Name, func(t *testing.T) {
+			ts := startServerOn(t, m.Opts, FromNetHTTPBlocking(h, 2))
+			for i, path := range []string{"/no", "/read"} {
+				if got := first(t, ts.addr, path); got != want[i] {
+					t.Errorf("%s: %q; net/http %q", path, got, want[i])
+				}
+			}
+		})
+	}
 }
