@@ -28,7 +28,8 @@ import (
 //     streams back through the loop (its writes block while the connection's output is
 //     past the high-water mark); http.Flusher works. Use it for handlers that block.
 //
-// With FromNetHTTPBlocking the request's Context is canceled when the connection closes or
+// With FromNetHTTPBlocking the request's Context is canceled when the connection closes, the
+// client ends its side of it (as net/http's server does; the response still goes out), or
 // the handler returns (with FromNetHTTP it is context.Background(): nothing can happen
 // while the handler runs); RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
 // head follows net/http's rules where they matter to clients: a Content-Type sniffed from
@@ -718,6 +719,7 @@ func (p *workerPool) serve(w *Response, r *Request) {
 		x.bodyEnd = true
 	}
 	w.OnClose(x.connClosed)
+	w.c.onEOF = x.cancel // net/http cancels the Context when the client ends its stream
 	if p.running < p.max {
 		p.start(x)
 	} else {
