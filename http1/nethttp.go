@@ -384,9 +384,13 @@ type loopBody struct {
 	off     int
 	trailer http.Header  // the trailer fields, set in *dst at EOF
 	dst     *http.Header // the request's Trailer
+	closed  bool
 }
 
 func (b *loopBody) Read(p []byte) (int, error) {
+	if b.closed {
+		return 0, http.ErrBodyReadAfterClose
+	}
 	if b.off >= len(b.b) {
 		if b.trailer != nil {
 			mergeTrailer(b.dst, b.trailer)
@@ -399,7 +403,11 @@ func (b *loopBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *loopBody) Close() error { return nil }
+// Close makes further reads fail, as net/http's body does.
+func (b *loopBody) Close() error {
+	b.closed = true
+	return nil
+}
 
 // netWriter is the http.ResponseWriter of FromNetHTTP: on the loop goroutine.
 //
@@ -895,9 +903,13 @@ type workerBody struct {
 	x      *exchange
 	cur    []byte
 	expect bool // the 100 (Continue) is still to be sent, at the first Read
+	closed bool
 }
 
 func (b *workerBody) Read(p []byte) (int, error) {
+	if b.closed {
+		return 0, http.ErrBodyReadAfterClose
+	}
 	x := b.x
 	if b.expect {
 		b.expect = false
@@ -938,7 +950,11 @@ func (b *workerBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *workerBody) Close() error { return nil }
+// Close makes further reads fail, as net/http's body does.
+func (b *workerBody) Close() error {
+	b.closed = true
+	return nil
+}
 
 // workerWriter is the http.ResponseWriter of FromNetHTTPBlocking: on the worker goroutine.
 // As net/http's (and netWriter), it takes the header's fields when the status is set.

@@ -401,6 +401,15 @@ func TestNetHTTPDiffRequestRev11n(t *testing.T) {
 		{name: "origin", raw: "GET /a/b?c=d&e HTTP/1.1\r\nHost: example.com\r\nX-Rep: 1\r\nx-rep: 2\r\nuser-agent: u\r\nConnection: close\r\n\r\n", methods: []string{"GET"}, handler: dump},
 		{name: "absolute", raw: "GET http://example.com:8080/p%20q?x=1 HTTP/1.1\r\nHost: other\r\nConnection: close\r\n\r\n", methods: []string{"GET"}, handler: dump},
 		{name: "undeclaredTrailer", raw: "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\nx-u: 1\r\nX-U: 2\r\n\r\n", methods: []string{"POST"}, handler: dump},
+		{name: "readAfterClose", raw: "PUT /l HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", methods: []string{"PUT"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
+				b := make([]byte, 2)
+				n, err := io.ReadFull(r.Body, b) // (a streamed body's Read may return 1)
+				obs.add("read %d %v", n, err)
+				obs.add("close %v", r.Body.Close())
+				n, err = r.Body.Read(b)
+				obs.add("read after close %d %v", n, err)
+			})},
 		{name: "absoluteNoHost", raw: "GET http://example.com/ HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n", methods: []string{"GET"}, handler: dump},
 		{name: "pipelined", raw: "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTrailer: X-A\r\n\r\n1\r\nz\r\n0\r\nX-A: a\r\n\r\n" +
 			"POST /b HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\ny\r\n0\r\n\r\n" + getClose, methods: []string{"POST", "POST", "GET"}, handler: dump},
