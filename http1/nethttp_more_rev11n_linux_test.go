@@ -75,4 +75,3 @@ func TestNetHTTPBlockingContextCanceledRev11n(t *testing.T) {
 		})
 	}
 }
-
