@@ -763,6 +763,10 @@ func (x *exchange) post(fn func()) { x.c.s.loop.Post(fn) }
 // data and end run on the loop: the body's bytes for the worker.
 func (x *exchange) data(b []byte) {
 	x.mu.Lock()
+	if x.closed { // the handler returned: what it did not read is dropped
+		x.mu.Unlock()
+		return
+	}
 	x.chunks = append(x.chunks, append([]byte(nil), b...))
 	x.queued += len(b)
 	pause := x.queued > x.c.s.o.highWater && !x.paused
@@ -815,10 +819,14 @@ func (x *exchange) finish(head, tr http.Header, status int, panicked any) {
 		}
 	}
 	x.mu.Lock()
-	closed := x.closed
-	x.closed = true
+	closed, paused := x.closed, x.paused
+	x.closed, x.paused = true, false
+	x.chunks, x.queued = nil, 0 // the body the handler left unread
 	x.cond.Broadcast()
 	x.mu.Unlock()
+	if paused {
+		x.c.resume(pauseUser) // else the rest of the body, and the next request, never come
+	}
 	if closed || x.w.Ended() {
 		return
 	}

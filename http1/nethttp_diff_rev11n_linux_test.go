@@ -55,6 +55,8 @@ type diffCase struct {
 	// every body whose length the handler did not set, where net/http sets a length on a
 	// short one; documented).
 	exactFraming bool
+	// wholeOnly sends the bytes whole only (too many to send one at a time).
+	wholeOnly bool
 	// skipLoop names why FromNetHTTP is not compared, if it is not.
 	skipLoop string
 }
@@ -156,7 +158,11 @@ func runDiff(t *testing.T, cases []diffCase) {
 	for _, dc := range cases {
 		t.Run(dc.name, func(t *testing.T) {
 			ref := map[bool]string{}
-			for _, bytewise := range []bool{false, true} {
+			sends := []bool{false, true}
+			if dc.wholeOnly {
+				sends = sends[:1]
+			}
+			for _, bytewise := range sends {
 				obs := &obsLog{}
 				hs := httptest.NewUnstartedServer(dc.handler(obs))
 				hs.Config.ErrorLog = log.New(io.Discard, "", 0)
@@ -181,7 +187,7 @@ func runDiff(t *testing.T, cases []diffCase) {
 							h = FromNetHTTPBlocking(dc.handler(obs), 2)
 						}
 						ts := startServerOn(t, m.Opts, h)
-						for _, bytewise := range []bool{false, true} {
+						for _, bytewise := range sends {
 							raw, end := exchangeRaw(t, ts.addr, dc.raw, bytewise)
 							got := describeResponses(raw, dc.methods, end) + "\n--- observed\n" + obs.String()
 							want := ref[bytewise]
@@ -334,6 +340,8 @@ func TestNetHTTPDiffResponseWriterRev11n(t *testing.T) {
 		{name: "unreadBody", raw: "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n0123456789" + getClose, methods: []string{"POST", "GET"},
 			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
 		{name: "unreadChunked", raw: "POST /x HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n" + strings.Repeat("400\r\n"+strings.Repeat("c", 1024)+"\r\n", 40) + "0\r\n\r\n" + getClose, methods: []string{"POST", "GET"},
+			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
+		{name: "unreadLarge", wholeOnly: true, raw: "POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 204800\r\n\r\n" + strings.Repeat("L", 204800) + getClose, methods: []string{"POST", "GET"},
 			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.URL.Path) })},
 		{name: "expectRead", raw: "POST /x HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc" + getClose, methods: []string{"POST", "GET"},
 			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
