@@ -169,7 +169,7 @@ func (nc *netConn) request(c *conn, r *Request) *http.Request {
 	default:
 		req.ContentLength = r.ContentLength
 	}
-	if r.body != nil {
+	if r.body != nil || r.Chunked { // (an empty chunked body may still have trailers)
 		nc.body = loopBody{b: r.body}
 		if r.Chunked {
 			nc.body.trailer, nc.body.dst = trailerHeader(r.Trailers()), &req.Trailer
@@ -420,7 +420,7 @@ type netWriter struct {
 	hdr     http.Header
 	req     *http.Request
 	status  int
-	sent    bool   // the head is gathered in w
+	sent    bool   // buf went to w, after the head
 	buf     []byte // up to 4 KiB held back so that a short body gets a Content-Length
 	done    bool
 	trailer []string

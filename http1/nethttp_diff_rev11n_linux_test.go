@@ -408,6 +408,7 @@ func TestNetHTTPDiffRequestRev11n(t *testing.T) {
 	runDiff(t, []diffCase{
 		{name: "origin", raw: "GET /a/b?c=d&e HTTP/1.1\r\nHost: example.com\r\nX-Rep: 1\r\nx-rep: 2\r\nuser-agent: u\r\nConnection: close\r\n\r\n", methods: []string{"GET"}, handler: dump},
 		{name: "absolute", raw: "GET http://example.com:8080/p%20q?x=1 HTTP/1.1\r\nHost: other\r\nConnection: close\r\n\r\n", methods: []string{"GET"}, handler: dump},
+		{name: "emptyChunkedTrailer", raw: "POST /c HTTP/1.1\r\nHost: h\r\nTrailer: X-T\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\nX-T: tv\r\n\r\n", methods: []string{"POST"}, handler: dump},
 		{name: "undeclaredTrailer", raw: "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n0\r\nx-u: 1\r\nX-U: 2\r\n\r\n", methods: []string{"POST"}, handler: dump},
 		{name: "readAfterClose", raw: "PUT /l HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello", methods: []string{"PUT"},
 			handler: hf(func(obs *obsLog, w http.ResponseWriter, r *http.Request) {
