@@ -58,6 +58,7 @@ type conn struct {
 
 	onData   func([]byte)
 	onEnd    func(error)
+	onEOF    func()  // FromNetHTTPBlocking's: the client ended its stream while the response is under way
 	bufH     Handler // BufferBody's handler, while it gathers
 	gather   func([]byte)
 	gathered func(error)
@@ -172,6 +173,9 @@ func (c *conn) clientEnded(err error) {
 		c.closeNow()
 	case err == io.EOF && c.phase == phaseRespond && c.bodyDone:
 		c.w.closeAfter = true // a half-close after the request: answer, then close
+		if c.onEOF != nil {
+			c.onEOF()
+		}
 	case err == io.EOF && c.phase == phaseClosing:
 		// the last response is being written: then close
 	case err == io.EOF && c.cutShort():
@@ -425,7 +429,7 @@ func (c *conn) finish() {
 	c.bodyDone = false
 	c.discard = 0
 	c.sent100, c.holdContinue = false, false
-	c.onData, c.onEnd = nil, nil
+	c.onData, c.onEnd, c.onEOF = nil, nil, nil
 	c.body, c.detach = c.body[:0], c.detach[:0]
 	if cap(c.body) > keepBuf {
 		c.body = nil

@@ -28,7 +28,8 @@ import (
 //     streams back through the loop (its writes block while the connection's output is
 //     past the high-water mark); http.Flusher works. Use it for handlers that block.
 //
-// With FromNetHTTPBlocking the request's Context is canceled when the connection closes or
+// With FromNetHTTPBlocking the request's Context is canceled when the connection closes, the
+// client ends its side of it (as net/http's server does; the response still goes out), or
 // the handler returns (with FromNetHTTP it is context.Background(): nothing can happen
 // while the handler runs); RemoteAddr is the peer's address (TCP) or "" (pipes); the response's
 // head follows net/http's rules where they matter to clients: a Content-Type sniffed from
@@ -156,7 +157,7 @@ func (nc *netConn) request(c *conn, r *Request) *http.Request {
 		u = parseTarget(req.Method, target)
 	}
 	req.URL = u
-	if req.Host == "" {
+	if u.Host != "" { // net/http: an absolute-form target's host is the request's
 		req.Host = u.Host
 	}
 	switch {
@@ -164,11 +165,15 @@ func (nc *netConn) request(c *conn, r *Request) *http.Request {
 		req.ContentLength = -1
 		req.TransferEncoding = []string{"chunked"}
 		delete(hdr, "Transfer-Encoding")
+		req.Trailer = declaredTrailer(hdr)
 	default:
 		req.ContentLength = r.ContentLength
 	}
-	if r.body != nil {
+	if r.body != nil || r.Chunked { // (an empty chunked body may still have trailers)
 		nc.body = loopBody{b: r.body}
+		if r.Chunked {
+			nc.body.trailer, nc.body.dst = trailerHeader(r.Trailers()), &req.Trailer
+		}
 		req.Body = &nc.body
 	}
 	req.RemoteAddr = c.remoteAddr()
@@ -215,7 +220,7 @@ func (nc *netConn) done() {
 	if cap(buf) > 4096 {
 		buf = nil
 	}
-	nc.rw = netWriter{hdr: hdr, buf: buf}
+	nc.rw = netWriter{hdr: hdr, buf: buf, trailer: nc.rw.trailer[:0]}
 }
 
 // fastRequestURI sets *u to what url.ParseRequestURI makes of target, for the common
@@ -311,7 +316,7 @@ func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 	}
 	u := parseTarget(req.Method, req.RequestURI)
 	req.URL = u
-	if req.Host == "" {
+	if u.Host != "" { // net/http: an absolute-form target's host is the request's
 		req.Host = u.Host
 	}
 	switch {
@@ -319,6 +324,7 @@ func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 		req.ContentLength = -1
 		req.TransferEncoding = []string{"chunked"}
 		delete(req.Header, "Transfer-Encoding")
+		req.Trailer = declaredTrailer(req.Header)
 	default:
 		req.ContentLength = r.ContentLength
 	}
@@ -326,14 +332,70 @@ func newNetRequestNoContext(c *conn, r *Request) *http.Request {
 	return req
 }
 
+// declaredTrailer is a request's Trailer as net/http's server makes it before the body is
+// read: the names the "Trailer" field declares, with no values; nil if it declares none.
+// It takes the "Trailer" field out of hdr, as net/http does for a chunked body.
+func declaredTrailer(hdr http.Header) http.Header {
+	var t http.Header
+	for _, v := range hdr["Trailer"] {
+		for _, name := range strings.Split(v, ",") {
+			switch name = textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(name)); name {
+			case "", "Transfer-Encoding", "Content-Length", "Trailer":
+			default:
+				if t == nil {
+					t = make(http.Header)
+				}
+				t[name] = nil
+			}
+		}
+	}
+	delete(hdr, "Trailer")
+	return t
+}
+
+// trailerHeader copies a chunked body's trailer fields; nil if there are none.
+func trailerHeader(fields []Header) http.Header {
+	if len(fields) == 0 {
+		return nil
+	}
+	t := make(http.Header, len(fields))
+	for _, f := range fields {
+		k := textproto.CanonicalMIMEHeaderKey(string(f.Name))
+		t[k] = append(t[k], string(f.Value))
+	}
+	return t
+}
+
+// mergeTrailer sets the request's Trailer values once its body is read to the end (as
+// net/http's body does at EOF).
+func mergeTrailer(dst *http.Header, src http.Header) {
+	if *dst == nil {
+		*dst = src
+		return
+	}
+	for k, vs := range src {
+		(*dst)[k] = vs
+	}
+}
+
 // loopBody is a body read in full before the handler runs.
 type loopBody struct {
-	b   []byte
-	off int
+	b       []byte
+	off     int
+	trailer http.Header  // the trailer fields, set in *dst at EOF
+	dst     *http.Header // the request's Trailer
+	closed  bool
 }
 
 func (b *loopBody) Read(p []byte) (int, error) {
+	if b.closed {
+		return 0, http.ErrBodyReadAfterClose
+	}
 	if b.off >= len(b.b) {
+		if b.trailer != nil {
+			mergeTrailer(b.dst, b.trailer)
+			b.trailer = nil
+		}
 		return 0, io.EOF
 	}
 	n := copy(p, b.b[b.off:])
@@ -341,27 +403,107 @@ func (b *loopBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *loopBody) Close() error { return nil }
+// Close makes further reads fail, as net/http's body does.
+func (b *loopBody) Close() error {
+	b.closed = true
+	return nil
+}
 
 // netWriter is the http.ResponseWriter of FromNetHTTP: on the loop goroutine.
+//
+// As net/http's, it takes the header's fields when the status is set (WriteHeader, or the
+// first Write or Flush): what the handler changes in Header after that is not sent, but
+// for the trailers (the fields "Trailer" named then, and those named with
+// http.TrailerPrefix).
 type netWriter struct {
 	w       *Response
 	hdr     http.Header
 	req     *http.Request
 	status  int
-	sent    bool   // the head is gathered in w
+	sent    bool   // buf went to w, after the head
 	buf     []byte // up to 4 KiB held back so that a short body gets a Content-Length
 	done    bool
 	trailer []string
+	written int64 // body bytes the handler wrote
+	head    headFacts
+}
+
+// headFacts is what net/http's server decides from the fields taken with the status.
+type headFacts struct {
+	noSniff  bool // a Content-Type (even nil), a Content-Encoding or a Transfer-Encoding was set
+	length   bool // a Content-Length was set
+	trailers bool // trailers were declared: the body is chunked
 }
 
 func (rw *netWriter) Header() http.Header { return rw.hdr }
 
 func (rw *netWriter) WriteHeader(code int) {
-	if rw.status != 0 || code < 200 && code != 101 {
-		return // a second call, or an informational status: nothing to send
+	checkWriteHeaderCode(code)
+	if rw.status != 0 || rw.done {
+		return // a second call: net/http keeps the first
+	}
+	if code < 200 && code != 101 {
+		rw.w.c.interim(code, rw.hdr)
+		return
 	}
 	rw.status = code
+	w := rw.w
+	w.WriteHeader(code)
+	rw.trailer, rw.head = takeHeader(rw.hdr, rw.trailer[:0], w.AddHeader)
+}
+
+// checkWriteHeaderCode panics, as net/http's server does, for a status code out of range.
+func checkWriteHeaderCode(code int) {
+	if code < 100 || code > 999 {
+		panic("invalid WriteHeader code " + strconv.Itoa(code))
+	}
+}
+
+// takeHeader gives hdr's fields to add, but those named with http.TrailerPrefix, and
+// returns the trailer names declared (appended to trailer, canonical) and what net/http
+// decides from the fields.
+func takeHeader(hdr http.Header, trailer []string, add func(name, value string) error) ([]string, headFacts) {
+	var f headFacts
+	for k, vs := range hdr {
+		switch k {
+		case "Trailer":
+			for _, v := range vs {
+				for _, t := range strings.Split(v, ",") {
+					switch t = textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(t)); t {
+					case "", "Transfer-Encoding", "Content-Length", "Trailer":
+					default:
+						trailer = append(trailer, t)
+						f.trailers = true
+					}
+				}
+			}
+		case "Content-Type":
+			f.noSniff = true
+		case "Content-Encoding", "Transfer-Encoding":
+			f.noSniff = f.noSniff || len(vs) > 0 && vs[0] != ""
+		case "Content-Length":
+			f.length = len(vs) > 0 && vs[0] != ""
+		}
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			f.trailers = true
+			continue
+		}
+		for _, v := range vs {
+			if strings.ContainsAny(v, "\r\n") {
+				v = newlineToSpace.Replace(v) // as net/http's Header.Write does
+			}
+			add(k, v)
+		}
+	}
+	return trailer, f
+}
+
+var newlineToSpace = strings.NewReplacer("\n", " ", "\r", " ")
+
+// bodyAllowed reports whether a response with status may have a body (net/http's
+// bodyAllowedForStatus).
+func bodyAllowed(status int) bool {
+	return status >= 200 && status != 204 && status != 304
 }
 
 func (rw *netWriter) Write(p []byte) (int, error) {
@@ -369,7 +511,14 @@ func (rw *netWriter) Write(p []byte) (int, error) {
 		return 0, http.ErrHandlerTimeout
 	}
 	if rw.status == 0 {
-		rw.status = 200
+		rw.WriteHeader(200)
+	}
+	if !bodyAllowed(rw.status) {
+		return 0, http.ErrBodyNotAllowed
+	}
+	rw.written += int64(len(p))
+	if cl := rw.w.cl; rw.head.length && cl >= 0 && rw.written > cl {
+		return 0, http.ErrContentLength
 	}
 	if !rw.sent && len(rw.buf)+len(p) <= 4096 {
 		rw.buf = append(rw.buf, p...)
@@ -385,44 +534,30 @@ func (rw *netWriter) Write(p []byte) (int, error) {
 // sniff sets the Content-Type from the body's first bytes if the handler set none (as
 // net/http's server does).
 func (rw *netWriter) sniff(p []byte) {
-	if rw.hdr["Content-Type"] == nil && len(p) > 0 && rw.status != 204 && rw.status != 304 {
-		rw.hdr.Set("Content-Type", http.DetectContentType(p))
+	if !rw.head.noSniff && len(p) > 0 && bodyAllowed(rw.status) {
+		rw.head.noSniff = true
+		rw.w.AddHeader("Content-Type", http.DetectContentType(p))
 	}
 }
 
 func (rw *netWriter) Flush() {
 	if rw.status == 0 {
-		rw.status = 200
+		rw.WriteHeader(200)
 	}
 	rw.sendHead(-1)
 	rw.w.Flush()
 }
 
-// sendHead gives the status and fields to w, then what buf holds; length is the
-// Content-Length if known, else -1.
+// sendHead gives w what buf holds, and sends the head; length is the Content-Length if
+// known, else -1.
 func (rw *netWriter) sendHead(length int) {
 	if rw.sent {
 		return
 	}
 	rw.sent = true
 	w := rw.w
-	w.WriteHeader(rw.status)
 	rw.sniff(rw.buf)
-	if cl := rw.hdr["Content-Length"]; length >= 0 && (len(cl) == 0 || cl[0] == "") { // Get's answer, without canonicalizing a canonical key
-		w.SetContentLength(int64(length))
-	}
-	for k, vs := range rw.hdr {
-		if k == "Trailer" {
-			for _, v := range vs {
-				for _, t := range strings.Split(v, ",") {
-					rw.trailer = append(rw.trailer, textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(t)))
-				}
-			}
-		}
-		for _, v := range vs {
-			w.AddHeader(k, v)
-		}
-	}
+	frame(w, rw.head, length)
 	if len(rw.buf) > 0 {
 		w.Write(rw.buf)
 		rw.buf = rw.buf[:0] // (kept for the connection's next request)
@@ -435,18 +570,84 @@ func (rw *netWriter) finish() {
 		return
 	}
 	if rw.status == 0 {
-		rw.status = 200
+		rw.WriteHeader(200)
 	}
 	rw.sendHead(len(rw.buf))
-	for _, k := range rw.trailer {
-		if v := rw.hdr.Get(k); v != "" {
-			rw.w.AddTrailer(k, v)
-		}
-	}
+	addTrailers(rw.w, rw.hdr, rw.trailer)
 	rw.done = true
 	if !rw.w.Ended() {
 		rw.w.End(nil)
 	}
+}
+
+// frame sets the response's framing as net/http's server does, the body's length being
+// length (-1 if not known): the handler's Content-Length if it set one; chunked if it
+// declared trailers; no framing field for a HEAD of no known length; else length.
+func frame(w *Response, f headFacts, length int) {
+	switch {
+	case f.length:
+	case f.trailers || w.isHead && length <= 0:
+		w.LengthUnknown()
+		w.headBare = w.isHead
+	case length >= 0:
+		w.SetContentLength(int64(length))
+	}
+}
+
+// addTrailers gives w the trailer fields as net/http's server sends them: those named
+// with http.TrailerPrefix, and the values of those declared.
+func addTrailers(w *Response, hdr http.Header, declared []string) {
+	if len(declared) == 0 && len(hdr) == 0 {
+		return
+	}
+	for k, vs := range hdr {
+		if name, ok := strings.CutPrefix(k, http.TrailerPrefix); ok {
+			for _, v := range vs {
+				w.AddTrailer(name, v)
+			}
+		}
+	}
+	for _, k := range declared {
+		for _, v := range hdr[k] {
+			w.AddTrailer(k, v)
+		}
+	}
+}
+
+// interim sends a 1xx response with hdr's fields (net/http's, for WriteHeader with a 1xx
+// code), unless the final head is gathered or the connection closed.
+func (c *conn) interim(code int, hdr http.Header) {
+	if c.w.headSent || c.w.ended || c.phase == phaseClosed {
+		return
+	}
+	out := append(c.out, "HTTP/1.1 "...)
+	out = appendInt(out, int64(code), 10)
+	out = append(out, ' ')
+	if text := http.StatusText(code); text != "" {
+		out = append(out, text...)
+	} else {
+		out = append(out, "status code "...)
+		out = appendInt(out, int64(code), 10)
+	}
+	out = append(out, "\r\n"...)
+	for k, vs := range hdr {
+		if k == "Content-Length" || k == "Transfer-Encoding" || !validName(k) {
+			continue
+		}
+		for _, v := range vs {
+			if validValue(v) {
+				out = append(out, k...)
+				out = append(out, ": "...)
+				out = append(out, v...)
+				out = append(out, "\r\n"...)
+			}
+		}
+	}
+	c.out = append(out, "\r\n"...)
+	if code == 100 {
+		c.sent100 = true
+	}
+	c.queueFlush()
 }
 
 // panicked answers 500 if nothing was sent, and ends the connection.
@@ -460,6 +661,7 @@ func (rw *netWriter) panicked(p any) {
 		w.c.destroy(errors.New("http1: handler panicked"))
 		return
 	}
+	w.clearHead()
 	w.closeAfter = true
 	w.WriteHeader(500)
 	w.End(nil)
@@ -498,9 +700,10 @@ type exchange struct {
 	paused  bool     // the loop paused the body for the worker to catch up
 	bodyEnd bool
 	bodyErr error
-	pending int  // response bytes posted and not yet given to w
-	blocked bool // w's output is past the high-water mark
-	closed  bool // the connection closed or the exchange ended
+	reqTr   http.Header // the body's trailer fields
+	pending int         // response bytes posted and not yet given to w
+	blocked bool        // w's output is past the high-water mark
+	closed  bool        // the connection closed or the exchange ended
 
 	// loop goroutine only:
 	hdr     http.Header
@@ -515,12 +718,16 @@ func (p *workerPool) serve(w *Response, r *Request) {
 	x.cond.L = &x.mu
 	x.hdr = http.Header{}
 	if r.HasBody() {
-		req.Body = &workerBody{x: x}
+		req.Body = &workerBody{x: x, expect: r.Expect100}
+		if r.Expect100 {
+			r.HoldContinue() // net/http sends the 100 when the handler first reads the body
+		}
 		r.OnBody(x.data, x.end)
 	} else {
 		x.bodyEnd = true
 	}
 	w.OnClose(x.connClosed)
+	w.c.onEOF = x.cancel // net/http cancels the Context when the client ends its stream
 	if p.running < p.max {
 		p.start(x)
 	} else {
@@ -542,8 +749,12 @@ func (x *exchange) run(rw *workerWriter) {
 		x.pool.h.ServeHTTP(rw, x.req)
 	}()
 	x.cancel()
-	hdr, status := rw.snapshot(), rw.status
-	x.post(func() { x.finish(hdr, status, panicked) })
+	tr, status := rw.snapshot(), rw.status
+	head := rw.snap // the fields taken with the status
+	if head == nil {
+		head = tr
+	}
+	x.post(func() { x.finish(head, tr, status, panicked) })
 }
 
 // post runs fn on the loop; if the loop is gone, nothing is left to do.
@@ -552,6 +763,10 @@ func (x *exchange) post(fn func()) { x.c.s.loop.Post(fn) }
 // data and end run on the loop: the body's bytes for the worker.
 func (x *exchange) data(b []byte) {
 	x.mu.Lock()
+	if x.closed { // the handler returned: what it did not read is dropped
+		x.mu.Unlock()
+		return
+	}
 	x.chunks = append(x.chunks, append([]byte(nil), b...))
 	x.queued += len(b)
 	pause := x.queued > x.c.s.o.highWater && !x.paused
@@ -566,8 +781,12 @@ func (x *exchange) data(b []byte) {
 }
 
 func (x *exchange) end(err error) {
+	var tr http.Header
+	if err == nil {
+		tr = trailerHeader(x.c.p.trailers)
+	}
 	x.mu.Lock()
-	x.bodyEnd, x.bodyErr = true, err
+	x.bodyEnd, x.bodyErr, x.reqTr = true, err, tr
 	x.cond.Broadcast()
 	x.mu.Unlock()
 }
@@ -583,8 +802,9 @@ func (x *exchange) connClosed() {
 	x.mu.Unlock()
 }
 
-// finish runs on the loop when the handler has returned.
-func (x *exchange) finish(hdr http.Header, status int, panicked any) {
+// finish runs on the loop when the handler has returned: head holds the fields taken with
+// the status, tr the header as the handler left it (for the trailers).
+func (x *exchange) finish(head, tr http.Header, status int, panicked any) {
 	defer x.release()
 	p := x.pool
 	p.running--
@@ -599,10 +819,14 @@ func (x *exchange) finish(hdr http.Header, status int, panicked any) {
 		}
 	}
 	x.mu.Lock()
-	closed := x.closed
-	x.closed = true
+	closed, paused := x.closed, x.paused
+	x.closed, x.paused = true, false
+	x.chunks, x.queued = nil, 0 // the body the handler left unread
 	x.cond.Broadcast()
 	x.mu.Unlock()
+	if paused {
+		x.c.resume(pauseUser) // else the rest of the body, and the next request, never come
+	}
 	if closed || x.w.Ended() {
 		return
 	}
@@ -623,12 +847,8 @@ func (x *exchange) finish(hdr http.Header, status int, panicked any) {
 	if !x.sent {
 		length = 0 // the handler wrote nothing
 	}
-	x.sendHead(hdr, length)
-	for _, k := range x.trailer {
-		if v := hdr.Get(k); v != "" {
-			x.w.AddTrailer(k, v)
-		}
-	}
+	x.sendHead(head, length)
+	addTrailers(x.w, tr, x.trailer)
 	x.w.End(nil)
 }
 
@@ -643,21 +863,9 @@ func (x *exchange) sendHead(hdr http.Header, length int) {
 		x.status = 200
 	}
 	w.WriteHeader(x.status)
-	if length >= 0 && hdr.Get("Content-Length") == "" {
-		w.SetContentLength(int64(length))
-	}
-	for k, vs := range hdr {
-		if k == "Trailer" {
-			for _, v := range vs {
-				for _, t := range strings.Split(v, ",") {
-					x.trailer = append(x.trailer, textproto.CanonicalMIMEHeaderKey(strings.TrimSpace(t)))
-				}
-			}
-		}
-		for _, v := range vs {
-			w.AddHeader(k, v)
-		}
-	}
+	var f headFacts
+	x.trailer, f = takeHeader(hdr, x.trailer, w.AddHeader)
+	frame(w, f, length)
 }
 
 // write runs on the loop: bytes the worker wrote.
@@ -700,20 +908,33 @@ func (x *exchange) drained() {
 
 // workerBody is the request body a worker reads.
 type workerBody struct {
-	x   *exchange
-	cur []byte
+	x      *exchange
+	cur    []byte
+	expect bool // the 100 (Continue) is still to be sent, at the first Read
+	closed bool
 }
 
 func (b *workerBody) Read(p []byte) (int, error) {
+	if b.closed {
+		return 0, http.ErrBodyReadAfterClose
+	}
 	x := b.x
+	if b.expect {
+		b.expect = false
+		x.post(x.w.WriteContinue)
+	}
 	if len(b.cur) == 0 {
 		x.mu.Lock()
 		for len(x.chunks) == 0 && !x.bodyEnd {
 			x.cond.Wait()
 		}
 		if len(x.chunks) == 0 {
-			err := x.bodyErr
+			err, tr := x.bodyErr, x.reqTr
+			x.reqTr = nil
 			x.mu.Unlock()
+			if tr != nil {
+				mergeTrailer(&x.req.Trailer, tr)
+			}
 			if err == nil {
 				err = io.EOF
 			}
@@ -737,28 +958,60 @@ func (b *workerBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (b *workerBody) Close() error { return nil }
+// Close makes further reads fail, as net/http's body does.
+func (b *workerBody) Close() error {
+	b.closed = true
+	return nil
+}
 
 // workerWriter is the http.ResponseWriter of FromNetHTTPBlocking: on the worker goroutine.
+// As net/http's (and netWriter), it takes the header's fields when the status is set.
 type workerWriter struct {
-	x      *exchange
-	hdr    http.Header // the worker's; copied when the head is sent
-	status int
-	sent   bool
-	snap   http.Header
+	x       *exchange
+	hdr     http.Header // the worker's
+	status  int
+	posted  bool        // something went to the loop: the head is fixed
+	snap    http.Header // the fields taken with the status; the loop's once posted
+	facts   headFacts
+	cl      int64 // the Content-Length taken, or -1
+	written int64
 }
 
 func (rw *workerWriter) Header() http.Header { return rw.hdr }
 
 func (rw *workerWriter) WriteHeader(code int) {
-	if rw.status != 0 || code < 200 && code != 101 {
+	checkWriteHeaderCode(code)
+	if rw.status != 0 {
+		return
+	}
+	x := rw.x
+	if code < 200 && code != 101 {
+		hdr := rw.hdr.Clone()
+		x.post(func() {
+			x.mu.Lock()
+			closed := x.closed
+			x.mu.Unlock()
+			if !closed {
+				x.c.interim(code, hdr)
+			}
+		})
 		return
 	}
 	rw.status = code
+	rw.snap = rw.hdr.Clone()
+	if rw.snap == nil {
+		rw.snap = http.Header{}
+	}
+	_, rw.facts = takeHeader(rw.snap, nil, func(string, string) error { return nil })
+	rw.cl = -1
+	if rw.facts.length {
+		if n, err := strconv.ParseInt(rw.snap.Get("Content-Length"), 10, 64); err == nil && n >= 0 {
+			rw.cl = n
+		}
+	}
 }
 
-// snapshot copies the header for the loop; after the head is sent, the copy sent then
-// (with any trailer values set since).
+// snapshot copies the header for the loop, for the trailers.
 func (rw *workerWriter) snapshot() http.Header { return rw.hdr.Clone() }
 
 func (rw *workerWriter) Write(p []byte) (int, error) {
@@ -770,14 +1023,22 @@ func (rw *workerWriter) Flush() { rw.send(nil, true) }
 func (rw *workerWriter) send(p []byte, flush bool) (int, error) {
 	x := rw.x
 	if rw.status == 0 {
-		rw.status = 200
+		rw.WriteHeader(200)
 	}
-	if !rw.sent {
-		rw.sent = true
-		if rw.hdr.Get("Content-Type") == "" && rw.hdr["Content-Type"] == nil && len(p) > 0 {
-			rw.hdr.Set("Content-Type", http.DetectContentType(p))
+	if len(p) > 0 {
+		if !bodyAllowed(rw.status) {
+			return 0, http.ErrBodyNotAllowed
 		}
-		rw.snap = rw.hdr.Clone()
+		rw.written += int64(len(p))
+		if rw.cl >= 0 && rw.written > rw.cl {
+			return 0, http.ErrContentLength
+		}
+	}
+	if !rw.posted {
+		rw.posted = true
+		if !rw.facts.noSniff && len(p) > 0 && bodyAllowed(rw.status) {
+			rw.snap.Set("Content-Type", http.DetectContentType(p))
+		}
 	}
 	x.mu.Lock()
 	for (x.blocked || x.pending > x.c.s.o.highWater) && !x.closed {

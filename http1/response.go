@@ -45,6 +45,7 @@ type Response struct {
 	userDate      bool
 	userCL        bool   // NodeHead: Content-Length was added, and is in hdr where it was added
 	lengthUnknown bool   // LengthUnknown: End sets no Content-Length
+	headBare      bool   // a HEAD response with no Content-Length gets no framing field (net/http's)
 	reason        string // SetReason's; "" for StatusText's
 	onDrain       func()
 	onClose       func()
@@ -197,6 +198,13 @@ func (w *Response) AddTrailer(name, value string) error {
 	return nil
 }
 
+// clearHead forgets the fields, length and reason set, before the head is sent (for a 500
+// that replaces what a panicking handler began).
+func (w *Response) clearHead() {
+	w.hdr, w.trailers = w.hdr[:0], w.trailers[:0]
+	w.cl, w.userCL, w.userDate, w.reason, w.headBare = -1, false, false, "", false
+}
+
 // HeadersSent reports whether the head has been gathered for sending.
 func (w *Response) HeadersSent() bool { return w.headSent }
 
@@ -242,7 +250,7 @@ func (w *Response) writeHead() {
 	case w.status < 200 || w.status == 204 || w.status == 304:
 		w.noBody = true
 	case w.cl >= 0:
-	case w.isHead && node && w.minor == 1: // Node sends no framing field of its own with a HEAD response
+	case w.isHead && (node || w.headBare) && w.minor == 1: // Node sends no framing field of its own with a HEAD response
 	case w.minor == 1:
 		framing = "Transfer-Encoding: chunked\r\n"
 		w.chunked = true
