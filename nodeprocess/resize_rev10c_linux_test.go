@@ -1,6 +1,8 @@
 package nodeprocess
 
 import (
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,7 +35,7 @@ func TestStdoutResizeRev10c(t *testing.T) {
 		t.Fatalf("IsTTY %v, %dx%d; want a terminal of 80x24", out.IsTTY, out.Columns(), out.Rows())
 	}
 	var got []string
-	out.OnResize(func() { got = append(got, itoa(out.Columns())+"x"+itoa(out.Rows())) })
+	out.OnResize(func() { got = append(got, strconv.Itoa(out.Columns())+"x"+strconv.Itoa(out.Rows())) })
 	steps := []func(){
 		func() { p.Kill(p.Pid(), "SIGWINCH") }, // unchanged: no "resize"
 		func() { tty.SetWinSize(s, 100, 30); p.Kill(p.Pid(), "SIGWINCH") },
@@ -53,8 +55,8 @@ func TestStdoutResizeRev10c(t *testing.T) {
 			t.Fatalf("step %d: the SIGWINCH never came", i)
 		}
 	}
-	if want := "100x30 100x31"; join(got) != want {
-		t.Errorf("resize events %q, want %q", join(got), want)
+	if want := "100x30 100x31"; strings.Join(got, " ") != want {
+		t.Errorf("resize events %q, want %q", strings.Join(got, " "), want)
 	}
 	p.Close()
 	if alive, _ := l.Run(uvloop.RunNoWait); alive {
@@ -63,26 +65,4 @@ func TestStdoutResizeRev10c(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
-}
-
-func join(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += " "
-		}
-		out += x
-	}
-	return out
 }
