@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,31 +18,16 @@ import (
 // and its exit status.
 func processScenario(t *testing.T, want []string, main func(p *nodeprocess.Process, log func(args ...any))) {
 	t.Helper()
-	var ref []string
-	for _, m := range looptest.Modes {
-		t.Run(m.Name, func(t *testing.T) {
-			l, ok := m.New(t)
-			if !ok {
-				t.Skip(m.Name + ": not available")
-			}
-			var got []string
-			log := func(args ...any) {
-				s := make([]string, len(args))
-				for i, a := range args {
-					s[i] = fmt.Sprint(a)
-				}
-				got = append(got, strings.Join(s, " "))
-			}
-			var stderr bytes.Buffer
-			p := nodeprocess.New(l, nodeprocess.WithStderr(&stderr))
-			status := p.Run(func() { main(p, log) })
-			got = append(got, fmt.Sprint("status ", status))
-			looptest.Compare(t, m, got, want, &ref)
+	looptest.Logged(t, want, func(t *testing.T, l *uvloop.Loop, log func(args ...any)) {
+		var stderr bytes.Buffer
+		t.Cleanup(func() {
 			if t.Failed() {
 				t.Logf("stderr:\n%s", stderr.String())
 			}
 		})
-	}
+		p := nodeprocess.New(l, nodeprocess.WithStderr(&stderr))
+		log("status", p.Run(func() { main(p, log) }))
+	})
 }
 
 // message is what the twins print of a thrown value: an error's message, else the value.

@@ -1,8 +1,6 @@
 package promise_test
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -11,35 +9,11 @@ import (
 	"github.com/uvgo/uvgo/uvloop"
 )
 
-// mainScenario is looptest.Scenario for a scenario that is a main script: main runs before
-// Run, as node's main script runs before its loop, on every mode.
+// mainScenario is looptest.MainScenario: main runs before Run, as node's main script runs
+// before its loop, on every mode.
 func mainScenario(t *testing.T, want []string, main func(l *uvloop.Loop, log func(args ...any))) {
 	t.Helper()
-	var ref []string
-	for _, m := range looptest.Modes {
-		t.Run(m.Name, func(t *testing.T) {
-			l, ok := m.New(t)
-			if !ok {
-				t.Skip(m.Name + ": not available")
-			}
-			var got []string
-			log := func(args ...any) {
-				s := make([]string, len(args))
-				for i, a := range args {
-					s[i] = fmt.Sprint(a)
-				}
-				got = append(got, strings.Join(s, " "))
-			}
-			main(l, log)
-			if _, err := l.Run(uvloop.RunDefault); err != nil {
-				t.Fatal(err)
-			}
-			if err := l.Close(); err != nil {
-				t.Fatal(err)
-			}
-			looptest.Compare(t, m, got, want, &ref)
-		})
-	}
+	looptest.MainScenario(t, want, main)
 }
 
 // then logs msg in a reaction to a fulfilled promise: Promise.resolve().then(...).

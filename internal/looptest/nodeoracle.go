@@ -37,6 +37,27 @@ func NodeLines(t testing.TB, script string) []string {
 // console.log does.
 func Scenario(t *testing.T, want []string, scenario func(l *uvloop.Loop, log func(args ...any))) {
 	t.Helper()
+	Logged(t, want, func(t *testing.T, l *uvloop.Loop, log func(args ...any)) {
+		l.SetTimeout(func() { scenario(l, log) }, 0)
+		runAndClose(t, l)
+	})
+}
+
+// MainScenario is Scenario for a scenario that is a main script: main runs before Run, as
+// node's main script runs before its loop.
+func MainScenario(t *testing.T, want []string, main func(l *uvloop.Loop, log func(args ...any))) {
+	t.Helper()
+	Logged(t, want, func(t *testing.T, l *uvloop.Loop, log func(args ...any)) {
+		main(l, log)
+		runAndClose(t, l)
+	})
+}
+
+// Logged runs body on a new loop of every mode, with a log that joins its arguments with
+// spaces as the twins' console.log does, and compares what was logged with want and with
+// the first mode's log. body runs the loop and closes it.
+func Logged(t *testing.T, want []string, body func(t *testing.T, l *uvloop.Loop, log func(args ...any))) {
+	t.Helper()
 	var ref []string
 	for _, m := range Modes {
 		t.Run(m.Name, func(t *testing.T) {
@@ -52,15 +73,19 @@ func Scenario(t *testing.T, want []string, scenario func(l *uvloop.Loop, log fun
 				}
 				got = append(got, strings.Join(s, " "))
 			}
-			l.SetTimeout(func() { scenario(l, log) }, 0)
-			if _, err := l.Run(uvloop.RunDefault); err != nil {
-				t.Fatal(err)
-			}
-			if err := l.Close(); err != nil {
-				t.Fatal(err)
-			}
+			body(t, l, log)
 			Compare(t, m, got, want, &ref)
 		})
+	}
+}
+
+func runAndClose(t *testing.T, l *uvloop.Loop) {
+	t.Helper()
+	if _, err := l.Run(uvloop.RunDefault); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
 
