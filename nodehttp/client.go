@@ -183,7 +183,7 @@ func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *C
 // RequestURL is http.request(url[, options][, callback]): the URL ("http://host:port/path?q",
 // with "user:password@" for Auth) gives Hostname, Port, Path and Auth, and o the rest; o's
 // own Hostname, Port, Path and Auth win where they are set, as Node merges its options
-// over the URL's. A URL that does not parse, or has no host, is refused with
+// over the URL's. A URL that does not parse, has no host or a port over 65535 is refused with
 // ERR_INVALID_URL, and one that is not http: with ERR_INVALID_PROTOCOL, as Node throws them.
 func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *IncomingMessage)) (*ClientRequest, error) {
 	u, err := url.Parse(rawURL)
@@ -199,8 +199,14 @@ func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *In
 	if o.Hostname == "" {
 		o.Hostname = u.Hostname()
 	}
-	if o.Port == 0 && u.Port() != "" {
-		o.Port, _ = strconv.Atoi(u.Port())
+	if ps := u.Port(); ps != "" {
+		n, err := strconv.Atoi(ps) // (url.Parse let only digits through)
+		if err != nil || n > 65535 {
+			return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+		}
+		if o.Port == 0 {
+			o.Port = n
+		}
 	}
 	if o.Path == "" {
 		o.Path = u.EscapedPath()

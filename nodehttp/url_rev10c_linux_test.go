@@ -31,7 +31,7 @@ const reqs = [
 ];
 (function next(i) {
   if (i === reqs.length) {
-    for (const u of ['https://x/', 'not a url', 'ftp://x/', 'http://']) {
+    for (const u of ['https://x/', 'not a url', 'ftp://x/', 'http://', 'http://127.0.0.1:65536/', 'http://127.0.0.1:99999999999999999999/']) {
       try { http.get(u).on('error', () => {}).destroy(); console.log('ok ' + u); } catch (e) { console.log(e.code + ' ' + e.message); }
     }
     return;
@@ -89,7 +89,7 @@ func TestRequestURLRev10c(t *testing.T) {
 		var next func(i int)
 		next = func(i int) {
 			if i == len(reqs) {
-				for _, u := range []string{"https://x/", "not a url", "ftp://x/", "http://"} {
+				for _, u := range []string{"https://x/", "not a url", "ftp://x/", "http://", "http://127.0.0.1:65536/", "http://127.0.0.1:99999999999999999999/"} {
 					r, err := nodehttp.GetURL(l, u, nodehttp.RequestOptions{}, nil)
 					var ne *nodenet.Error
 					switch {
