@@ -183,18 +183,19 @@ func Request(l *uvloop.Loop, o RequestOptions, cb func(res *IncomingMessage)) *C
 // RequestURL is http.request(url[, options][, callback]): the URL ("http://host:port/path?q",
 // with "user:password@" for Auth) gives Hostname, Port, Path and Auth, and o the rest; o's
 // own Hostname, Port, Path and Auth win where they are set, as Node merges its options
-// over the URL's. A URL that does not parse, has no host or a port over 65535 is refused with
-// ERR_INVALID_URL, and one that is not http: with ERR_INVALID_PROTOCOL, as Node throws them.
+// over the URL's. A URL that does not parse, has no host or has a port over 65535 is refused
+// with ERR_INVALID_URL, and one that is not http: with ERR_INVALID_PROTOCOL, as Node throws
+// them.
 func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *IncomingMessage)) (*ClientRequest, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil || u.Scheme == "" || u.Opaque != "" {
-		return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+		return nil, errInvalidURL
 	}
 	if u.Scheme != "http" {
 		return nil, &nodenet.Error{Code: "ERR_INVALID_PROTOCOL", Message: `Protocol "` + u.Scheme + `:" not supported. Expected "http:"`}
 	}
 	if u.Hostname() == "" {
-		return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+		return nil, errInvalidURL
 	}
 	if o.Hostname == "" {
 		o.Hostname = u.Hostname()
@@ -202,7 +203,7 @@ func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *In
 	if ps := u.Port(); ps != "" {
 		n, err := strconv.Atoi(ps) // (url.Parse let only digits through)
 		if err != nil || n > 65535 {
-			return nil, &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
+			return nil, errInvalidURL
 		}
 		if o.Port == 0 {
 			o.Port = n
@@ -223,6 +224,9 @@ func RequestURL(l *uvloop.Loop, rawURL string, o RequestOptions, cb func(res *In
 	}
 	return Request(l, o, cb), nil
 }
+
+// errInvalidURL is the error RequestURL refuses a URL with, as Node's URL parser throws it.
+var errInvalidURL = &nodenet.Error{Code: "ERR_INVALID_URL", Message: "Invalid URL"}
 
 // GetURL is http.get(url[, options][, callback]): RequestURL with the method GET, ended
 // at once.
