@@ -6,9 +6,6 @@ package nodehttp_test
 import (
 	"bufio"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -110,18 +107,8 @@ function step2() {
 `
 
 func TestAgentRev10c(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on $PATH: the differential test against node v20's http.Agent needs it")
-	}
 	port := numberingServer(t)
-	script := filepath.Join(t.TempDir(), "agent.js")
-	os.WriteFile(script, []byte(agentJS), 0o644)
-	out, err := exec.Command(node, script, strconv.Itoa(port)).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	want := strings.TrimRight(string(out), "\n")
+	want := strings.Join(nodeClient(t, agentJS, strconv.Itoa(port)), "\n")
 	for _, m := range looptest.Modes {
 		l, ok := m.New(t)
 		if !ok {

@@ -47,6 +47,28 @@ const cases = [
 })(0);
 `
 
+// nodeClient runs js (a client of this test's server) under node with args and returns the
+// lines it printed; it skips the test when node is missing.
+func nodeClient(t *testing.T, js string, args ...string) []string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on $PATH: the differential test against node v20's http client needs it")
+	}
+	script := filepath.Join(t.TempDir(), "client.js")
+	if err := os.WriteFile(script, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, append([]string{script}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+}
+
 // recordRequests serves one request per connection, records it (head and the body its
 // framing gives, read for 30 ms at most past the head) and answers 200 with no body.
 func recordRequests(t *testing.T) (int, func() []string) {
@@ -101,16 +123,8 @@ func recordRequests(t *testing.T) (int, func() []string) {
 
 // TestClientRequestBytesRev10c: each request's bytes, as node sends them.
 func TestClientRequestBytesRev10c(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on $PATH: the differential test against node v20's http client needs it")
-	}
 	port, drain := recordRequests(t)
-	script := filepath.Join(t.TempDir(), "client.js")
-	os.WriteFile(script, []byte(clientBytesJS), 0o644)
-	if out, err := exec.Command(node, script, strconv.Itoa(port)).CombinedOutput(); err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
+	nodeClient(t, clientBytesJS, strconv.Itoa(port))
 	want := drain()
 	for _, m := range looptest.Modes {
 		l, ok := m.New(t)

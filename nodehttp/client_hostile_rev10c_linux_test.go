@@ -9,9 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,21 +156,11 @@ const port = +process.argv[2], cases = JSON.parse(process.argv[3]);
 
 // TestClientHostileServerRev10c: each case's events, as node logs them.
 func TestClientHostileServerRev10c(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on $PATH: the differential test against node v20's http client needs it")
-	}
 	port := hostileServer(t)
 	casesJSON, _ := json.Marshal(hostileCases)
-	script := filepath.Join(t.TempDir(), "client.js")
-	os.WriteFile(script, []byte(hostileJS), 0o644)
-	out, err := exec.Command(node, script, strconv.Itoa(port), string(casesJSON)).Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	want := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	want := nodeClient(t, hostileJS, strconv.Itoa(port), string(casesJSON))
 	if len(want) != len(hostileCases) {
-		t.Fatalf("node logged %d cases of %d:\n%s", len(want), len(hostileCases), out)
+		t.Fatalf("node logged %d cases of %d:\n%s", len(want), len(hostileCases), strings.Join(want, "\n"))
 	}
 	for _, m := range looptest.Modes {
 		l, ok := m.New(t)

@@ -2,9 +2,6 @@ package nodehttp_test
 
 import (
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,18 +40,9 @@ const reqs = [
 // TestRequestURLRev10c: the bytes of requests made from URLs, and the errors of the URLs
 // refused, as node's. Before, nodehttp had no URL form and no auth option.
 func TestRequestURLRev10c(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on $PATH: the differential test against node v20's http client needs it")
-	}
 	port, drain := recordRequests(t)
-	script := filepath.Join(t.TempDir(), "url.js")
-	os.WriteFile(script, []byte(urlJS), 0o644)
-	out, err := exec.Command(node, script, strconv.Itoa(port)).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, out)
-	}
-	want := append(drain(), strings.Split(strings.TrimRight(string(out), "\n"), "\n")...)
+	out := nodeClient(t, urlJS, strconv.Itoa(port))
+	want := append(drain(), out...)
 	for _, m := range looptest.Modes {
 		l, ok := m.New(t)
 		if !ok {
